@@ -1,0 +1,247 @@
+/**
+ * The intermediate model (IR) of a described HTTP service: the only input the templates see.
+ *
+ * `normalise()` builds it from any OpenAPI 3.0.x or 3.1.x document. Domain facts of the Data and AI
+ * API Service (envelopes, preview variants, key transports, business codes, rate limits) are read
+ * from `x-dataapi-*` extensions where present and inferred where they can be; a third-party
+ * description simply yields operations without an envelope or business codes (plain JSON).
+ *
+ * Every JSON Schema in the model is JSON Schema 2020-12 (3.0's `nullable`, boolean
+ * `exclusiveMinimum`/`exclusiveMaximum` and `example` are converted), and every `$ref` in it is an
+ * absolute reference into `ServiceModel.schemaRoot` (`urn:dataapi:spec#/...`), so one Ajv instance
+ * that has added `schemaRoot` can compile any schema of the model on its own.
+ */
+
+/** A JSON Schema 2020-12 (object or boolean form). */
+export type JsonSchema = { [key: string]: unknown } | boolean;
+
+export const SCHEMA_ROOT_ID = 'urn:dataapi:spec';
+
+export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
+
+/** Canonical meaning of a business status code, shared by every code group. */
+export type Outcome =
+  | 'ok'
+  | 'invalid_parameters'
+  | 'rate_limited'
+  | 'in_arrears'
+  | 'wrong_key'
+  | 'key_expired'
+  | 'quota_exceeded'
+  | 'service_error';
+
+export interface BusinessCode {
+  code: number;
+  meaning: string;
+  outcome: Outcome;
+  remark?: string;
+}
+
+/** One group of seed section 7.2 (A, B, C) or the base group (100 = ok) of section 2.1. */
+export interface BusinessCodeGroup {
+  name: string;
+  description: string;
+  successCode: number;
+  codes: BusinessCode[];
+  /**
+   * The business code a server answers an HTTP error with, derived from the outcomes
+   * (400 -> invalid_parameters, 401 -> wrong_key, 403 -> in_arrears/key_expired/quota_exceeded,
+   * 429 -> rate_limited, 500/502 -> service_error). Statuses without a fitting code are absent.
+   */
+  byHttpStatus: Record<string, number>;
+}
+
+export type EnvelopeSpelling = 'capitalised' | 'lowerCamel';
+
+/** Names of the envelope's keys for one spelling. */
+export interface Envelope {
+  spelling: EnvelopeSpelling;
+  statusKey: string; // DataStatus | dataStatus
+  payloadKey: string; // Data | data
+  codeField: string; // StatusCode | statusCode
+  descriptionField: string; // StatusDescription | statusDescription
+  dateTimeField: string; // ResponseDateTime | responseDateTime
+  totalCountField: string; // DataTotalCount | dataTotalCount
+  /** Every property the status object declares (with the spelling's case). */
+  statusFields: string[];
+  /**
+   * Top-level keys of the other spelling that a body may carry besides its own
+   * (the seed: lower camel case samples also carry a capitalised DataStatus).
+   */
+  toleratedKeys: string[];
+  /** Where the spelling came from: the `x-dataapi-envelope` extension or the 200 schema. */
+  source: 'extension' | 'inferred';
+}
+
+/** How an operation takes the key. */
+export type KeyTransport =
+  | { in: 'query'; name: string; scheme: string }
+  | { in: 'header'; name: string; scheme: string }
+  | { in: 'cookie'; name: string; scheme: string }
+  | { in: 'bearer'; scheme: string }
+  | { in: 'body'; name: string };
+
+export interface Auth {
+  /** Any one of these is enough. Empty when the operation takes no key (preview variants). */
+  transports: KeyTransport[];
+  required: boolean;
+}
+
+export type ParameterLocation = 'path' | 'query' | 'header' | 'cookie';
+
+export interface Parameter {
+  name: string;
+  in: ParameterLocation;
+  required: boolean;
+  schema: JsonSchema;
+  /** Serialisation (OpenAPI defaults applied: form/true for query and cookie, simple/false else). */
+  style: string;
+  explode: boolean;
+  deprecated: boolean;
+  description?: string;
+  example?: unknown;
+  /** A safe identifier for generated code (the name itself when it is one). */
+  identifier: string;
+}
+
+export interface NamedExample {
+  name: string;
+  summary?: string;
+  value: unknown;
+}
+
+export type BodyKind = 'json' | 'multipart' | 'form' | 'text' | 'binary';
+
+export interface RequestBody {
+  mediaType: string;
+  kind: BodyKind;
+  required: boolean;
+  schema: JsonSchema;
+  /** Multipart properties that carry files (format binary or contentMediaType). */
+  fileFields: string[];
+  examples: NamedExample[];
+  description?: string;
+}
+
+export type ResponseKind = 'json' | 'sse' | 'text' | 'binary' | 'empty';
+
+export interface ResponseHeader {
+  name: string;
+  required: boolean;
+  schema: JsonSchema;
+  description?: string;
+}
+
+export interface Response {
+  /** '200', '404', '4XX' or 'default'. */
+  status: string;
+  description: string;
+  mediaType?: string;
+  kind: ResponseKind;
+  schema?: JsonSchema;
+  headers: ResponseHeader[];
+  examples: NamedExample[];
+}
+
+export interface RateLimit {
+  limit: number;
+  per: 'second' | 'minute' | 'hour';
+  windowMs: number;
+  source: 'operation' | 'default';
+}
+
+export interface PreviewVariant {
+  /** Path of the variant: the operation's path plus `/demo`. */
+  path: string;
+  /** Identifier of the variant in generated code: the operation id plus `Preview`. */
+  id: string;
+  /** Whether the spec lists the `/demo` path itself (true) or only marks the operation (false). */
+  explicit: boolean;
+  /** The explicit variant's own operationId, when it has one. */
+  operationId?: string;
+}
+
+export interface AsyncLink {
+  role: 'submit' | 'status';
+  /** The id of the paired operation (the status operation of a submit, and the reverse). */
+  partner: string;
+  /** Response fields that carry the task id, its state and where to poll (seed 2.9). */
+  operationIdField: string;
+  statusField: string;
+  pollingUrlField: string;
+}
+
+export interface Operation {
+  /** Unique, safe identifier (from operationId; synthesised from method and path when absent). */
+  id: string;
+  /** The operationId as written in the spec, if any. */
+  operationId?: string;
+  method: HttpMethod;
+  path: string;
+  /** JSON pointer of the operation in the bundled document, e.g. `/paths/~1a/get`. */
+  pointer: string;
+  summary?: string;
+  description?: string;
+  /** The operation's first tag, or 'default'. */
+  category: string;
+  deprecated: boolean;
+  /** Version marker found in the path (`v1`, `v2`), if any. */
+  version?: string;
+  parameters: Parameter[];
+  /**
+   * Groups of query parameters of which at least one must be sent (`x-dataapi-require-any-of`;
+   * the seed: air quality needs location or city). Already folded into `querySchema`.
+   */
+  requireAnyOf: string[][];
+  /** The JSON Schema (2020-12) of the query parameters as one object, for validators. */
+  querySchema: JsonSchema;
+  body?: RequestBody;
+  responses: Response[];
+  /** The operation's success response (the lowest declared 2xx), if it declares one. */
+  success?: Response;
+  /** The envelope spelling; absent for plain JSON operations. */
+  envelope?: Envelope;
+  /** The JSON Schema of the envelope's payload (Data/data), when there is an envelope. */
+  payloadSchema?: JsonSchema;
+  auth: Auth;
+  preview?: PreviewVariant;
+  /** Name of the operation's business code group (see ServiceModel.businessCodeGroups). */
+  businessCodes?: string;
+  rateLimit: RateLimit;
+  async?: AsyncLink;
+  /** The success response is a server-sent event stream. */
+  streaming: boolean;
+  /** The operation changes state (uploads, submits): contract runs send it only when allowed. */
+  writes: boolean;
+  /** Facts the spec had to assume because its source does not give them (`x-dataapi-assumed`). */
+  assumed: string[];
+  /** Details its source does not show (`x-dataapi-not-shown`). */
+  notShown: string[];
+}
+
+export interface Category {
+  name: string;
+  description?: string;
+  /** Safe identifier / file stem for the category. */
+  identifier: string;
+  operations: string[];
+}
+
+export interface ServiceModel {
+  title: string;
+  version: string;
+  description?: string;
+  /** OpenAPI version of the input document. */
+  openapi: string;
+  servers: { url: string; variables: Record<string, { default: string; description?: string }> }[];
+  categories: Category[];
+  /** Sorted by path, then method: generation order is stable. */
+  operations: Operation[];
+  businessCodeGroups: BusinessCodeGroup[];
+  defaultRateLimit: RateLimit;
+  /**
+   * A sparse copy of the document holding every `$ref` target (normalised to 2020-12), with
+   * `$id` = SCHEMA_ROOT_ID. Add it to Ajv once; then compile any schema of the model.
+   */
+  schemaRoot: { [key: string]: unknown };
+}
