@@ -240,8 +240,9 @@ export interface ServiceModel {
   businessCodeGroups: BusinessCodeGroup[];
   defaultRateLimit: RateLimit;
   /**
-   * A sparse copy of the document holding every `$ref` target (normalised to 2020-12), with
-   * `$id` = SCHEMA_ROOT_ID. Add it to Ajv once; then compile any schema of the model.
+   * A JSON Schema with `$id` = SCHEMA_ROOT_ID whose `$defs` hold every `$ref` target (normalised to
+   * 2020-12; component schemas keep their names). Add it to Ajv once; then compile any schema of
+   * the model on its own.
    */
   schemaRoot: { [key: string]: unknown };
 }

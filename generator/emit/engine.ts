@@ -1,0 +1,56 @@
+/**
+ * The template engine: an isolated, strict Handlebars instance with HTML escaping off and only
+ * context-aware escaping helpers for spec data (see escape.ts). `SAFE_HELPERS` lists the helpers a
+ * template may interpolate through; test/generator/template-safety.test.ts enforces it.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import Handlebars from 'handlebars';
+import { toFileStem, toTypeName } from '../normalise/identifiers.ts';
+import { identifier, jsdocText, jsonLiteral, lineComment, propertyKey, stringLiteral, templateText } from './escape.ts';
+
+/** Helpers whose output is safe where their name says it lands. */
+export const SAFE_HELPERS = ['str', 'json', 'tpl', 'key', 'ident', 'type', 'comment', 'jsdoc', 'file'] as const;
+/** Helpers that return data for block use (#each, #if), never text. */
+export const DATA_HELPERS = ['eq', 'and', 'or', 'not', 'hasItems'] as const;
+
+export interface TemplateSet {
+  /** Relative template path (e.g. `client/index.ts.hbs`) -> compiled template. */
+  templates: Map<string, Handlebars.TemplateDelegate>;
+}
+
+export function createEngine(): typeof Handlebars {
+  const hb = Handlebars.create();
+  const last = <T>(args: T[]) => args.slice(0, -1); // drop Handlebars' options argument
+  hb.registerHelper('str', (v: unknown) => stringLiteral(v));
+  hb.registerHelper('json', (v: unknown) => jsonLiteral(v));
+  hb.registerHelper('tpl', (v: unknown) => templateText(v));
+  hb.registerHelper('key', (v: unknown) => propertyKey(v));
+  hb.registerHelper('ident', (v: unknown) => identifier(v));
+  hb.registerHelper('type', (v: unknown) => identifier(toTypeName(String(v ?? ''))));
+  hb.registerHelper('comment', (v: unknown) => lineComment(v));
+  hb.registerHelper('jsdoc', (v: unknown) => jsdocText(v));
+  hb.registerHelper('file', (v: unknown) => toFileStem(String(v ?? '')));
+  hb.registerHelper('eq', (...args: unknown[]) => last(args)[0] === last(args)[1]);
+  hb.registerHelper('and', (...args: unknown[]) => last(args).every(Boolean));
+  hb.registerHelper('or', (...args: unknown[]) => last(args).some(Boolean));
+  hb.registerHelper('not', (v: unknown) => !v);
+  hb.registerHelper('hasItems', (v: unknown) => Array.isArray(v) && v.length > 0);
+  return hb;
+}
+
+/** Reads every `*.hbs` under `dir`; `_partials/` become partials named by their file stem. */
+export async function loadTemplates(dir: string, hb: typeof Handlebars): Promise<TemplateSet> {
+  const templates = new Map<string, Handlebars.TemplateDelegate>();
+  const files = (await readdir(dir, { recursive: true })).filter((f) => f.endsWith('.hbs')).sort();
+  for (const rel of files) {
+    const text = await readFile(path.join(dir, rel), 'utf8');
+    const options = { strict: true, noEscape: true, preventIndent: true } as const;
+    if (rel.split(path.sep).includes('_partials')) {
+      hb.registerPartial(path.basename(rel, '.hbs'), hb.compile(text, options));
+    } else {
+      templates.set(rel.split(path.sep).join('/'), hb.compile(text, options));
+    }
+  }
+  return { templates };
+}

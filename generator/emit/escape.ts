@@ -1,0 +1,62 @@
+/**
+ * Escaping for each place spec text can land in generated TypeScript. Templates reach spec data
+ * only through these (as Handlebars helpers); Handlebars' own HTML escaping is switched off.
+ */
+import { isBareKey } from '../normalise/identifiers.ts';
+
+/** JSON text with the two line terminators JSON allows but older JS parsers did not. */
+export function jsonLiteral(value: unknown, indent?: number): string {
+  const text = JSON.stringify(value === undefined ? null : value, null, indent);
+  return text.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029').replace(/<\/(script)/gi, '<\\/$1');
+}
+
+/** A quoted TypeScript string literal. */
+export function stringLiteral(value: unknown): string {
+  return jsonLiteral(String(value ?? ''));
+}
+
+/** Text inside a template literal (between backticks). */
+export function templateText(value: unknown): string {
+  return String(value ?? '')
+    .replace(/\\/g, '\\\\')
+    .replace(/`/g, '\\`')
+    .replace(/\$\{/g, '\\${')
+    .replace(/\r/g, '\\r')
+    .replace(/\n/g, '\\n')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+/** An object property key: bare when it is a plain identifier, else a string literal. */
+export function propertyKey(value: unknown): string {
+  const name = String(value ?? '');
+  return isBareKey(name) ? name : stringLiteral(name);
+}
+
+/** An identifier the normaliser produced; anything else is a bug that must not reach output. */
+export function identifier(value: unknown): string {
+  const name = String(value ?? '');
+  if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name)) {
+    throw new Error(`refusing to emit ${JSON.stringify(name)} as an identifier`);
+  }
+  return name;
+}
+
+/** Text for a `//` comment: one line, no terminators. */
+export function lineComment(value: unknown): string {
+  return String(value ?? '')
+    .replace(/[\r\n\u2028\u2029]+/g, ' ')
+    .trim();
+}
+
+/** Text for the body of a JSDoc block: no `*\/`, each line prefixed by the caller's ` * `. */
+export function jsdocText(value: unknown): string {
+  return String(value ?? '')
+    .replace(/\*\//g, '*\\/')
+    .replace(/\r\n?|\u2028|\u2029/g, '\n')
+    .replace(/@/g, '\\@')
+    .trim()
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .join('\n * ');
+}

@@ -1,0 +1,73 @@
+/**
+ * Formatting and syntax verification of emitted files.
+ *
+ * prettier formats every file. Each `.ts` file is parsed by the TypeScript compiler first, so a
+ * template bug fails the run with the file and line instead of landing in generated/.
+ * A content-hash manifest (`.dataapi-manifest.json` in the output folder) maps the hash of each
+ * unformatted file to the hash of its formatted output: when both still match, the file on disk is
+ * reused and prettier is skipped. The output is the same bytes either way.
+ */
+import { createHash } from 'node:crypto';
+import * as prettier from 'prettier';
+import ts from 'typescript';
+import type { RenderedFile } from './render.ts';
+
+export const MANIFEST = '.dataapi-manifest.json';
+
+export interface Manifest {
+  version: 1;
+  files: Record<string, { raw: string; out: string }>;
+}
+
+export const hash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);
+
+export function verifySyntax(file: RenderedFile): void {
+  if (!/\.(ts|tsx|mts)$/.test(file.path)) return;
+  const source = ts.createSourceFile(file.path, file.content, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const diagnostics = (source as unknown as { parseDiagnostics?: ts.Diagnostic[] }).parseDiagnostics ?? [];
+  if (diagnostics.length > 0) {
+    const d = diagnostics[0] as ts.Diagnostic;
+    const { line, character } = source.getLineAndCharacterOfPosition(d.start ?? 0);
+    const excerpt = file.content.split('\n')[line]?.trim().slice(0, 160) ?? '';
+    throw new Error(
+      `emitted ${file.path} does not parse: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')} at line ${line + 1}:${character + 1}\n  ${excerpt}`,
+    );
+  }
+}
+
+function parserFor(file: string): string | undefined {
+  if (/\.(ts|tsx|mts)$/.test(file)) return 'typescript';
+  if (file.endsWith('.json')) return 'json';
+  if (file.endsWith('.md')) return 'markdown';
+  if (file.endsWith('.yaml') || file.endsWith('.yml')) return 'yaml';
+  return undefined;
+}
+
+export async function formatFiles(
+  files: RenderedFile[],
+  previous: { manifest?: Manifest; read: (rel: string) => Promise<string | undefined> },
+  options: prettier.Options,
+): Promise<{ files: RenderedFile[]; manifest: Manifest; formatted: number }> {
+  const manifest: Manifest = { version: 1, files: {} };
+  let formatted = 0;
+  const out: RenderedFile[] = [];
+  for (const file of files) {
+    const raw = hash(file.content);
+    const known = previous.manifest?.files[file.path];
+    if (known && known.raw === raw) {
+      const existing = await previous.read(file.path);
+      if (existing !== undefined && hash(existing) === known.out) {
+        out.push({ path: file.path, content: existing });
+        manifest.files[file.path] = known;
+        continue;
+      }
+    }
+    verifySyntax(file);
+    const parser = parserFor(file.path);
+    const content = parser ? await prettier.format(file.content, { ...options, parser }) : file.content;
+    formatted++;
+    out.push({ path: file.path, content });
+    manifest.files[file.path] = { raw, out: hash(content) };
+  }
+  return { files: out, manifest, formatted };
+}

@@ -1,0 +1,181 @@
+/** Parameters, request bodies and responses of one operation, normalised. */
+import type {
+  BodyKind,
+  NamedExample,
+  Parameter,
+  ParameterLocation,
+  RequestBody,
+  Response,
+  ResponseKind,
+} from '../model.ts';
+import { toIdentifier } from './identifiers.ts';
+import { isObj, resolve, type Obj } from './refs.ts';
+import type { SchemaConverter } from './schema.ts';
+
+const LOCATIONS: ParameterLocation[] = ['path', 'query', 'header', 'cookie'];
+/** OpenAPI says these header parameters are ignored: the transport owns them. */
+const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
+
+export function readParameters(doc: Obj, pathItem: Obj, op: Obj, conv: SchemaConverter): Parameter[] {
+  const byKey = new Map<string, Obj>();
+  for (const list of [pathItem['parameters'], op['parameters']]) {
+    if (!Array.isArray(list)) continue;
+    for (const raw of list) {
+      const p = resolve(doc, raw);
+      if (isObj(p) && typeof p['name'] === 'string') byKey.set(`${p['in']}:${p['name']}`, p);
+    }
+  }
+  const out: Parameter[] = [];
+  for (const p of byKey.values()) {
+    const where = p['in'] as ParameterLocation;
+    if (!LOCATIONS.includes(where)) continue;
+    const name = p['name'] as string;
+    if (where === 'header' && IGNORED_HEADERS.has(name.toLowerCase())) continue;
+    let schema: unknown = p['schema'];
+    if (schema === undefined && isObj(p['content'])) {
+      const first = Object.values(p['content'])[0];
+      schema = isObj(first) ? first['schema'] : undefined;
+    }
+    const formLike = where === 'query' || where === 'cookie';
+    const style = typeof p['style'] === 'string' ? p['style'] : formLike ? 'form' : 'simple';
+    out.push({
+      name,
+      in: where,
+      required: where === 'path' || p['required'] === true,
+      schema: conv.convert(schema ?? {}),
+      style,
+      explode: typeof p['explode'] === 'boolean' ? p['explode'] : style === 'form',
+      deprecated: p['deprecated'] === true,
+      ...(typeof p['description'] === 'string' ? { description: p['description'] } : {}),
+      ...(firstExample(doc, p) !== undefined ? { example: firstExample(doc, p) } : {}),
+      identifier: toIdentifier(name, 'param'),
+    });
+  }
+  // Stable order: by location, then required first, then name.
+  return out.sort(
+    (a, b) =>
+      LOCATIONS.indexOf(a.in) - LOCATIONS.indexOf(b.in) ||
+      Number(b.required) - Number(a.required) ||
+      a.name.localeCompare(b.name, 'en'),
+  );
+}
+
+function firstExample(doc: Obj, holder: Obj): unknown {
+  if (holder['example'] !== undefined) return holder['example'];
+  if (isObj(holder['examples'])) {
+    const first = resolve(doc, Object.values(holder['examples'])[0]);
+    if (isObj(first)) return first['value'];
+  }
+  return undefined;
+}
+
+export function readExamples(doc: Obj, media: Obj): NamedExample[] {
+  const out: NamedExample[] = [];
+  if (isObj(media['examples'])) {
+    for (const [name, raw] of Object.entries(media['examples'])) {
+      const ex = resolve(doc, raw);
+      if (!isObj(ex) || !('value' in ex)) continue; // externalValue is not fetched
+      out.push({ name, ...(typeof ex['summary'] === 'string' ? { summary: ex['summary'] } : {}), value: ex['value'] });
+    }
+  } else if (media['example'] !== undefined) {
+    out.push({ name: 'default', value: media['example'] });
+  }
+  return out;
+}
+
+/** Picks the media type a generated client and server speak, in order of preference. */
+function pickMedia(content: Obj): [string, Obj] | undefined {
+  const entries = Object.entries(content).filter((e): e is [string, Obj] => isObj(e[1]));
+  const rank = (type: string) => {
+    const t = type.toLowerCase();
+    if (t === 'application/json' || /\+json$|\/json;/.test(t) || t.endsWith('/json')) return 0;
+    if (t === 'multipart/form-data') return 1;
+    if (t === 'application/x-www-form-urlencoded') return 2;
+    if (t === 'text/event-stream') return 3;
+    if (t.startsWith('text/')) return 4;
+    return 5;
+  };
+  return entries.sort((a, b) => rank(a[0]) - rank(b[0]) || a[0].localeCompare(b[0]))[0];
+}
+
+function bodyKind(mediaType: string): BodyKind {
+  const t = mediaType.toLowerCase();
+  if (t.includes('json')) return 'json';
+  if (t === 'multipart/form-data') return 'multipart';
+  if (t === 'application/x-www-form-urlencoded') return 'form';
+  if (t.startsWith('text/')) return 'text';
+  return 'binary';
+}
+
+function isFileSchema(doc: Obj, schema: unknown): boolean {
+  const s = resolve(doc, schema);
+  if (!isObj(s)) return false;
+  if (s['type'] === 'array') return isFileSchema(doc, s['items']);
+  return s['format'] === 'binary' || s['format'] === 'base64' || typeof s['contentMediaType'] === 'string' || typeof s['contentEncoding'] === 'string';
+}
+
+export function readBody(doc: Obj, op: Obj, conv: SchemaConverter): RequestBody | undefined {
+  const body = resolve(doc, op['requestBody']);
+  if (!isObj(body) || !isObj(body['content'])) return undefined;
+  const picked = pickMedia(body['content']);
+  if (!picked) return undefined;
+  const [mediaType, media] = picked;
+  const schema = resolve(doc, media['schema']);
+  const props = isObj(schema) && isObj(schema['properties']) ? schema['properties'] : {};
+  return {
+    mediaType,
+    kind: bodyKind(mediaType),
+    required: body['required'] === true,
+    schema: conv.convert(media['schema'] ?? {}),
+    fileFields: Object.entries(props)
+      .filter(([, s]) => isFileSchema(doc, s))
+      .map(([name]) => name)
+      .sort(),
+    examples: readExamples(doc, media),
+    ...(typeof body['description'] === 'string' ? { description: body['description'] } : {}),
+  };
+}
+
+function responseKind(mediaType: string | undefined): ResponseKind {
+  if (mediaType === undefined) return 'empty';
+  const t = mediaType.toLowerCase();
+  if (t.includes('json')) return 'json';
+  if (t === 'text/event-stream') return 'sse';
+  if (t.startsWith('text/')) return 'text';
+  return 'binary';
+}
+
+export function readResponses(doc: Obj, op: Obj, conv: SchemaConverter): { responses: Response[]; raw: Map<string, unknown> } {
+  const responses: Response[] = [];
+  const raw = new Map<string, unknown>();
+  const declared = isObj(op['responses']) ? op['responses'] : {};
+  for (const [status, value] of Object.entries(declared)) {
+    const r = resolve(doc, value);
+    if (!isObj(r)) continue;
+    const picked = isObj(r['content']) ? pickMedia(r['content']) : undefined;
+    const headers = isObj(r['headers'])
+      ? Object.entries(r['headers'])
+          .map(([name, h]) => [name, resolve(doc, h)] as const)
+          .filter((e): e is readonly [string, Obj] => isObj(e[1]))
+          .map(([name, h]) => ({
+            name,
+            required: h['required'] === true,
+            schema: conv.convert(h['schema'] ?? {}),
+            ...(typeof h['description'] === 'string' ? { description: h['description'] } : {}),
+          }))
+          .sort((a, b) => a.name.localeCompare(b.name, 'en'))
+      : [];
+    raw.set(status, picked?.[1]['schema']);
+    responses.push({
+      status: status.toUpperCase() === 'DEFAULT' ? 'default' : status.toUpperCase(),
+      description: typeof r['description'] === 'string' ? r['description'] : '',
+      ...(picked ? { mediaType: picked[0] } : {}),
+      kind: responseKind(picked?.[0]),
+      ...(picked && picked[1]['schema'] !== undefined ? { schema: conv.convert(picked[1]['schema']) } : {}),
+      headers,
+      examples: picked ? readExamples(doc, picked[1]) : [],
+    });
+  }
+  responses.sort((a, b) => a.status.localeCompare(b.status, 'en'));
+  return { responses, raw };
+}
