@@ -46,7 +46,10 @@ export interface LoadedSpec {
 }
 
 /** Parses YAML or JSON text, keeping positions so pointers can be mapped back to lines. */
-export function parseSpecText(file: string, text: string): Omit<LoadedSpec, 'document'> & { raw: unknown } {
+export function parseSpecText(
+  file: string,
+  text: string,
+): Omit<LoadedSpec, 'document'> & { raw: unknown } {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
   if (doc.errors.length > 0) {
@@ -54,7 +57,11 @@ export function parseSpecText(file: string, text: string): Omit<LoadedSpec, 'doc
       file,
       doc.errors.map((e) => {
         const pos = e.linePos?.[0];
-        return { message: e.message.split('\n')[0] ?? e.message, line: pos?.line, column: pos?.col };
+        return {
+          message: e.message.split('\n')[0] ?? e.message,
+          line: pos?.line,
+          column: pos?.col,
+        };
       }),
       'DATAAPI_SPEC_SYNTAX',
     );
@@ -62,7 +69,10 @@ export function parseSpecText(file: string, text: string): Omit<LoadedSpec, 'doc
   const locate = (pointer: string) => {
     let node: unknown = doc.contents;
     for (const token of splitPointer(pointer)) {
-      if (isMap(node)) node = node.items.find((pair) => isScalar(pair.key) && String(pair.key.value) === token)?.value;
+      if (isMap(node))
+        node = node.items.find(
+          (pair) => isScalar(pair.key) && String(pair.key.value) === token,
+        )?.value;
       else if (isSeq(node)) node = node.items[Number(token)];
       else return undefined;
       if (node === undefined || node === null) return undefined;
@@ -87,7 +97,12 @@ export function splitPointer(pointer: string): string[] {
 function locateNearest(loaded: Pick<LoadedSpec, 'locate'>, pointer: string) {
   const tokens = splitPointer(pointer);
   for (let n = tokens.length; n >= 0; n--) {
-    const p = '/' + tokens.slice(0, n).map((t) => t.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+    const p =
+      '/' +
+      tokens
+        .slice(0, n)
+        .map((t) => t.replace(/~/g, '~0').replace(/\//g, '~1'))
+        .join('/');
     const pos = loaded.locate(n === 0 ? '' : p);
     if (pos) return pos;
   }
@@ -109,7 +124,11 @@ export async function loadSpec(specPath: string): Promise<LoadedSpec> {
   try {
     text = await readFile(file, 'utf8');
   } catch (err) {
-    throw new SpecError(shown, [{ message: `cannot read the file (${(err as NodeJS.ErrnoException).code ?? 'error'})` }], 'DATAAPI_SPEC_UNREADABLE');
+    throw new SpecError(
+      shown,
+      [{ message: `cannot read the file (${(err as NodeJS.ErrnoException).code ?? 'error'})` }],
+      'DATAAPI_SPEC_UNREADABLE',
+    );
   }
   const parsed = parseSpecText(shown, text);
   const raw = parsed.raw;
@@ -136,7 +155,10 @@ export async function loadSpec(specPath: string): Promise<LoadedSpec> {
   }
   let document: OpenApiDocument;
   try {
-    document = (await SwaggerParser.bundle(file, structuredClone(raw) as never)) as unknown as OpenApiDocument;
+    document = (await SwaggerParser.bundle(
+      file,
+      structuredClone(raw) as never,
+    )) as unknown as OpenApiDocument;
   } catch (err) {
     throw toSpecError(shown, parsed, err);
   }
@@ -147,7 +169,9 @@ function toSpecError(file: string, parsed: Pick<LoadedSpec, 'locate'>, err: unkn
   const e = err as { message?: string; details?: AjvLikeError[]; path?: string[]; source?: string };
   if (Array.isArray(e.details) && e.details.length > 0) {
     // The deepest pointers name the real culprit; the oneOf/else noise above them is dropped.
-    const details = [...e.details].sort((a, b) => (b.instancePath ?? '').length - (a.instancePath ?? '').length);
+    const details = [...e.details].sort(
+      (a, b) => (b.instancePath ?? '').length - (a.instancePath ?? '').length,
+    );
     const deepest = details[0]?.instancePath ?? '';
     const seen = new Set<string>();
     const problems: SpecProblem[] = [];
@@ -166,7 +190,9 @@ function toSpecError(file: string, parsed: Pick<LoadedSpec, 'locate'>, err: unkn
   // $ref resolution errors and semantic errors (duplicate operationIds, missing path params).
   const message = (e.message ?? String(err)).split('\n')[0] ?? 'invalid description';
   const pointerMatch = /#(\/[^\s"']*)/.exec(e.message ?? '');
-  const pointer = e.path ? '/' + e.path.map((t) => String(t).replace(/~/g, '~0').replace(/\//g, '~1')).join('/') : pointerMatch?.[1];
+  const pointer = e.path
+    ? '/' + e.path.map((t) => String(t).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')
+    : pointerMatch?.[1];
   const pos = pointer ? locateNearest(parsed, pointer) : undefined;
   return new SpecError(file, [{ message, pointer, line: pos?.line, column: pos?.column }]);
 }

@@ -3,7 +3,11 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 export class UsageError extends Error {}
 
-export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T, usage: string) {
+export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(
+  argv: string[],
+  options: T,
+  usage: string,
+) {
   try {
     return parseArgs({ args: argv, options, strict: true, allowPositionals: true });
   } catch (err) {

@@ -32,17 +32,23 @@ export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     const lines = (await available()).map(([n, c]) => `  ${n.padEnd(10)} ${c.summary}`);
-    process.stdout.write(`Usage: dataapi <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun \`dataapi <command> --help\` for a command's options.\n`);
+    process.stdout.write(
+      `Usage: dataapi <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun \`dataapi <command> --help\` for a command's options.\n`,
+    );
     return name === undefined ? 2 : 0;
   }
   if (name === '--version' || name === '-v') {
     const { createRequire } = await import('node:module');
-    process.stdout.write(`${(createRequire(import.meta.url)('../package.json') as { version: string }).version}\n`);
+    process.stdout.write(
+      `${(createRequire(import.meta.url)('../package.json') as { version: string }).version}\n`,
+    );
     return 0;
   }
   const load = COMMANDS[name];
   if (!load) {
-    process.stderr.write(`dataapi: unknown command ${JSON.stringify(name)}. Run \`dataapi --help\` for the list.\n`);
+    process.stderr.write(
+      `dataapi: unknown command ${JSON.stringify(name)}. Run \`dataapi --help\` for the list.\n`,
+    );
     return 2;
   }
   const { command } = await load();

@@ -7,10 +7,28 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import Handlebars from 'handlebars';
 import { toFileStem, toTypeName } from '../normalise/identifiers.ts';
-import { identifier, jsdocText, jsonLiteral, lineComment, propertyKey, stringLiteral, templateText } from './escape.ts';
+import {
+  identifier,
+  jsdocText,
+  jsonLiteral,
+  lineComment,
+  propertyKey,
+  stringLiteral,
+  templateText,
+} from './escape.ts';
 
 /** Helpers whose output is safe where their name says it lands. */
-export const SAFE_HELPERS = ['str', 'json', 'tpl', 'key', 'ident', 'type', 'comment', 'jsdoc', 'file'] as const;
+export const SAFE_HELPERS = [
+  'str',
+  'json',
+  'tpl',
+  'key',
+  'ident',
+  'type',
+  'comment',
+  'jsdoc',
+  'file',
+] as const;
 /** Helpers that return data for block use (#each, #if), never text. */
 export const DATA_HELPERS = ['eq', 'and', 'or', 'not', 'hasItems'] as const;
 

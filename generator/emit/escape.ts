@@ -7,7 +7,10 @@ import { isBareKey } from '../normalise/identifiers.ts';
 /** JSON text with the two line terminators JSON allows but older JS parsers did not. */
 export function jsonLiteral(value: unknown, indent?: number): string {
   const text = JSON.stringify(value === undefined ? null : value, null, indent);
-  return text.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029').replace(/<\/(script)/gi, '<\\/$1');
+  return text
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029')
+    .replace(/<\/(script)/gi, '<\\/$1');
 }
 
 /** A quoted TypeScript string literal. */

@@ -23,8 +23,15 @@ export const hash = (text: string) => createHash('sha256').update(text).digest('
 
 export function verifySyntax(file: RenderedFile): void {
   if (!/\.(ts|tsx|mts)$/.test(file.path)) return;
-  const source = ts.createSourceFile(file.path, file.content, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
-  const diagnostics = (source as unknown as { parseDiagnostics?: ts.Diagnostic[] }).parseDiagnostics ?? [];
+  const source = ts.createSourceFile(
+    file.path,
+    file.content,
+    ts.ScriptTarget.Latest,
+    false,
+    ts.ScriptKind.TS,
+  );
+  const diagnostics =
+    (source as unknown as { parseDiagnostics?: ts.Diagnostic[] }).parseDiagnostics ?? [];
   if (diagnostics.length > 0) {
     const d = diagnostics[0] as ts.Diagnostic;
     const { line, character } = source.getLineAndCharacterOfPosition(d.start ?? 0);
@@ -64,7 +71,9 @@ export async function formatFiles(
     }
     verifySyntax(file);
     const parser = parserFor(file.path);
-    const content = parser ? await prettier.format(file.content, { ...options, parser }) : file.content;
+    const content = parser
+      ? await prettier.format(file.content, { ...options, parser })
+      : file.content;
     formatted++;
     out.push({ path: file.path, content });
     manifest.files[file.path] = { raw, out: hash(content) };

@@ -21,7 +21,8 @@ export async function readTree(dir: string): Promise<Map<string, string>> {
   }
   for (const rel of entries.sort()) {
     const full = path.join(dir, rel);
-    if ((await stat(full)).isFile()) tree.set(rel.split(path.sep).join('/'), await readFile(full, 'utf8'));
+    if ((await stat(full)).isFile())
+      tree.set(rel.split(path.sep).join('/'), await readFile(full, 'utf8'));
   }
   return tree;
 }
@@ -49,11 +50,51 @@ export interface WriteHooks {
   beforeSwap?: () => void | Promise<void>;
 }
 
-export async function writeTreeAtomically(outDir: string, files: RenderedFile[], hooks: WriteHooks = {}): Promise<void> {
+/** Serialises concurrent writers of one output folder (two generate runs at once). */
+async function withLock<T>(out: string, body: () => Promise<T>): Promise<T> {
+  const lock = `${out}.dataapi-lock`;
+  await mkdir(path.dirname(out), { recursive: true });
+  for (let waited = 0; ; waited += 100) {
+    try {
+      await mkdir(lock);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const age = Date.now() - ((await stat(lock).catch(() => undefined))?.mtimeMs ?? Date.now());
+      if (age > 60_000)
+        await rm(lock, { recursive: true, force: true }); // left by a killed run
+      else if (waited > 120_000)
+        throw new Error(`${lock} is held by another run; remove it if no run is active`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  try {
+    return await body();
+  } finally {
+    await rm(lock, { recursive: true, force: true });
+  }
+}
+
+export async function writeTreeAtomically(
+  outDir: string,
+  files: RenderedFile[],
+  hooks: WriteHooks = {},
+): Promise<void> {
   const out = path.resolve(outDir);
+  await withLock(out, () => swapIn(out, outDir, files, hooks));
+}
+
+async function swapIn(
+  out: string,
+  outDir: string,
+  files: RenderedFile[],
+  hooks: WriteHooks,
+): Promise<void> {
   const existing = await readdir(out).catch(() => undefined);
   if (existing && existing.length > 0 && !existing.includes(MANIFEST)) {
-    throw new Error(`refusing to replace ${outDir}: it is not empty and was not written by dataapi (no ${MANIFEST})`);
+    throw new Error(
+      `refusing to replace ${outDir}: it is not empty and was not written by dataapi (no ${MANIFEST})`,
+    );
   }
   const parent = path.dirname(out);
   await mkdir(parent, { recursive: true });
@@ -64,7 +105,8 @@ export async function writeTreeAtomically(outDir: string, files: RenderedFile[],
   try {
     for (const file of files) {
       const target = path.join(tmp, file.path);
-      if (!target.startsWith(tmp + path.sep)) throw new Error(`refusing to write outside the output folder: ${file.path}`);
+      if (!target.startsWith(tmp + path.sep))
+        throw new Error(`refusing to write outside the output folder: ${file.path}`);
       await mkdir(path.dirname(target), { recursive: true });
       await writeFile(target, file.content);
     }
@@ -82,7 +124,10 @@ export async function writeTreeAtomically(outDir: string, files: RenderedFile[],
 async function removeStale(parent: string, base: string): Promise<void> {
   const names = await readdir(parent).catch(() => [] as string[]);
   for (const name of names) {
-    if (name.startsWith(`.tmp-dataapi-new-${base}-`) || name.startsWith(`.tmp-dataapi-old-${base}-`)) {
+    if (
+      name.startsWith(`.tmp-dataapi-new-${base}-`) ||
+      name.startsWith(`.tmp-dataapi-old-${base}-`)
+    ) {
       const pid = Number(name.slice(`.tmp-dataapi-new-${base}-`.length).split('-')[0]);
       if (!isAlive(pid)) await rm(path.join(parent, name), { recursive: true, force: true });
     }

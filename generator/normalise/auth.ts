@@ -4,8 +4,15 @@ import { isObj, type Obj } from './refs.ts';
 import type { Problems } from './problems.ts';
 
 export function readAuth(doc: Obj, op: Obj, pointer: string, problems: Problems): Auth {
-  const schemes = isObj(doc['components']) && isObj(doc['components']['securitySchemes']) ? doc['components']['securitySchemes'] : {};
-  const requirements = Array.isArray(op['security']) ? op['security'] : Array.isArray(doc['security']) ? doc['security'] : [];
+  const schemes =
+    isObj(doc['components']) && isObj(doc['components']['securitySchemes'])
+      ? doc['components']['securitySchemes']
+      : {};
+  const requirements = Array.isArray(op['security'])
+    ? op['security']
+    : Array.isArray(doc['security'])
+      ? doc['security']
+      : [];
   const transports: KeyTransport[] = [];
   let optional = requirements.length === 0;
   for (const req of requirements) {
@@ -25,7 +32,8 @@ export function readAuth(doc: Obj, op: Obj, pointer: string, problems: Problems)
   }
   const bodyKey = op['x-dataapi-body-key'];
   if (bodyKey !== undefined) {
-    if (typeof bodyKey !== 'string' || bodyKey === '') problems.add(`${pointer}/x-dataapi-body-key`, 'must be the name of a JSON body field');
+    if (typeof bodyKey !== 'string' || bodyKey === '')
+      problems.add(`${pointer}/x-dataapi-body-key`, 'must be the name of a JSON body field');
     else transports.push({ in: 'body', name: bodyKey });
   }
   return { transports, required: transports.length > 0 && !optional };
@@ -34,9 +42,16 @@ export function readAuth(doc: Obj, op: Obj, pointer: string, problems: Problems)
 function toTransport(name: string, scheme: Obj): KeyTransport | undefined {
   if (scheme['type'] === 'apiKey' && typeof scheme['name'] === 'string') {
     const where = scheme['in'];
-    if (where === 'query' || where === 'header' || where === 'cookie') return { in: where, name: scheme['name'], scheme: name };
+    if (where === 'query' || where === 'header' || where === 'cookie')
+      return { in: where, name: scheme['name'], scheme: name };
   }
-  if (scheme['type'] === 'http' && String(scheme['scheme']).toLowerCase() === 'basic') return { in: 'header', name: 'Authorization', scheme: name };
-  if (scheme['type'] === 'http' || scheme['type'] === 'oauth2' || scheme['type'] === 'openIdConnect') return { in: 'bearer', scheme: name };
+  if (scheme['type'] === 'http' && String(scheme['scheme']).toLowerCase() === 'basic')
+    return { in: 'header', name: 'Authorization', scheme: name };
+  if (
+    scheme['type'] === 'http' ||
+    scheme['type'] === 'oauth2' ||
+    scheme['type'] === 'openIdConnect'
+  )
+    return { in: 'bearer', scheme: name };
   return undefined; // mutualTLS and the like carry no key a client sends
 }

@@ -46,8 +46,16 @@ export function readCodeGroups(document: Obj, problems: Problems): BusinessCodeG
     const codes: BusinessCode[] = [];
     value['codes'].forEach((c: unknown, i: number) => {
       const outcome = isObj(c) ? c['outcome'] : undefined;
-      if (!isObj(c) || !Number.isInteger(c['code']) || typeof c['meaning'] !== 'string' || !OUTCOMES.includes(outcome as Outcome)) {
-        problems.add(`${at}/codes/${i}`, `a code needs an integer \`code\`, a \`meaning\` and an \`outcome\` (one of ${OUTCOMES.join(', ')})`);
+      if (
+        !isObj(c) ||
+        !Number.isInteger(c['code']) ||
+        typeof c['meaning'] !== 'string' ||
+        !OUTCOMES.includes(outcome as Outcome)
+      ) {
+        problems.add(
+          `${at}/codes/${i}`,
+          `a code needs an integer \`code\`, a \`meaning\` and an \`outcome\` (one of ${OUTCOMES.join(', ')})`,
+        );
         return;
       }
       codes.push({
@@ -58,8 +66,14 @@ export function readCodeGroups(document: Obj, problems: Problems): BusinessCodeG
       });
     });
     const success = value['success'];
-    if (!Number.isInteger(success) || !codes.some((c) => c.code === success && c.outcome === 'ok')) {
-      problems.add(`${at}/success`, 'must be the integer code of one of the group\'s codes with outcome "ok"');
+    if (
+      !Number.isInteger(success) ||
+      !codes.some((c) => c.code === success && c.outcome === 'ok')
+    ) {
+      problems.add(
+        `${at}/success`,
+        'must be the integer code of one of the group\'s codes with outcome "ok"',
+      );
       continue;
     }
     const byHttpStatus: Record<string, number> = {};

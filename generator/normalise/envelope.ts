@@ -12,7 +12,11 @@ const KEYS: Record<EnvelopeSpelling, [status: string, payload: string]> = {
 };
 
 /** Properties of an object schema, following `$ref` and `allOf`. */
-export function collectProperties(doc: Obj, schema: unknown, depth = 0): { properties: Obj; required: string[] } {
+export function collectProperties(
+  doc: Obj,
+  schema: unknown,
+  depth = 0,
+): { properties: Obj; required: string[] } {
   const s = resolve(doc, schema);
   const out = { properties: {} as Obj, required: [] as string[] };
   if (!isObj(s) || depth > 20) return out;
@@ -69,7 +73,15 @@ export function detectEnvelope(
       descriptionField: field('StatusDescription'),
       dateTimeField: field('ResponseDateTime'),
       totalCountField: field('DataTotalCount'),
-      statusFields: statusFields.length > 0 ? statusFields : [field('StatusCode'), field('StatusDescription'), field('ResponseDateTime'), field('DataTotalCount')],
+      statusFields:
+        statusFields.length > 0
+          ? statusFields
+          : [
+              field('StatusCode'),
+              field('StatusDescription'),
+              field('ResponseDateTime'),
+              field('DataTotalCount'),
+            ],
       toleratedKeys: other.filter((k) => k in properties),
       source,
     },

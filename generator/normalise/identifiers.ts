@@ -26,7 +26,11 @@ function words(text: string): string[] {
 /** A camelCase identifier that is valid in TypeScript and never a reserved word. */
 export function toIdentifier(text: string, fallback = 'item'): string {
   const ws = words(text);
-  let id = ws.map((w, i) => (i === 0 ? w.charAt(0).toLowerCase() + w.slice(1) : w.charAt(0).toUpperCase() + w.slice(1))).join('');
+  let id = ws
+    .map((w, i) =>
+      i === 0 ? w.charAt(0).toLowerCase() + w.slice(1) : w.charAt(0).toUpperCase() + w.slice(1),
+    )
+    .join('');
   if (id === '') id = fallback;
   if (/^[0-9]/.test(id)) id = '_' + id;
   if (RESERVED.has(id)) id = id + '_';

@@ -3,7 +3,15 @@
  * Extension misuse is reported with pointers and lines, all problems at once.
  */
 import type { LoadedSpec } from '../load.ts';
-import type { AsyncLink, Category, HttpMethod, JsonSchema, Operation, RateLimit, ServiceModel } from '../model.ts';
+import type {
+  AsyncLink,
+  Category,
+  HttpMethod,
+  JsonSchema,
+  Operation,
+  RateLimit,
+  ServiceModel,
+} from '../model.ts';
 import { readAuth } from './auth.ts';
 import { readCodeGroups } from './codes.ts';
 import { detectEnvelope } from './envelope.ts';
@@ -13,15 +21,33 @@ import { Problems } from './problems.ts';
 import { isObj, joinPointer, type Obj } from './refs.ts';
 import { SchemaConverter } from './schema.ts';
 
-export const METHODS: HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+export const METHODS: HttpMethod[] = [
+  'get',
+  'put',
+  'post',
+  'delete',
+  'options',
+  'head',
+  'patch',
+  'trace',
+];
 const SAFE_METHODS = new Set<HttpMethod>(['get', 'head', 'options', 'trace']);
 const WINDOW_MS = { second: 1000, minute: 60_000, hour: 3_600_000 } as const;
 
-function readRateLimit(value: unknown, pointer: string, problems: Problems, source: RateLimit['source']): RateLimit | undefined {
+function readRateLimit(
+  value: unknown,
+  pointer: string,
+  problems: Problems,
+  source: RateLimit['source'],
+): RateLimit | undefined {
   if (value === undefined) return undefined;
   const per = isObj(value) ? value['per'] : undefined;
   const limit = isObj(value) ? value['limit'] : undefined;
-  if (!Number.isInteger(limit) || (limit as number) < 1 || (per !== 'second' && per !== 'minute' && per !== 'hour')) {
+  if (
+    !Number.isInteger(limit) ||
+    (limit as number) < 1 ||
+    (per !== 'second' && per !== 'minute' && per !== 'hour')
+  ) {
     problems.add(pointer, 'must be { limit: <positive integer>, per: second | minute | hour }');
     return undefined;
   }
@@ -34,7 +60,11 @@ function versionOf(path: string): { version?: string } {
 }
 
 function stringList(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : typeof value === 'string' ? [value] : [];
+  return Array.isArray(value)
+    ? value.filter((v): v is string => typeof v === 'string')
+    : typeof value === 'string'
+      ? [value]
+      : [];
 }
 
 interface Draft {
@@ -50,7 +80,12 @@ export function normalise(spec: Pick<LoadedSpec, 'file' | 'locate' | 'document'>
   const is30 = String(doc['openapi']).startsWith('3.0');
   const conv = new SchemaConverter(doc, is30);
   const groups = readCodeGroups(doc, problems);
-  const defaultRateLimit = readRateLimit(doc['x-dataapi-rate-limit'], '/x-dataapi-rate-limit', problems, 'default') ?? {
+  const defaultRateLimit = readRateLimit(
+    doc['x-dataapi-rate-limit'],
+    '/x-dataapi-rate-limit',
+    problems,
+    'default',
+  ) ?? {
     limit: 5,
     per: 'second' as const,
     windowMs: 1000,
@@ -68,19 +103,38 @@ export function normalise(spec: Pick<LoadedSpec, 'file' | 'locate' | 'document'>
       if (!isObj(raw)) continue;
       const pointer = joinPointer('paths', path, method);
       const operationId = typeof raw['operationId'] === 'string' ? raw['operationId'] : undefined;
-      const id = ids.take(toIdentifier(operationId ?? `${method} ${path.replace(/[{}]/g, ' by ')}`, 'operation'));
+      const id = ids.take(
+        toIdentifier(operationId ?? `${method} ${path.replace(/[{}]/g, ' by ')}`, 'operation'),
+      );
       const parameters = readParameters(doc, pathItem, raw, conv);
       const { responses, raw: rawSchemas } = readResponses(doc, raw, conv);
       const success = responses.find((r) => /^2\d\d$/.test(r.status));
-      const { envelope, payloadSchema } = detectEnvelope(doc, raw, pointer, success ? rawSchemas.get(success.status) : undefined, problems);
-      const requireAnyOf = readRequireAnyOf(raw, pointer, parameters.map((p) => p.name), problems);
+      const { envelope, payloadSchema } = detectEnvelope(
+        doc,
+        raw,
+        pointer,
+        success ? rawSchemas.get(success.status) : undefined,
+        problems,
+      );
+      const requireAnyOf = readRequireAnyOf(
+        raw,
+        pointer,
+        parameters.map((p) => p.name),
+        problems,
+      );
       const groupName = raw['x-dataapi-business-codes'];
       if (groupName !== undefined && !groups.some((g) => g.name === groupName)) {
-        problems.add(`${pointer}/x-dataapi-business-codes`, `unknown business code group ${JSON.stringify(groupName)} (declared: ${groups.map((g) => g.name).join(', ') || 'none'})`);
+        problems.add(
+          `${pointer}/x-dataapi-business-codes`,
+          `unknown business code group ${JSON.stringify(groupName)} (declared: ${groups.map((g) => g.name).join(', ') || 'none'})`,
+        );
       }
       const tags = stringList(raw['tags']);
       const body = readBody(doc, raw, conv);
-      const writes = typeof raw['x-dataapi-writes'] === 'boolean' ? raw['x-dataapi-writes'] : !SAFE_METHODS.has(method);
+      const writes =
+        typeof raw['x-dataapi-writes'] === 'boolean'
+          ? raw['x-dataapi-writes']
+          : !SAFE_METHODS.has(method);
       const op: Operation = {
         id,
         ...(operationId !== undefined ? { operationId } : {}),
@@ -94,33 +148,57 @@ export function normalise(spec: Pick<LoadedSpec, 'file' | 'locate' | 'document'>
         ...versionOf(path),
         parameters,
         requireAnyOf,
-        querySchema: querySchema(parameters.filter((p) => p.in === 'query'), requireAnyOf),
+        querySchema: querySchema(
+          parameters.filter((p) => p.in === 'query'),
+          requireAnyOf,
+        ),
         ...(body ? { body } : {}),
         responses,
         ...(success ? { success } : {}),
         ...(envelope ? { envelope, payloadSchema: conv.convert(payloadSchema) } : {}),
         auth: readAuth(doc, raw, pointer, problems),
-        ...(typeof groupName === 'string' && groups.some((g) => g.name === groupName) ? { businessCodes: groupName } : {}),
-        rateLimit: readRateLimit(raw['x-dataapi-rate-limit'], `${pointer}/x-dataapi-rate-limit`, problems, 'operation') ?? defaultRateLimit,
+        ...(typeof groupName === 'string' && groups.some((g) => g.name === groupName)
+          ? { businessCodes: groupName }
+          : {}),
+        rateLimit:
+          readRateLimit(
+            raw['x-dataapi-rate-limit'],
+            `${pointer}/x-dataapi-rate-limit`,
+            problems,
+            'operation',
+          ) ?? defaultRateLimit,
         streaming: success?.kind === 'sse' || raw['x-dataapi-stream'] === 'sse',
         writes,
         assumed: stringList(raw['x-dataapi-assumed']),
         notShown: stringList(raw['x-dataapi-not-shown']),
       };
-      if (raw['x-dataapi-preview'] === true) op.preview = { path: `${path}/demo`, id: `${id}Preview`, explicit: false };
+      if (raw['x-dataapi-preview'] === true)
+        op.preview = { path: `${path}/demo`, id: `${id}Preview`, explicit: false };
       const previewOf = raw['x-dataapi-preview-of'];
-      drafts.push({ op, raw, ...(typeof previewOf === 'string' ? { previewOf } : {}), asyncRaw: raw['x-dataapi-async'] });
+      drafts.push({
+        op,
+        raw,
+        ...(typeof previewOf === 'string' ? { previewOf } : {}),
+        asyncRaw: raw['x-dataapi-async'],
+      });
     }
   }
 
   const operations = pairPreviews(drafts, problems);
-  linkAsync(drafts.filter((d) => operations.includes(d.op)), operations, problems);
+  linkAsync(
+    drafts.filter((d) => operations.includes(d.op)),
+    operations,
+    problems,
+  );
   problems.throwIfAny();
 
   return {
-    title: isObj(doc['info']) && typeof doc['info']['title'] === 'string' ? doc['info']['title'] : 'API',
+    title:
+      isObj(doc['info']) && typeof doc['info']['title'] === 'string' ? doc['info']['title'] : 'API',
     version: isObj(doc['info']) ? String(doc['info']['version'] ?? '') : '',
-    ...(isObj(doc['info']) && typeof doc['info']['description'] === 'string' ? { description: doc['info']['description'] } : {}),
+    ...(isObj(doc['info']) && typeof doc['info']['description'] === 'string'
+      ? { description: doc['info']['description'] }
+      : {}),
     openapi: String(doc['openapi']),
     servers: readServers(doc),
     categories: readCategories(doc, operations),
@@ -133,24 +211,43 @@ export function normalise(spec: Pick<LoadedSpec, 'file' | 'locate' | 'document'>
 
 /** Folds `/demo` operations into their base operation's preview variant (both spellings agree). */
 function pairPreviews(drafts: Draft[], problems: Problems): Operation[] {
-  const byOperationId = new Map(drafts.filter((d) => d.op.operationId).map((d) => [d.op.operationId as string, d]));
+  const byOperationId = new Map(
+    drafts.filter((d) => d.op.operationId).map((d) => [d.op.operationId as string, d]),
+  );
   const folded = new Set<Draft>();
   for (const d of drafts) {
     let base = d.previewOf !== undefined ? byOperationId.get(d.previewOf) : undefined;
     if (d.previewOf !== undefined && !base) {
-      problems.add(`${d.op.pointer}/x-dataapi-preview-of`, `no operation has operationId ${JSON.stringify(d.previewOf)}`);
+      problems.add(
+        `${d.op.pointer}/x-dataapi-preview-of`,
+        `no operation has operationId ${JSON.stringify(d.previewOf)}`,
+      );
       continue;
     }
     // An unmarked `/demo` path pairs with a base operation that says it has a preview.
     base ??= d.op.path.endsWith('/demo')
-      ? drafts.find((b) => b !== d && b.raw['x-dataapi-preview'] === true && b.op.method === d.op.method && `${b.op.path}/demo` === d.op.path)
+      ? drafts.find(
+          (b) =>
+            b !== d &&
+            b.raw['x-dataapi-preview'] === true &&
+            b.op.method === d.op.method &&
+            `${b.op.path}/demo` === d.op.path,
+        )
       : undefined;
     if (!base) continue;
     if (base.op.method !== d.op.method || `${base.op.path}/demo` !== d.op.path) {
-      problems.add(d.op.pointer, `a preview variant must be ${base.op.method.toUpperCase()} ${base.op.path}/demo`);
+      problems.add(
+        d.op.pointer,
+        `a preview variant must be ${base.op.method.toUpperCase()} ${base.op.path}/demo`,
+      );
       continue;
     }
-    base.op.preview = { path: d.op.path, id: `${base.op.id}Preview`, explicit: true, ...(d.op.operationId ? { operationId: d.op.operationId } : {}) };
+    base.op.preview = {
+      path: d.op.path,
+      id: `${base.op.id}Preview`,
+      explicit: true,
+      ...(d.op.operationId ? { operationId: d.op.operationId } : {}),
+    };
     folded.add(d);
   }
   return drafts.filter((d) => !folded.has(d)).map((d) => d.op);
@@ -163,10 +260,14 @@ function linkAsync(drafts: Draft[], operations: Operation[], problems: Problems)
     const a = d.asyncRaw;
     const partner = isObj(a) ? operations.find((o) => o.operationId === a['partner']) : undefined;
     if (!isObj(a) || (a['role'] !== 'submit' && a['role'] !== 'status') || !partner) {
-      problems.add(at, 'must be { role: submit | status, partner: <operationId of the paired operation> }');
+      problems.add(
+        at,
+        'must be { role: submit | status, partner: <operationId of the paired operation> }',
+      );
       continue;
     }
-    const field = (key: string, fallback: string) => (typeof a[key] === 'string' ? (a[key] as string) : fallback);
+    const field = (key: string, fallback: string) =>
+      typeof a[key] === 'string' ? (a[key] as string) : fallback;
     const link: AsyncLink = {
       role: a['role'],
       partner: partner.id,
@@ -178,12 +279,27 @@ function linkAsync(drafts: Draft[], operations: Operation[], problems: Problems)
   }
 }
 
-function readRequireAnyOf(raw: Obj, pointer: string, names: string[], problems: Problems): string[][] {
+function readRequireAnyOf(
+  raw: Obj,
+  pointer: string,
+  names: string[],
+  problems: Problems,
+): string[][] {
   const value = raw['x-dataapi-require-any-of'];
   if (value === undefined) return [];
-  const ok = Array.isArray(value) && value.every((g) => Array.isArray(g) && g.length > 0 && g.every((n) => typeof n === 'string' && names.includes(n)));
+  const ok =
+    Array.isArray(value) &&
+    value.every(
+      (g) =>
+        Array.isArray(g) &&
+        g.length > 0 &&
+        g.every((n) => typeof n === 'string' && names.includes(n)),
+    );
   if (!ok) {
-    problems.add(`${pointer}/x-dataapi-require-any-of`, 'must be a list of groups of declared parameter names, e.g. [[location, city]]');
+    problems.add(
+      `${pointer}/x-dataapi-require-any-of`,
+      'must be a list of groups of declared parameter names, e.g. [[location, city]]',
+    );
     return [];
   }
   return value as string[][];
@@ -195,7 +311,9 @@ function querySchema(params: Operation['parameters'], requireAnyOf: string[][]):
   const schema: Obj = { type: 'object', properties };
   const required = params.filter((p) => p.required).map((p) => p.name);
   if (required.length > 0) schema['required'] = required;
-  const anyOf = requireAnyOf.map((group) => ({ anyOf: group.map((name) => ({ required: [name] })) }));
+  const anyOf = requireAnyOf.map((group) => ({
+    anyOf: group.map((name) => ({ required: [name] })),
+  }));
   if (anyOf.length === 1) Object.assign(schema, anyOf[0]);
   else if (anyOf.length > 1) schema['allOf'] = anyOf;
   return schema;
@@ -207,7 +325,11 @@ function readServers(doc: Obj): ServiceModel['servers'] {
     const variables: ServiceModel['servers'][number]['variables'] = {};
     if (isObj(s['variables'])) {
       for (const [name, v] of Object.entries(s['variables'])) {
-        if (isObj(v)) variables[name] = { default: String(v['default'] ?? ''), ...(typeof v['description'] === 'string' ? { description: v['description'] } : {}) };
+        if (isObj(v))
+          variables[name] = {
+            default: String(v['default'] ?? ''),
+            ...(typeof v['description'] === 'string' ? { description: v['description'] } : {}),
+          };
       }
     }
     return { url: String(s['url'] ?? '/'), variables };

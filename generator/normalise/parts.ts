@@ -16,7 +16,12 @@ const LOCATIONS: ParameterLocation[] = ['path', 'query', 'header', 'cookie'];
 /** OpenAPI says these header parameters are ignored: the transport owns them. */
 const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
 
-export function readParameters(doc: Obj, pathItem: Obj, op: Obj, conv: SchemaConverter): Parameter[] {
+export function readParameters(
+  doc: Obj,
+  pathItem: Obj,
+  op: Obj,
+  conv: SchemaConverter,
+): Parameter[] {
   const byKey = new Map<string, Obj>();
   for (const list of [pathItem['parameters'], op['parameters']]) {
     if (!Array.isArray(list)) continue;
@@ -75,7 +80,11 @@ export function readExamples(doc: Obj, media: Obj): NamedExample[] {
     for (const [name, raw] of Object.entries(media['examples'])) {
       const ex = resolve(doc, raw);
       if (!isObj(ex) || !('value' in ex)) continue; // externalValue is not fetched
-      out.push({ name, ...(typeof ex['summary'] === 'string' ? { summary: ex['summary'] } : {}), value: ex['value'] });
+      out.push({
+        name,
+        ...(typeof ex['summary'] === 'string' ? { summary: ex['summary'] } : {}),
+        value: ex['value'],
+      });
     }
   } else if (media['example'] !== undefined) {
     out.push({ name: 'default', value: media['example'] });
@@ -111,7 +120,12 @@ function isFileSchema(doc: Obj, schema: unknown): boolean {
   const s = resolve(doc, schema);
   if (!isObj(s)) return false;
   if (s['type'] === 'array') return isFileSchema(doc, s['items']);
-  return s['format'] === 'binary' || s['format'] === 'base64' || typeof s['contentMediaType'] === 'string' || typeof s['contentEncoding'] === 'string';
+  return (
+    s['format'] === 'binary' ||
+    s['format'] === 'base64' ||
+    typeof s['contentMediaType'] === 'string' ||
+    typeof s['contentEncoding'] === 'string'
+  );
 }
 
 export function readBody(doc: Obj, op: Obj, conv: SchemaConverter): RequestBody | undefined {
@@ -145,7 +159,11 @@ function responseKind(mediaType: string | undefined): ResponseKind {
   return 'binary';
 }
 
-export function readResponses(doc: Obj, op: Obj, conv: SchemaConverter): { responses: Response[]; raw: Map<string, unknown> } {
+export function readResponses(
+  doc: Obj,
+  op: Obj,
+  conv: SchemaConverter,
+): { responses: Response[]; raw: Map<string, unknown> } {
   const responses: Response[] = [];
   const raw = new Map<string, unknown>();
   const declared = isObj(op['responses']) ? op['responses'] : {};
@@ -171,7 +189,9 @@ export function readResponses(doc: Obj, op: Obj, conv: SchemaConverter): { respo
       description: typeof r['description'] === 'string' ? r['description'] : '',
       ...(picked ? { mediaType: picked[0] } : {}),
       kind: responseKind(picked?.[0]),
-      ...(picked && picked[1]['schema'] !== undefined ? { schema: conv.convert(picked[1]['schema']) } : {}),
+      ...(picked && picked[1]['schema'] !== undefined
+        ? { schema: conv.convert(picked[1]['schema']) }
+        : {}),
       headers,
       examples: picked ? readExamples(doc, picked[1]) : [],
     });

@@ -11,6 +11,7 @@ export class Problems {
   }
 
   throwIfAny(): void {
-    if (this.list.length > 0) throw new SpecError(this.spec.file, this.list, 'DATAAPI_SPEC_EXTENSION');
+    if (this.list.length > 0)
+      throw new SpecError(this.spec.file, this.list, 'DATAAPI_SPEC_EXTENSION');
   }
 }

@@ -3,7 +3,8 @@ import { splitPointer } from '../load.ts';
 
 export type Obj = { [key: string]: unknown };
 
-export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObj = (v: unknown): v is Obj =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function escapeToken(token: string): string {
   return token.replace(/~/g, '~0').replace(/\//g, '~1');

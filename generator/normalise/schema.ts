@@ -12,7 +12,13 @@
 import { SCHEMA_ROOT_ID, type JsonSchema } from '../model.ts';
 import { getAt, isObj, refPointer, type Obj } from './refs.ts';
 
-const SCHEMA_MAP_KEYS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
+const SCHEMA_MAP_KEYS = [
+  'properties',
+  'patternProperties',
+  '$defs',
+  'definitions',
+  'dependentSchemas',
+];
 const SCHEMA_KEYS = [
   'additionalProperties',
   'unevaluatedProperties',
@@ -28,7 +34,14 @@ const SCHEMA_KEYS = [
   'contentSchema',
 ];
 const SCHEMA_LIST_KEYS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
-const DROPPED = new Set(['xml', 'externalDocs', 'discriminator', 'example', 'nullable', 'x-nullable']);
+const DROPPED = new Set([
+  'xml',
+  'externalDocs',
+  'discriminator',
+  'example',
+  'nullable',
+  'x-nullable',
+]);
 
 export class SchemaConverter {
   private readonly defs: Obj = {};
@@ -58,14 +71,23 @@ export class SchemaConverter {
     }
     const sorted: Obj = {};
     for (const key of Object.keys(this.defs).sort()) sorted[key] = this.defs[key];
-    return { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: SCHEMA_ROOT_ID, $defs: sorted };
+    return {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      $id: SCHEMA_ROOT_ID,
+      $defs: sorted,
+    };
   }
 
   private refTo(pointer: string): string {
     let key = this.keyOf.get(pointer);
     if (key === undefined) {
       const match = /^\/components\/schemas\/([^/]+)$/.exec(pointer);
-      const base = (match?.[1] ?? pointer).replace(/~1/g, '/').replace(/~0/g, '~').replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^_+/, '') || 'schema';
+      const base =
+        (match?.[1] ?? pointer)
+          .replace(/~1/g, '/')
+          .replace(/~0/g, '~')
+          .replace(/[^A-Za-z0-9_.-]+/g, '_')
+          .replace(/^_+/, '') || 'schema';
       key = base;
       for (let n = 2; this.usedKeys.has(key); n++) key = `${base}_${n}`;
       this.usedKeys.add(key);
@@ -102,7 +124,10 @@ export class SchemaConverter {
         out['prefixItems'] = value.map((v) => this.convert(v)); // draft-4 tuple form
       } else if (SCHEMA_LIST_KEYS.includes(key) && Array.isArray(value)) {
         out[key] = value.map((v) => this.convert(v));
-      } else if ((key === 'exclusiveMinimum' || key === 'exclusiveMaximum') && typeof value === 'boolean') {
+      } else if (
+        (key === 'exclusiveMinimum' || key === 'exclusiveMaximum') &&
+        typeof value === 'boolean'
+      ) {
         continue; // folded below, with minimum/maximum
       } else {
         out[key] = value;
@@ -118,16 +143,20 @@ export class SchemaConverter {
         delete out[bound];
       }
     }
-    if (schema['example'] !== undefined && out['examples'] === undefined) out['examples'] = [schema['example']];
+    if (schema['example'] !== undefined && out['examples'] === undefined)
+      out['examples'] = [schema['example']];
     if (schema['nullable'] === true || schema['x-nullable'] === true) return makeNullable(out);
     return out;
   }
 }
 
 function makeNullable(schema: Obj): Obj {
-  if (Array.isArray(schema['enum']) && !schema['enum'].includes(null)) schema['enum'] = [...schema['enum'], null];
+  if (Array.isArray(schema['enum']) && !schema['enum'].includes(null))
+    schema['enum'] = [...schema['enum'], null];
   const type = schema['type'];
-  if (typeof type === 'string') return { ...schema, type: type === 'null' ? 'null' : [type, 'null'] };
-  if (Array.isArray(type)) return type.includes('null') ? schema : { ...schema, type: [...type, 'null'] };
+  if (typeof type === 'string')
+    return { ...schema, type: type === 'null' ? 'null' : [type, 'null'] };
+  if (Array.isArray(type))
+    return type.includes('null') ? schema : { ...schema, type: [...type, 'null'] };
   return { anyOf: [schema, { type: 'null' }] };
 }

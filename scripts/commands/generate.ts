@@ -9,6 +9,8 @@ const usage = `Usage: dataapi generate [--spec spec/openapi.yaml] [--out generat
 
   --spec FILE   OpenAPI 3.0/3.1 description (YAML or JSON)     default: spec/openapi.yaml
   --out DIR     output folder, replaced atomically              default: generated
+  --kinds LIST  render only these template kinds (client,server,mock,contract-tests);
+                types.ts and the model are always emitted
   --check       write nothing; compare with --out, list the files that differ,
                 exit 1 on drift (for CI)
 
@@ -19,12 +21,33 @@ export const command: Command = {
   usage,
   run: (argv) =>
     guard(async () => {
-      const { values } = parseFlags(argv, { spec: { type: 'string', default: 'spec/openapi.yaml' }, out: { type: 'string', default: 'generated' }, check: { type: 'boolean', default: false } }, usage);
+      const { values } = parseFlags(
+        argv,
+        {
+          spec: { type: 'string', default: 'spec/openapi.yaml' },
+          out: { type: 'string', default: 'generated' },
+          check: { type: 'boolean', default: false },
+          kinds: { type: 'string' },
+        },
+        usage,
+      );
+      const kinds =
+        typeof values.kinds === 'string'
+          ? values.kinds
+              .split(',')
+              .map((k) => k.trim())
+              .filter(Boolean)
+          : undefined;
       const spec = values.spec as string;
       const out = values.out as string;
       let result;
       try {
-        result = await generate({ spec, out, check: values.check === true });
+        result = await generate({
+          spec,
+          out,
+          check: values.check === true,
+          ...(kinds ? { kinds } : {}),
+        });
       } catch (err) {
         if (err instanceof SpecError) {
           process.stderr.write(`dataapi generate: ${err.message}\nNothing was written.\n`);
@@ -39,14 +62,24 @@ export const command: Command = {
       if (values.check) {
         if (hasDrift(result.drift)) {
           const d = result.drift!;
-          const lines = [...d.added.map((f) => `  added    ${f}`), ...d.removed.map((f) => `  removed  ${f}`), ...d.changed.map((f) => `  changed  ${f}`)];
-          process.stderr.write(`dataapi generate --check: ${path.normalize(out)} has drifted from the spec and templates:\n${lines.join('\n')}\nRun \`npm run generate\` and commit the result.\n`);
+          const lines = [
+            ...d.added.map((f) => `  added    ${f}`),
+            ...d.removed.map((f) => `  removed  ${f}`),
+            ...d.changed.map((f) => `  changed  ${f}`),
+          ];
+          process.stderr.write(
+            `dataapi generate --check: ${path.normalize(out)} has drifted from the spec and templates:\n${lines.join('\n')}\nRun \`npm run generate\` and commit the result.\n`,
+          );
           return 1;
         }
-        process.stdout.write(`dataapi generate --check: ${ops} operations, ${previews} preview variants, ${result.files.length} files up to date (${secs}s)\n`);
+        process.stdout.write(
+          `dataapi generate --check: ${ops} operations, ${previews} preview variants, ${result.files.length} files up to date (${secs}s)\n`,
+        );
         return 0;
       }
-      process.stdout.write(`dataapi generate: ${ops} operations, ${previews} preview variants, ${result.files.length} files (${result.written.length} written, ${result.unchanged} unchanged) in ${secs}s\n`);
+      process.stdout.write(
+        `dataapi generate: ${ops} operations, ${previews} preview variants, ${result.files.length} files (${result.written.length} written, ${result.unchanged} unchanged) in ${secs}s\n`,
+      );
       return 0;
     }),
 };
