@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+// The project's own tests. The generated contract tests (generated/contract-tests) need a target and
+// are run by `dataapi contract`, not here.
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    exclude: ['**/node_modules/**', 'test/.work/**', 'generated/**'],
+    // Safety nets against a hung server, not performance limits.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+});
