@@ -1,0 +1,151 @@
+/**
+ * Example rules: every request body and success response has an example, and every example
+ * (bodies, success responses, parameters) validates against its schema with the same Ajv the
+ * runtime uses (JSON Schema 2020-12 over the model), so the mock never serves an invalid body.
+ */
+import type { JsonSchema, NamedExample, Operation, ServiceModel } from '../model.ts';
+import { escapeToken, getAt, isObj, refPointer, type Obj } from '../normalise/refs.ts';
+import {
+  createSchemaValidator,
+  describeErrors,
+  type SchemaValidator,
+} from '../../runtime/shared/index.ts';
+import type { Finding } from './types.ts';
+
+type Add = (f: Omit<Finding, 'line' | 'column'>) => void;
+
+/** Follows `$ref`s from a pointer; returns where the object really lives. */
+export function derefPointer(doc: Obj, pointer: string): string {
+  const seen = new Set<string>();
+  let at = pointer;
+  for (;;) {
+    const target = refPointer(getAt(doc, at));
+    if (target === undefined || seen.has(target)) return at;
+    seen.add(target);
+    at = target;
+  }
+}
+
+/** Pointer of one named example (the `value` inside `examples.<name>`, or `example`). */
+function examplePointer(doc: Obj, mediaPointer: string, name: string): string {
+  const media = getAt(doc, mediaPointer);
+  if (isObj(media) && isObj(media['examples']) && name in media['examples']) {
+    return `${derefPointer(doc, `${mediaPointer}/examples/${escapeToken(name)}`)}/value`;
+  }
+  return `${mediaPointer}/example`;
+}
+
+export class ExampleRules {
+  private readonly validator: SchemaValidator;
+  constructor(
+    private readonly doc: Obj,
+    model: ServiceModel,
+    private readonly add: Add,
+  ) {
+    this.validator = createSchemaValidator(model);
+  }
+
+  check(op: Operation, operation: string): void {
+    if (op.body) {
+      const bodyPointer = derefPointer(this.doc, `${op.pointer}/requestBody`);
+      const media = `${bodyPointer}/content/${escapeToken(op.body.mediaType)}`;
+      this.examples(op.body.examples, op.body.schema, media, 'request body', operation);
+    }
+    const ok = op.success;
+    if (ok && ok.mediaType !== undefined && ok.schema !== undefined && ok.kind === 'json') {
+      const responsePointer = derefPointer(this.doc, `${op.pointer}/responses/${ok.status}`);
+      const media = `${responsePointer}/content/${escapeToken(ok.mediaType)}`;
+      this.examples(ok.examples, ok.schema, media, `${ok.status} response`, operation);
+    }
+    for (const p of op.parameters) {
+      if (p.example === undefined) continue;
+      this.validate(
+        p.example,
+        p.schema,
+        this.parameterPointer(op, p.name, p.in),
+        `parameter ${p.name}`,
+        operation,
+      );
+    }
+  }
+
+  private examples(
+    list: NamedExample[],
+    schema: JsonSchema,
+    mediaPointer: string,
+    what: string,
+    operation: string,
+  ): void {
+    if (list.length === 0) {
+      this.add({
+        rule: 'example-missing',
+        severity: 'error',
+        pointer: mediaPointer,
+        operation,
+        message: `the ${what} has no example: add examples.default.value (the mock and the contract tests are built from it)`,
+      });
+      return;
+    }
+    for (const ex of list) {
+      this.validate(
+        ex.value,
+        schema,
+        examplePointer(this.doc, mediaPointer, ex.name),
+        `${what} example ${JSON.stringify(ex.name)}`,
+        operation,
+      );
+    }
+  }
+
+  private validate(
+    value: unknown,
+    schema: JsonSchema,
+    pointer: string,
+    what: string,
+    operation: string,
+  ): void {
+    let validate;
+    try {
+      validate = this.validator.compile(schema);
+    } catch (err) {
+      this.add({
+        rule: 'example-invalid',
+        severity: 'error',
+        pointer,
+        operation,
+        message: `the schema of the ${what} cannot be compiled: ${(err as Error).message.split('\n')[0]}`,
+      });
+      return;
+    }
+    if (validate(value)) return;
+    this.add({
+      rule: 'example-invalid',
+      severity: 'error',
+      pointer,
+      operation,
+      message: `the ${what} does not validate against its schema: ${describeErrors(validate.errors, value, 3).join('; ')}`,
+    });
+  }
+
+  /** Where a parameter's example lives: the operation's own list first, then the path item's. */
+  private parameterPointer(op: Operation, name: string, where: string): string {
+    const pathPointer = op.pointer.slice(0, op.pointer.lastIndexOf('/'));
+    for (const base of [op.pointer, pathPointer]) {
+      const list = getAt(this.doc, `${base}/parameters`);
+      if (!Array.isArray(list)) continue;
+      for (let i = 0; i < list.length; i++) {
+        const at = derefPointer(this.doc, `${base}/parameters/${i}`);
+        const p = getAt(this.doc, at);
+        if (isObj(p) && p['name'] === name && p['in'] === where) {
+          if (p['example'] !== undefined) return `${at}/example`;
+          const exs = p['examples'];
+          const first = isObj(exs) ? Object.keys(exs)[0] : undefined;
+          return first !== undefined
+            ? `${derefPointer(this.doc, `${at}/examples/${escapeToken(first)}`)}/value`
+            : at;
+        }
+      }
+    }
+    return op.pointer;
+  }
+}

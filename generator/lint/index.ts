@@ -1,0 +1,107 @@
+/**
+ * `dataapi lint`: the catalogue's own rules on top of OpenAPI validity. Returns findings with the
+ * JSON pointer, the line and a stable rule id; throws SpecError only for input it cannot read
+ * (unreadable, not YAML/JSON, not a valid OpenAPI description: exit code 2).
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { loadSpec, parseSpecText, SpecError, splitPointer, type LoadedSpec } from '../load.ts';
+import { normalise } from '../normalise/index.ts';
+import { escapeToken, isObj, type Obj } from '../normalise/refs.ts';
+import { checkCatalogue, checkOperationIds } from './rules.ts';
+import type { Finding, LintReport } from './types.ts';
+
+export { RULES, type Finding, type LintReport, type RuleId, type Severity } from './types.ts';
+
+export async function lintSpec(specPath: string): Promise<LintReport> {
+  const file = path.resolve(specPath);
+  const shown = path.relative(process.cwd(), file) || file;
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new SpecError(
+      shown,
+      [{ message: `cannot read the file (${(err as NodeJS.ErrnoException).code ?? 'error'})` }],
+      'DATAAPI_SPEC_UNREADABLE',
+    );
+  }
+  const parsed = parseSpecText(shown, text);
+  const findings: Omit<Finding, 'line' | 'column'>[] = [];
+  const add = (f: Omit<Finding, 'line' | 'column'>) => findings.push(f);
+  const raw = isObj(parsed.raw) ? (parsed.raw as Obj) : {};
+  checkOperationIds(raw, add);
+
+  let loaded: LoadedSpec;
+  try {
+    loaded = await loadSpec(file);
+  } catch (err) {
+    // The validator also rejects duplicate operationIds; those are reported as findings.
+    if (err instanceof SpecError && findings.some((f) => f.rule === 'operation-id-unique')) {
+      return report(shown, findings, parsed.locate, 0);
+    }
+    throw err;
+  }
+  let operations = 0;
+  try {
+    const model = normalise(loaded);
+    operations = model.operations.length;
+    checkCatalogue(loaded.document, model, add);
+  } catch (err) {
+    if (!(err instanceof SpecError) || err.code !== 'DATAAPI_SPEC_EXTENSION') throw err;
+    for (const p of err.problems) {
+      add({
+        rule: 'extension-invalid',
+        severity: 'error',
+        pointer: p.pointer ?? '',
+        message: p.message,
+      });
+    }
+  }
+  return report(shown, findings, loaded.locate, operations);
+}
+
+function report(
+  spec: string,
+  raw: Omit<Finding, 'line' | 'column'>[],
+  locate: LoadedSpec['locate'],
+  operations: number,
+): LintReport {
+  const seen = new Set<string>();
+  const findings: Finding[] = [];
+  for (const f of raw) {
+    // Shared components are reached from many operations: report each place once.
+    const key = `${f.rule}\u0000${f.pointer}\u0000${f.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const pos = locateNearest(locate, f.pointer);
+    findings.push({ ...f, ...(pos ? { line: pos.line, column: pos.column } : {}) });
+  }
+  findings.sort(
+    (a, b) =>
+      (a.line ?? 0) - (b.line ?? 0) ||
+      a.pointer.localeCompare(b.pointer, 'en') ||
+      a.rule.localeCompare(b.rule, 'en'),
+  );
+  return {
+    spec,
+    findings,
+    errors: findings.filter((f) => f.severity === 'error').length,
+    warnings: findings.filter((f) => f.severity === 'warning').length,
+    operations,
+  };
+}
+
+/** A missing property is located at its closest existing parent. */
+function locateNearest(locate: LoadedSpec['locate'], pointer: string) {
+  const tokens = splitPointer(pointer);
+  for (let n = tokens.length; n >= 0; n--) {
+    const p = tokens
+      .slice(0, n)
+      .map((t) => '/' + escapeToken(t))
+      .join('');
+    const pos = locate(p);
+    if (pos) return pos;
+  }
+  return undefined;
+}

@@ -1,0 +1,289 @@
+/**
+ * The catalogue's own rules, on top of OpenAPI validity: categories, envelopes, business code
+ * groups, rate limits, preview variants, operationIds and the error responses of seed 7.1.
+ * They read the IR (what the generator will do) and the bundled document (what the author wrote:
+ * an inferred envelope is fine for the generator, but the catalogue wants it declared).
+ */
+import type { Operation, ServiceModel } from '../model.ts';
+import { METHODS } from '../normalise/index.ts';
+import { escapeToken, getAt, isObj, joinPointer, type Obj } from '../normalise/refs.ts';
+import { ExampleRules } from './examples.ts';
+import { ERROR_STATUSES, type Finding } from './types.ts';
+
+type Add = (f: Omit<Finding, 'line' | 'column'>) => void;
+
+export interface RawOperation {
+  method: string;
+  path: string;
+  pointer: string;
+  raw: Obj;
+  name: string;
+}
+
+/** Every operation object of the document, including the /demo variants the IR folds away. */
+export function rawOperations(doc: Obj): RawOperation[] {
+  const out: RawOperation[] = [];
+  const paths = isObj(doc['paths']) ? doc['paths'] : {};
+  for (const path of Object.keys(paths)) {
+    const item = paths[path];
+    if (!isObj(item)) continue;
+    for (const method of METHODS) {
+      const raw = item[method];
+      if (!isObj(raw)) continue;
+      const id = typeof raw['operationId'] === 'string' ? raw['operationId'] : undefined;
+      out.push({
+        method,
+        path,
+        pointer: joinPointer('paths', path, method),
+        raw,
+        name: id ?? `${method.toUpperCase()} ${path}`,
+      });
+    }
+  }
+  return out;
+}
+
+/** Rules that need only the parsed text (they must run even when the validator rejects it). */
+export function checkOperationIds(doc: Obj, add: Add): void {
+  const byId = new Map<string, RawOperation[]>();
+  for (const op of rawOperations(doc)) {
+    const id = op.raw['operationId'];
+    if (typeof id !== 'string') {
+      add({
+        rule: 'operation-id-missing',
+        severity: 'warning',
+        pointer: `${op.pointer}/operationId`,
+        operation: op.name,
+        message:
+          'no operationId: generated code names it from its method and path, which changes when the path does',
+      });
+      continue;
+    }
+    byId.set(id, [...(byId.get(id) ?? []), op]);
+  }
+  for (const [id, ops] of byId) {
+    if (ops.length < 2) continue;
+    for (const op of ops.slice(1)) {
+      add({
+        rule: 'operation-id-unique',
+        severity: 'error',
+        pointer: `${op.pointer}/operationId`,
+        operation: op.name,
+        message: `operationId ${JSON.stringify(id)} is also used by ${ops[0]!.method.toUpperCase()} ${ops[0]!.path}`,
+      });
+    }
+  }
+}
+
+/** Rules on the IR and the bundled document. */
+export function checkCatalogue(doc: Obj, model: ServiceModel, add: Add): void {
+  const tags = new Set(
+    (Array.isArray(doc['tags']) ? doc['tags'] : [])
+      .filter(isObj)
+      .map((t) => t['name'])
+      .filter((n): n is string => typeof n === 'string'),
+  );
+  const rootRate = doc['x-dataapi-rate-limit'] !== undefined;
+  const examples = new ExampleRules(doc, model, add);
+  const all = rawOperations(doc);
+  const previewPointers = new Set<string>();
+
+  for (const op of model.operations) {
+    const raw = getAt(doc, op.pointer);
+    if (!isObj(raw)) continue;
+    const name = op.operationId ?? `${op.method.toUpperCase()} ${op.path}`;
+    checkCommon({ method: op.method, path: op.path, pointer: op.pointer, raw, name }, tags, add);
+
+    if (op.operationId !== undefined && op.id !== op.operationId) {
+      add({
+        rule: 'operation-id-safe',
+        severity: 'warning',
+        pointer: `${op.pointer}/operationId`,
+        operation: name,
+        message: `generated code calls it ${op.id} (the operationId is not a safe, unique identifier)`,
+      });
+    }
+    const declared = raw['x-dataapi-envelope'];
+    if (declared === undefined) {
+      add({
+        rule: 'operation-envelope',
+        severity: 'error',
+        pointer: `${op.pointer}/x-dataapi-envelope`,
+        operation: name,
+        message: op.envelope
+          ? `no x-dataapi-envelope (the generator infers ${op.envelope.spelling} from the 200 schema): declare x-dataapi-envelope: ${op.envelope.spelling}`
+          : 'no x-dataapi-envelope: declare capitalised, lowerCamel, or none for a plain JSON operation',
+      });
+    }
+    const group = raw['x-dataapi-business-codes'];
+    if (op.envelope && group === undefined) {
+      add({
+        rule: 'business-code-group',
+        severity: 'error',
+        pointer: `${op.pointer}/x-dataapi-business-codes`,
+        operation: name,
+        message: `an enveloped operation names its business code group (declared: ${model.businessCodeGroups.map((g) => g.name).join(', ') || 'none; declare x-dataapi-business-code-groups at the root'})`,
+      });
+    } else if (!op.envelope && group !== undefined) {
+      add({
+        rule: 'business-code-group',
+        severity: 'warning',
+        pointer: `${op.pointer}/x-dataapi-business-codes`,
+        operation: name,
+        message:
+          'a plain JSON operation (no envelope) carries no business status code; the group is ignored',
+      });
+    }
+    if (raw['x-dataapi-rate-limit'] === undefined && !rootRate) {
+      add({
+        rule: 'rate-limit',
+        severity: 'error',
+        pointer: `${op.pointer}/x-dataapi-rate-limit`,
+        operation: name,
+        message:
+          'no rate limit: declare x-dataapi-rate-limit { limit, per } here or a default at the root',
+      });
+    }
+    checkPreview(doc, op, raw, name, add, previewPointers);
+    examples.check(op, name);
+  }
+
+  // The explicit /demo variants (folded into their operation by the IR) and stray /demo paths.
+  for (const r of all) {
+    if (!previewPointers.has(r.pointer)) continue;
+    checkCommon(r, tags, add);
+  }
+  for (const r of all) {
+    if (previewPointers.has(r.pointer) || !r.path.endsWith('/demo')) continue;
+    if (model.operations.some((o) => o.pointer === r.pointer && o.preview)) continue;
+    const base = model.operations.find((o) => o.method === r.method && `${o.path}/demo` === r.path);
+    if (!base) continue;
+    add({
+      rule: 'preview-variant',
+      severity: 'error',
+      pointer: r.pointer,
+      operation: r.name,
+      message: `looks like the preview variant of ${base.operationId ?? base.id} but is not paired with it: add x-dataapi-preview-of: ${base.operationId ?? base.id} here and x-dataapi-preview: true there`,
+    });
+  }
+}
+
+/** Rules every operation object obeys, preview variants included. */
+function checkCommon(r: RawOperation, tags: Set<string>, add: Add): void {
+  const opTags = r.raw['tags'];
+  const first = Array.isArray(opTags) ? opTags[0] : undefined;
+  if (typeof first !== 'string') {
+    add({
+      rule: 'operation-category',
+      severity: 'error',
+      pointer: `${r.pointer}/tags`,
+      operation: r.name,
+      message: `no category: add tags with one of the root tags (${[...tags].slice(0, 3).join('; ')}${tags.size > 3 ? '; ...' : ''})`,
+    });
+  } else if (!tags.has(first)) {
+    add({
+      rule: 'operation-category',
+      severity: 'error',
+      pointer: `${r.pointer}/tags/0`,
+      operation: r.name,
+      message: `category ${JSON.stringify(first)} is not one of the root tags`,
+    });
+  }
+  const responses = isObj(r.raw['responses']) ? r.raw['responses'] : {};
+  const declared = new Set(Object.keys(responses).map((s) => s.toUpperCase()));
+  const missing = ERROR_STATUSES.filter((s) => !declared.has(s));
+  const byRange = missing.filter((s) => declared.has(`${s[0]}XX`) || declared.has('DEFAULT'));
+  const absent = missing.filter((s) => !byRange.includes(s));
+  if (absent.length > 0) {
+    add({
+      rule: 'error-responses',
+      severity: 'error',
+      pointer: `${r.pointer}/responses`,
+      operation: r.name,
+      message: `error responses of seed 7.1 not declared: ${absent.join(', ')}`,
+    });
+  }
+  if (byRange.length > 0) {
+    add({
+      rule: 'error-responses',
+      severity: 'warning',
+      pointer: `${r.pointer}/responses`,
+      operation: r.name,
+      message: `declared only by a range or default response: ${byRange.join(', ')}; declare each status of seed 7.1`,
+    });
+  }
+}
+
+function checkPreview(
+  doc: Obj,
+  op: Operation,
+  raw: Obj,
+  name: string,
+  add: Add,
+  previewPointers: Set<string>,
+): void {
+  if (raw['x-dataapi-preview'] === undefined && !op.preview) {
+    add({
+      rule: 'preview-declared',
+      severity: 'warning',
+      pointer: `${op.pointer}/x-dataapi-preview`,
+      operation: name,
+      message:
+        'say whether the operation is detailed: x-dataapi-preview: true (with its /demo variant) or false',
+    });
+  }
+  if (!op.preview) return;
+  if (!op.preview.explicit) {
+    add({
+      rule: 'preview-variant',
+      severity: 'warning',
+      pointer: `${op.pointer}/x-dataapi-preview`,
+      operation: name,
+      message: `the preview variant ${op.method.toUpperCase()} ${op.preview.path} is only implied: list it under paths with x-dataapi-preview-of: ${op.operationId ?? op.id}, security: [] and its own examples (dataapi scaffold does)`,
+    });
+    return;
+  }
+  const pointer = joinPointer('paths', op.preview.path, op.method);
+  previewPointers.add(pointer);
+  const demo = getAt(doc, pointer);
+  if (!isObj(demo)) return;
+  const demoName = op.preview.operationId ?? `${op.method.toUpperCase()} ${op.preview.path}`;
+  const security = demo['security'] ?? doc['security'];
+  const keyless =
+    !Array.isArray(security) ||
+    security.length === 0 ||
+    security.some((s) => isObj(s) && Object.keys(s).length === 0);
+  if (!keyless) {
+    add({
+      rule: 'preview-consistent',
+      severity: 'error',
+      pointer: `${pointer}/security`,
+      operation: demoName,
+      message: 'a preview variant is called without a key: add security: []',
+    });
+  }
+  for (const ext of ['x-dataapi-envelope', 'x-dataapi-business-codes']) {
+    if (JSON.stringify(demo[ext]) !== JSON.stringify(raw[ext])) {
+      add({
+        rule: 'preview-consistent',
+        severity: 'error',
+        pointer: `${pointer}/${escapeToken(ext)}`,
+        operation: demoName,
+        message: `${ext} is ${JSON.stringify(demo[ext] ?? null)} here but ${JSON.stringify(raw[ext] ?? null)} on ${name}: a preview answers like its operation`,
+      });
+    }
+  }
+  const statuses = (o: Obj) =>
+    Object.keys(isObj(o['responses']) ? o['responses'] : {})
+      .sort()
+      .join(',');
+  if (statuses(demo) !== statuses(raw)) {
+    add({
+      rule: 'preview-consistent',
+      severity: 'warning',
+      pointer: `${pointer}/responses`,
+      operation: demoName,
+      message: `declares the statuses ${statuses(demo)} but ${name} declares ${statuses(raw)}`,
+    });
+  }
+}
