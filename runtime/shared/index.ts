@@ -3,8 +3,8 @@
  * one Ajv (JSON Schema 2020-12 + formats) per model with compiled validators cached, envelope
  * reading for both spellings, business-code outcomes, and redaction of the key.
  */
-import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
 import type {
   BusinessCodeGroup,
   JsonSchema,
@@ -42,7 +42,7 @@ export function createSchemaValidator(
     useDefaults: options.useDefaults ?? false,
     validateFormats: true,
   });
-  addFormats.default(ajv);
+  addFormatsModule.default(ajv);
   // OpenAPI's own formats: width hints and binary payloads, not string shapes Ajv can check.
   for (const name of ['int32', 'int64', 'float', 'double', 'binary', 'password']) {
     ajv.addFormat(name, { validate: () => true });
@@ -54,13 +54,17 @@ export function createSchemaValidator(
     ajv,
     compile(schema) {
       if (typeof schema === 'boolean') {
-        let v = booleans.get(schema);
-        if (!v) booleans.set(schema, (v = ajv.compile(schema)));
-        return v;
+        const known = booleans.get(schema);
+        if (known) return known;
+        const compiled = ajv.compile(schema);
+        booleans.set(schema, compiled);
+        return compiled;
       }
-      let v = cache.get(schema);
-      if (!v) cache.set(schema, (v = ajv.compile(schema)));
-      return v;
+      const known = cache.get(schema);
+      if (known) return known;
+      const compiled = ajv.compile(schema);
+      cache.set(schema, compiled);
+      return compiled;
     },
   };
 }
