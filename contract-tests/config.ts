@@ -1,0 +1,49 @@
+/**
+ * What the runner hands to the generated tests (vitest `provide`/`inject`): the target, the key,
+ * the limits. The key travels only here and in requests; everything printed goes through redact().
+ */
+export interface ContractConfig {
+  /** Base URL of the target, without a trailing slash. */
+  baseUrl: string;
+  /** The key (DATAAPI_APPKEY); empty when none was given. */
+  appkey: string;
+  /** Per-request timeout in milliseconds: a response that has not arrived by then fails. */
+  timeoutMs: number;
+  /** Send operations that write (uploads, submits). */
+  allowWrites: boolean;
+  /** Fail responses slower than this (ms), when set. */
+  maxResponseTimeMs?: number;
+  /** 429 answers retried per request before the request counts as rate limited. */
+  maxRetries: number;
+  /** Longest single Retry-After wait honoured (ms); longer waits are capped. */
+  maxRetryWaitMs: number;
+  /**
+   * The runner's scheduler (rate limits across workers, total budget): base URL of its local
+   * endpoint. Absent: each file schedules on its own (tests run without the runner).
+   */
+  schedulerUrl?: string;
+  /** Total request budget of the run (only enforced locally when there is no schedulerUrl). */
+  budget?: number;
+}
+
+export const CONFIG_KEY = 'dataapiContract';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    dataapiContract: ContractConfig;
+  }
+}
+
+/** Defaults for a config read from the environment (vitest run directly, without the runner). */
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ContractConfig | undefined {
+  const baseUrl = env.DATAAPI_BASE_URL;
+  if (!baseUrl) return undefined;
+  return {
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    appkey: env.DATAAPI_APPKEY ?? '',
+    timeoutMs: Number(env.DATAAPI_TIMEOUT_MS ?? 10_000),
+    allowWrites: env.DATAAPI_ALLOW_WRITES === '1',
+    maxRetries: 3,
+    maxRetryWaitMs: 30_000,
+  };
+}

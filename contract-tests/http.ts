@@ -1,0 +1,162 @@
+/**
+ * Sends one request to the target under the scheduler, with a hard timeout and 429 retries after
+ * Retry-After, and returns everything a check needs. Never throws: a missing response is recorded.
+ */
+import type { Operation } from 'dataapi/model';
+import { excerpt, redact } from 'dataapi/runtime/shared';
+import type { ContractConfig } from './config.ts';
+import type { ExchangeRecord } from './results.ts';
+import type { Scheduler } from './scheduler.ts';
+
+export interface OutgoingRequest {
+  method: string;
+  /** Path with parameters already substituted, plus the query string. */
+  pathAndQuery: string;
+  headers: Record<string, string>;
+  body?: string | FormData;
+  purpose: string;
+  parameters: string[];
+}
+
+export interface Exchange {
+  record: ExchangeRecord;
+  /** Response headers (lower-case names). */
+  headers: Record<string, string>;
+  /** Parsed JSON body (undefined when not JSON or empty). */
+  json?: unknown;
+  /** Raw body text. */
+  text?: string;
+  /** The body was JSON that parsed. */
+  isJson: boolean;
+  /** No response because the budget refused the request (checks skip, they do not fail). */
+  budgetRefused: boolean;
+  /** Retries ran out on 429. */
+  rateLimited: boolean;
+  /** Headers of the 429 answers that were retried (their Retry-After is checked too). */
+  retriedHeaders: Record<string, string>[];
+}
+
+export interface Transport {
+  config: ContractConfig;
+  scheduler: Scheduler;
+  /** The operation whose rate limit the request counts against. */
+  send(op: Operation, req: OutgoingRequest): Promise<Exchange>;
+}
+
+export function createTransport(config: ContractConfig, scheduler: Scheduler): Transport {
+  const secrets = [config.appkey];
+  const clean = (s: string) => redact(s, secrets);
+  return {
+    config,
+    scheduler,
+    async send(op, req) {
+      const url = `${config.baseUrl}${req.pathAndQuery}`;
+      const record: ExchangeRecord = {
+        request: { method: req.method.toUpperCase(), url: clean(url), purpose: req.purpose },
+        durationMs: 0,
+        waitedMs: 0,
+        retries: 0,
+        parameters: req.parameters,
+      };
+      const base = {
+        record,
+        headers: {},
+        isJson: false,
+        budgetRefused: false,
+        rateLimited: false,
+        retriedHeaders: [] as Record<string, string>[],
+      };
+      for (let attempt = 0; ; attempt++) {
+        const grant = await scheduler.acquire(op.id, op.rateLimit);
+        if (!grant.ok) {
+          record.error = grant.reason;
+          return { ...base, budgetRefused: true };
+        }
+        const started = performance.now();
+        let res: Response;
+        let text: string;
+        try {
+          // One signal covers headers and body: a body that trickles forever also times out.
+          const signal = AbortSignal.timeout(config.timeoutMs);
+          res = await fetch(url, {
+            method: req.method.toUpperCase(),
+            headers: req.headers,
+            body: req.body ?? null,
+            signal,
+            redirect: 'manual',
+          });
+          text = await res.text();
+        } catch (err) {
+          record.durationMs += performance.now() - started;
+          record.error = clean(describeFetchError(err, config.timeoutMs));
+          return base;
+        }
+        record.durationMs += performance.now() - started;
+        const headers: Record<string, string> = {};
+        res.headers.forEach((v, k) => (headers[k] = v));
+        if (res.status === 429 && attempt < config.maxRetries) {
+          const wait = retryAfterMs(headers['retry-after'], attempt, config.maxRetryWaitMs);
+          record.retries++;
+          base.retriedHeaders.push(headers);
+          record.waitedMs += wait;
+          await new Promise((r) => setTimeout(r, wait));
+          continue;
+        }
+        let json: unknown;
+        let isJson = false;
+        if (text.length > 0) {
+          try {
+            json = JSON.parse(text);
+            isJson = true;
+          } catch {
+            // not JSON: content-type and schema checks report it
+          }
+        }
+        record.status = res.status;
+        if (headers['content-type']) record.contentType = headers['content-type'];
+        record.excerpt = clean(excerpt(isJson ? json : text, 200));
+        const code = businessCodeOf(op, json);
+        if (code !== undefined) record.businessCode = code;
+        return {
+          ...base,
+          headers,
+          ...(isJson ? { json } : {}),
+          text,
+          isJson,
+          rateLimited: res.status === 429,
+        };
+      }
+    },
+  };
+}
+
+function businessCodeOf(op: Operation, body: unknown): number | undefined {
+  const env = op.envelope;
+  if (!env || typeof body !== 'object' || body === null) return undefined;
+  const status = (body as Record<string, unknown>)[env.statusKey];
+  if (typeof status !== 'object' || status === null) return undefined;
+  const code = (status as Record<string, unknown>)[env.codeField];
+  return typeof code === 'number' ? code : undefined;
+}
+
+/** Retry-After in seconds or as an HTTP date; exponential fallback when absent. */
+export function retryAfterMs(header: string | undefined, attempt: number, capMs: number): number {
+  let ms = 1000 * 2 ** attempt;
+  if (header !== undefined) {
+    const secs = Number(header);
+    if (Number.isFinite(secs) && secs >= 0) ms = secs * 1000;
+    else {
+      const at = Date.parse(header);
+      if (Number.isFinite(at)) ms = Math.max(0, at - Date.now());
+    }
+  }
+  return Math.min(ms, capMs);
+}
+
+function describeFetchError(err: unknown, timeoutMs: number): string {
+  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (e.name === 'TimeoutError' || e.name === 'AbortError')
+    return `no response within the timeout of ${timeoutMs} ms`;
+  const cause = e.cause?.code ?? e.cause?.message;
+  return `request failed: ${e.message ?? String(err)}${cause ? ` (${cause})` : ''}`;
+}

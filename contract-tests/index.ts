@@ -1,0 +1,126 @@
+/**
+ * `dataapi/contract`: what a generated contract-test file calls. `contractSuite(model, id)` registers
+ * `describe(op.id)` with one vitest test per (variant, check), named `<check> (<variant>): ...`, so
+ * vitest's own reporters (JUnit) show one test case per operation and check. Each test attaches its
+ * structured CheckResult to the test's meta (`task.meta.dataapi`); the runner's reporter collects them.
+ */
+import { describe, inject, it } from 'vitest';
+import type { ServiceModel } from 'dataapi/model';
+import { findOperation } from 'dataapi/runtime/shared';
+import { runCheck } from './checks.ts';
+import { CONFIG_KEY, configFromEnv, type ContractConfig } from './config.ts';
+import { createTransport, type Transport } from './http.ts';
+import { runProbes, type ProbeSet } from './probes.ts';
+import {
+  CHECK_TITLES,
+  CHECKS,
+  PREVIEW_CHECKS,
+  type CheckName,
+  type CheckResult,
+  type Variant,
+} from './results.ts';
+import { LocalScheduler, RemoteScheduler } from './scheduler.ts';
+
+export type * from './results.ts';
+export type { ContractConfig } from './config.ts';
+export { CHECKS, CHECK_TITLES, PREVIEW_CHECKS, coverageOf } from './results.ts';
+
+declare module 'vitest' {
+  interface TaskMeta {
+    dataapi?: CheckResult;
+  }
+}
+
+/** The failure vitest shows: everything a reader needs, the key already redacted. */
+export class ContractViolation extends Error {
+  override name = 'ContractViolation';
+  constructor(public result: CheckResult) {
+    super(
+      [
+        `${result.check} (${result.variant}) of ${result.operation}: ${result.message}`,
+        result.request ? `  request:  ${result.request.method} ${result.request.url}` : '',
+        result.expected ? `  expected: ${result.expected}` : '',
+        result.actual ? `  actual:   ${result.actual}` : '',
+        ...result.errors.slice(0, 8).map((e) => `  - ${e}`),
+        result.excerpt ? `  excerpt:  ${result.excerpt}` : '',
+      ]
+        .filter(Boolean)
+        .join('\n'),
+    );
+  }
+}
+
+let transport: Transport | undefined;
+
+function transportFor(config: ContractConfig): Transport {
+  transport ??= createTransport(
+    config,
+    config.schedulerUrl
+      ? new RemoteScheduler(config.schedulerUrl)
+      : new LocalScheduler(config.budget),
+  );
+  return transport;
+}
+
+function readConfig(): ContractConfig | undefined {
+  try {
+    return inject(CONFIG_KEY) ?? configFromEnv();
+  } catch {
+    return configFromEnv();
+  }
+}
+
+/** Registers the contract tests of one operation of the model. */
+export function contractSuite(model: ServiceModel, operationId: string): void {
+  const op = findOperation(model, operationId);
+  const config = readConfig();
+  // Without a target (vitest run outside `dataapi contract`), the suite is listed but skipped.
+  const suite = config ? describe : describe.skip;
+  suite(op.id, () => {
+    const variants: Variant[] = op.preview ? ['main', 'preview'] : ['main'];
+    for (const variant of variants) {
+      let probes: Promise<ProbeSet> | undefined;
+      const checks: readonly CheckName[] = variant === 'main' ? CHECKS : PREVIEW_CHECKS;
+      for (const check of checks) {
+        it(`${check} (${variant}): ${CHECK_TITLES[check]}`, async (ctx) => {
+          const cfg = config!;
+          if (op.writes && !cfg.allowWrites) {
+            ctx.task.meta.dataapi = skipped(
+              op.id,
+              variant,
+              check,
+              'writes: run with --allow-writes',
+            );
+            ctx.skip('the operation writes; run with --allow-writes');
+            return;
+          }
+          probes ??= runProbes(model, op, variant, transportFor(cfg));
+          const set = await probes;
+          const result = runCheck(check, { model, op, set, config: cfg });
+          ctx.task.meta.dataapi = result;
+          if (result.status === 'skipped') ctx.skip(result.message);
+          if (result.status === 'failed') throw new ContractViolation(result);
+        });
+      }
+    }
+  });
+}
+
+function skipped(
+  operation: string,
+  variant: Variant,
+  check: CheckName,
+  message: string,
+): CheckResult {
+  return {
+    operation,
+    variant,
+    check,
+    status: 'skipped',
+    message,
+    errors: [],
+    durationMs: 0,
+    waitedMs: 0,
+    exchanges: [],
+  };
+}

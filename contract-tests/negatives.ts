@@ -1,0 +1,190 @@
+/**
+ * Negative cases derived from each parameter's and body field's schema (never hand-listed).
+ *
+ * Only values that stay invalid on the wire are used: in a query string, header or path every
+ * value is text, so "a number where a string is expected" cannot be expressed there, an empty
+ * string may read as "absent", and servers legitimately coerce "12" to 12. Where a server may
+ * coerce JSON (Ajv's coerceTypes), values are picked that no coercion rescues: "abc" for numbers,
+ * an object for strings and arrays. `format` is an annotation in JSON Schema 2020-12 (a server
+ * need not assert it) and `pattern` has no generic counterexample, so neither is used.
+ */
+import type { Operation, ServiceModel } from 'dataapi/model';
+import type { RequestSpec } from './requests.ts';
+import { propertiesOf, resolveSchema, typesOf, type Obj } from './schemas.ts';
+
+export interface NegativeCase {
+  /** What is wrong, e.g. `query pageSize=21 (above maximum 20)`. */
+  label: string;
+  /** Where: `query.pageSize`, `body.score`, `body` (whole body). */
+  target: string;
+  kind: 'missing' | 'range' | 'enum' | 'type' | 'length' | 'body';
+  apply(spec: RequestSpec): RequestSpec;
+}
+
+const MAX_CASES = 16;
+
+export function negativeCases(model: ServiceModel, op: Operation): NegativeCase[] {
+  const out: NegativeCase[] = [];
+  // Parameters: missing required (not path: that changes the route), then invalid values.
+  for (const p of op.parameters) {
+    const loc = p.in === 'cookie' ? 'header' : p.in;
+    if (p.required && p.in !== 'path')
+      out.push({
+        label: `${p.in} ${p.name} missing (required)`,
+        target: `${loc}.${p.name}`,
+        kind: 'missing',
+        apply: (s) => without(s, loc, p.name),
+      });
+    for (const bad of invalidValues(resolveSchema(model, p.schema), true))
+      out.push({
+        label: `${p.in} ${p.name}=${show(bad.value)} (${bad.why})`,
+        target: `${loc}.${p.name}`,
+        kind: bad.kind,
+        apply: (s) => withValue(s, loc, p.name, bad.value),
+      });
+  }
+  for (const group of op.requireAnyOf)
+    out.push({
+      label: `none of ${group.join(', ')} sent (one is required)`,
+      target: group.map((n) => `query.${n}`).join('|'),
+      kind: 'missing',
+      apply: (s) => group.reduce((acc, n) => without(acc, 'query', n), s),
+    });
+
+  const body = op.body;
+  if (body && (body.kind === 'json' || body.kind === 'multipart' || body.kind === 'form')) {
+    const onWire = body.kind !== 'json'; // multipart/form fields are text, like a query
+    if (body.required)
+      out.push({
+        label: 'request body missing (required)',
+        target: 'body',
+        kind: 'body',
+        apply: (s) => ({ ...s, omitBody: true }),
+      });
+    const { properties, required } = propertiesOf(model, body.schema);
+    const keyField = op.auth.transports.find((t) => t.in === 'body')?.name;
+    for (const name of required)
+      if (name !== keyField)
+        out.push({
+          label: `body field ${name} missing (required)`,
+          target: `body.${name}`,
+          kind: 'missing',
+          apply: (s) => withoutField(s, name),
+        });
+    for (const [name, schema] of Object.entries(properties)) {
+      if (name === keyField || body.fileFields.includes(name)) continue;
+      for (const bad of invalidValues(schema, onWire))
+        out.push({
+          label: `body field ${name}=${show(bad.value)} (${bad.why})`,
+          target: `body.${name}`,
+          kind: bad.kind,
+          apply: (s) => withField(s, name, bad.value),
+        });
+    }
+  }
+  return prioritise(out);
+}
+
+/** Keeps the list bounded (rate limits cost time): one case per target first, then the rest. */
+function prioritise(cases: NegativeCase[]): NegativeCase[] {
+  const order = ['missing', 'body', 'range', 'enum', 'type', 'length'];
+  const sorted = [...cases].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind));
+  const seen = new Set<string>();
+  const first: NegativeCase[] = [];
+  const rest: NegativeCase[] = [];
+  for (const c of sorted) ((seen.has(c.target) ? rest : first).push(c), seen.add(c.target));
+  return [...first, ...rest].slice(0, MAX_CASES);
+}
+
+interface Bad {
+  value: unknown;
+  why: string;
+  kind: NegativeCase['kind'];
+}
+
+/** Values the schema rejects that stay invalid after serialisation (text on the wire or JSON). */
+export function invalidValues(s: Obj, onWire: boolean): Bad[] {
+  const out: Bad[] = [];
+  if (s['anyOf'] || s['oneOf'] || s['not'] || s['if']) return out; // too open to reason about
+  const types = typesOf(s);
+  const num = (k: string) => (typeof s[k] === 'number' ? (s[k] as number) : undefined);
+  const numeric = types.includes('integer') || types.includes('number');
+  if (numeric && !types.includes('string')) {
+    const step = types.includes('integer') && !types.includes('number') ? 1 : 0.5;
+    const max = num('maximum');
+    const min = num('minimum');
+    const xmax = num('exclusiveMaximum');
+    const xmin = num('exclusiveMinimum');
+    if (max !== undefined)
+      out.push({ value: max + step, why: `above maximum ${max}`, kind: 'range' });
+    if (xmax !== undefined)
+      out.push({ value: xmax, why: `not below exclusiveMaximum ${xmax}`, kind: 'range' });
+    if (min !== undefined)
+      out.push({ value: min - step, why: `below minimum ${min}`, kind: 'range' });
+    if (xmin !== undefined)
+      out.push({ value: xmin, why: `not above exclusiveMinimum ${xmin}`, kind: 'range' });
+  }
+  const en = Array.isArray(s['enum']) ? (s['enum'] as unknown[]) : undefined;
+  if (en && en.length > 0) {
+    if (en.every((v) => typeof v === 'string'))
+      out.push({ value: 'dataapi-not-in-enum', why: `not one of ${en.join(', ')}`, kind: 'enum' });
+    else if (en.every((v) => typeof v === 'number'))
+      out.push({ value: Math.max(...(en as number[])) + 1, why: 'not in enum', kind: 'enum' });
+  }
+  if (types.length > 0 && !types.includes('string')) {
+    // A value of a type the schema does not allow, chosen so that no coercion rescues it.
+    if (numeric || types.includes('boolean'))
+      out.push({ value: 'abc', why: `not ${types.join(' or ')}`, kind: 'type' });
+    else if (types.includes('object') && !onWire)
+      out.push({ value: 'abc', why: 'not an object', kind: 'type' });
+    else if (types.includes('array') && !onWire)
+      out.push({ value: { not: 'an array' }, why: 'not an array', kind: 'type' });
+    if (types.includes('integer') && !types.includes('number'))
+      out.push({ value: 1.5, why: 'not an integer', kind: 'type' });
+  } else if (types.includes('string') && types.length === 1 && !onWire && !en) {
+    out.push({ value: { not: 'a string' }, why: 'not a string', kind: 'type' });
+  }
+  if (types.includes('string') && (types.length === 1 || !onWire)) {
+    const maxLen = num('maxLength');
+    if (maxLen !== undefined)
+      out.push({ value: 'x'.repeat(maxLen + 1), why: `longer than ${maxLen}`, kind: 'length' });
+    const minLen = num('minLength');
+    // An empty string on the wire may mean "absent": only lengths of 1 or more are used.
+    if (minLen !== undefined && minLen >= (onWire ? 2 : 1))
+      out.push({ value: 'x'.repeat(minLen - 1), why: `shorter than ${minLen}`, kind: 'length' });
+  }
+  return out;
+}
+
+function show(v: unknown): string {
+  const t = JSON.stringify(v) ?? String(v);
+  return t.length > 40 ? `${t.slice(0, 39)}…` : t;
+}
+
+type Loc = 'path' | 'query' | 'header';
+
+function without(s: RequestSpec, loc: Loc, name: string): RequestSpec {
+  const copy = { ...s, [loc]: { ...s[loc] } };
+  delete copy[loc][name];
+  return copy;
+}
+
+function withValue(s: RequestSpec, loc: Loc, name: string, value: unknown): RequestSpec {
+  return { ...s, [loc]: { ...s[loc], [name]: value } };
+}
+
+function bodyObject(s: RequestSpec): Obj {
+  return typeof s.body === 'object' && s.body !== null && !Array.isArray(s.body)
+    ? structuredClone(s.body as Obj)
+    : {};
+}
+
+function withoutField(s: RequestSpec, name: string): RequestSpec {
+  const body = bodyObject(s);
+  delete body[name];
+  return { ...s, body };
+}
+
+function withField(s: RequestSpec, name: string, value: unknown): RequestSpec {
+  return { ...s, body: { ...bodyObject(s), [name]: value } };
+}

@@ -1,0 +1,194 @@
+/**
+ * Builds requests from the spec: valid ones from the examples (body examples, parameter examples,
+ * schema-derived values where there is none), with the key sent the way the operation takes it,
+ * and serialises them for the wire (path, query, headers, JSON or multipart).
+ */
+import type { Operation, Parameter, ServiceModel } from 'dataapi/model';
+import type { OutgoingRequest } from './http.ts';
+import { sampleOf, type Obj } from './schemas.ts';
+
+/** A request before serialisation: values by location. */
+export interface RequestSpec {
+  name: string;
+  path: Record<string, unknown>;
+  query: Record<string, unknown>;
+  header: Record<string, unknown>;
+  /** JSON value, or the multipart fields (file fields hold example strings or arrays of them). */
+  body?: unknown;
+  /** Send no body at all (a negative case). */
+  omitBody?: boolean;
+}
+
+export type KeyMode = 'key' | 'none' | 'wrong';
+export const WRONG_KEY = 'dataapi-contract-wrong-key-0000';
+
+/** One valid request per body example (or one, when the operation has no body examples). */
+export function validRequests(model: ServiceModel, op: Operation): RequestSpec[] {
+  const base: RequestSpec = { name: 'example', path: {}, query: {}, header: {} };
+  for (const p of op.parameters) {
+    const value = parameterValue(model, p);
+    if (value === undefined) continue;
+    base[p.in === 'cookie' ? 'header' : p.in][p.name] = value;
+  }
+  const body = op.body;
+  if (!body) return [base];
+  if (body.examples.length === 0)
+    return [{ ...base, name: 'schema sample', body: sampleOf(model, body.schema) }];
+  return body.examples.map((ex) => ({
+    ...base,
+    name: `example ${JSON.stringify(ex.name)}`,
+    body: structuredClone(ex.value),
+  }));
+}
+
+/** The value a valid request sends for a parameter; undefined: leave it out. */
+function parameterValue(model: ServiceModel, p: Parameter): unknown {
+  if (p.example !== undefined) return p.example;
+  const s = p.schema as Obj;
+  if (typeof s === 'object' && Array.isArray(s['examples']) && s['examples'].length > 0)
+    return s['examples'][0];
+  // Optional parameters without an example stay out: the spec gives no value to trust.
+  return p.required ? sampleOf(model, p.schema) : undefined;
+}
+
+/** Names of the parameters and body fields a request carries (for coverage). */
+export function carried(spec: RequestSpec): string[] {
+  const out = [
+    ...Object.keys(spec.path).map((n) => `path.${n}`),
+    ...Object.keys(spec.query).map((n) => `query.${n}`),
+    ...Object.keys(spec.header).map((n) => `header.${n}`),
+  ];
+  if (
+    !spec.omitBody &&
+    typeof spec.body === 'object' &&
+    spec.body !== null &&
+    !Array.isArray(spec.body)
+  )
+    out.push(...Object.keys(spec.body).map((n) => `body.${n}`));
+  return out.sort();
+}
+
+export interface SerialiseOptions {
+  /** Path template to use (the preview path for the preview variant). */
+  path: string;
+  key: KeyMode;
+  appkey: string;
+  method?: string;
+  /** Override the body's media type (415 probes), sending the body as JSON text. */
+  contentType?: string;
+  purpose: string;
+}
+
+export function serialise(op: Operation, spec: RequestSpec, o: SerialiseOptions): OutgoingRequest {
+  const query: [string, string][] = [];
+  const headers: Record<string, string> = {};
+  const params = new Map(op.parameters.map((p) => [`${p.in}:${p.name}`, p]));
+  for (const [name, value] of Object.entries(spec.query))
+    query.push(...queryPairs(name, value, params.get(`query:${name}`)));
+  for (const [name, value] of Object.entries(spec.header)) headers[name] = scalar(value);
+  let body: unknown = spec.omitBody ? undefined : structuredClone(spec.body);
+
+  // The key: the body transport when the example carries the body key, else the first other one.
+  const keyValue = o.key === 'wrong' ? WRONG_KEY : o.appkey;
+  const bodyKey = op.auth.transports.find((t) => t.in === 'body');
+  const bodyObj =
+    typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Obj) : undefined;
+  const useBodyKey = !!bodyKey && !!bodyObj && bodyKey.name in bodyObj;
+  if (bodyKey && bodyObj) delete bodyObj[bodyKey.name];
+  if (o.key !== 'none') {
+    const t = useBodyKey ? bodyKey : op.auth.transports.find((x) => x.in !== 'body');
+    if (t?.in === 'query') query.push([t.name, keyValue]);
+    else if (t?.in === 'header') headers[t.name] = keyValue;
+    else if (t?.in === 'cookie') headers['cookie'] = `${t.name}=${encodeURIComponent(keyValue)}`;
+    else if (t?.in === 'bearer') headers['authorization'] = `Bearer ${keyValue}`;
+    else if (t?.in === 'body' && bodyObj) bodyObj[t.name] = keyValue;
+  }
+
+  let path = o.path;
+  for (const [name, value] of Object.entries(spec.path))
+    path = path.split(`{${name}}`).join(encodeURIComponent(scalar(value)));
+  const qs = query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+
+  let payload: string | FormData | undefined;
+  if (body !== undefined && op.body) {
+    if (o.contentType !== undefined) {
+      headers['content-type'] = o.contentType;
+      payload = JSON.stringify(body);
+    } else if (op.body.kind === 'multipart' || op.body.kind === 'form') {
+      if (op.body.kind === 'form') {
+        headers['content-type'] = 'application/x-www-form-urlencoded';
+        const pairs = Object.entries((body ?? {}) as Obj).flatMap(([k, v]) =>
+          (Array.isArray(v) ? v : [v]).map((x): [string, string] => [k, scalar(x)]),
+        );
+        payload = new URLSearchParams(pairs).toString();
+      } else payload = multipart(body, op.body.fileFields);
+    } else if (op.body.kind === 'json') {
+      headers['content-type'] = op.body.mediaType;
+      payload = JSON.stringify(body);
+    } else {
+      headers['content-type'] = op.body.mediaType;
+      payload = typeof body === 'string' ? body : JSON.stringify(body);
+    }
+  }
+  return {
+    method: o.method ?? op.method,
+    pathAndQuery: qs ? `${path}?${qs}` : path,
+    headers,
+    ...(payload !== undefined ? { body: payload } : {}),
+    purpose: o.purpose,
+    parameters: carried(spec),
+  };
+}
+
+function scalar(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function queryPairs(name: string, value: unknown, p: Parameter | undefined): [string, string][] {
+  if (Array.isArray(value)) {
+    const explode = p?.explode ?? true;
+    return explode ? value.map((v) => [name, scalar(v)]) : [[name, value.map(scalar).join(',')]];
+  }
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value as Obj);
+    if (p?.style === 'deepObject') return entries.map(([k, v]) => [`${name}[${k}]`, scalar(v)]);
+    if (p?.explode ?? true) return entries.map(([k, v]) => [k, scalar(v)]);
+    return [[name, entries.flatMap(([k, v]) => [k, scalar(v)]).join(',')]];
+  }
+  return [[name, scalar(value)]];
+}
+
+const MEDIA: Record<string, string> = {
+  pdf: 'application/pdf',
+  txt: 'text/plain',
+  json: 'application/json',
+  png: 'image/png',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+};
+
+/** File parts sent for a file field example: name and bytes (the round trip compares them). */
+export function fileFromExample(value: unknown, index: number): { name: string; blob: Blob } {
+  const text = typeof value === 'string' ? value : '';
+  const m = /^<binary content of (.+)>$/.exec(text);
+  const name = m?.[1] ?? `document-${index + 1}.txt`;
+  const ext = name.split('.').pop()?.toLowerCase() ?? '';
+  const bytes = `dataapi contract test file ${index + 1}: ${name}\n`;
+  return { name, blob: new Blob([bytes], { type: MEDIA[ext] ?? 'application/octet-stream' }) };
+}
+
+function multipart(body: unknown, fileFields: string[]): FormData {
+  const form = new FormData();
+  if (typeof body !== 'object' || body === null) return form;
+  let n = 0;
+  for (const [name, value] of Object.entries(body as Obj)) {
+    const values = Array.isArray(value) ? value : [value];
+    for (const v of values) {
+      if (fileFields.includes(name)) {
+        const f = fileFromExample(v, n++);
+        form.append(name, f.blob, f.name);
+      } else form.append(name, scalar(v));
+    }
+  }
+  return form;
+}

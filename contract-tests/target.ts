@@ -1,0 +1,43 @@
+/** The embedded mock as a target: generated/mock started in-process on 127.0.0.1, ephemeral port. */
+import { access } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { RunError } from './runner.ts';
+
+interface Listening {
+  listen(o: { port: number; host: string }): Promise<string>;
+  close(): Promise<unknown>;
+  server: { address(): unknown };
+}
+
+export async function startEmbeddedMock(
+  root: string,
+  appkey: string,
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const file = path.join(root, 'generated', 'mock', 'index.ts');
+  try {
+    await access(file);
+  } catch {
+    throw new RunError(
+      `no --base-url and no embedded mock (${path.relative(process.cwd(), file)} is missing): run \`dataapi generate\``,
+      2,
+    );
+  }
+  const mod = (await import(pathToFileURL(file).href)) as {
+    createMockServer(options?: unknown): Listening | Promise<Listening>;
+  };
+  // The mock must refuse a wrong key for the auth checks: tell it which key is right.
+  const app = await mod.createMockServer({
+    appkey,
+    verifyKey: (key: string) => key === appkey,
+    logger: false,
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    close: async () => {
+      await app.close();
+    },
+  };
+}

@@ -1,0 +1,105 @@
+/** `dataapi contract`: run the generated contract suite against a deployment or the embedded mock. */
+import type { Command } from '../cli.ts';
+import { guard, parseFlags, UsageError } from '../args.ts';
+import { RunError, runContract, type RunOptions } from '../../contract-tests/runner.ts';
+
+export const usage = `Usage: dataapi contract [--base-url URL] [--only id,...] [--reporter NAME,...] [--timeout ms]
+                        [--shard i/n] [--allow-writes] [--max-response-time ms] [--budget N]
+                        [--results FILE]
+
+  --base-url URL            the deployment to test; without it the embedded mock is started
+                            in-process on an ephemeral port and tested
+  --only ID,...             only these operations (operation ids)
+  --reporter NAME,...       vitest reporters (default, verbose, dot, junit, json; console = default)
+  --timeout MS              per-request timeout: a later response fails    default: 10000
+  --shard I/N               run part I of N (vitest sharding, for CI machines)
+  --allow-writes            also send operations that write (uploads, extraction submits);
+                            always on against the embedded mock
+  --max-response-time MS    fail responses slower than this
+  --budget N                send at most N requests in total (later checks are skipped)
+  --results FILE            structured results (JSON)        default: reports/contract-results.json
+
+The key comes from DATAAPI_APPKEY and never appears in any output. Requests stay under each
+operation's declared rate limit; a 429 is retried after Retry-After.
+Exit codes: 0 every check passed, 1 a check failed or the target cannot be reached, 2 bad input.`;
+
+function positiveInt(name: string, v: unknown): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new UsageError(
+      `--${name} must be a positive integer, got ${JSON.stringify(v)}\n\n${usage}`,
+    );
+  return n;
+}
+
+export function parseContractFlags(argv: string[]): RunOptions {
+  const { values } = parseFlags(
+    argv,
+    {
+      'base-url': { type: 'string' },
+      only: { type: 'string' },
+      reporter: { type: 'string', multiple: true },
+      timeout: { type: 'string', default: '10000' },
+      shard: { type: 'string' },
+      'allow-writes': { type: 'boolean', default: false },
+      'max-response-time': { type: 'string' },
+      budget: { type: 'string' },
+      results: { type: 'string' },
+    },
+    usage,
+  );
+  const shard = values.shard as string | undefined;
+  if (shard !== undefined) {
+    const m = /^(\d+)\/(\d+)$/.exec(shard);
+    if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2]))
+      throw new UsageError(
+        `--shard must be i/n with 1 <= i <= n, got ${JSON.stringify(shard)}\n\n${usage}`,
+      );
+  }
+  const maxRt = positiveInt('max-response-time', values['max-response-time']);
+  const budget = positiveInt('budget', values.budget);
+  const reporters = ((values.reporter as string[] | undefined) ?? []).flatMap((r) =>
+    r
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
+  );
+  return {
+    ...(values['base-url'] !== undefined ? { baseUrl: values['base-url'] as string } : {}),
+    ...(values.only !== undefined
+      ? {
+          only: (values.only as string)
+            .split(',')
+            .map((x) => x.trim())
+            .filter(Boolean),
+        }
+      : {}),
+    ...(reporters.length ? { reporters } : {}),
+    timeoutMs: positiveInt('timeout', values.timeout)!,
+    ...(shard !== undefined ? { shard } : {}),
+    allowWrites: values['allow-writes'] === true,
+    ...(maxRt !== undefined ? { maxResponseTimeMs: maxRt } : {}),
+    ...(budget !== undefined ? { budget } : {}),
+    ...(values.results !== undefined ? { resultsFile: values.results as string } : {}),
+    ...(process.env.DATAAPI_APPKEY ? { appkey: process.env.DATAAPI_APPKEY } : {}),
+  };
+}
+
+export const command: Command = {
+  summary: 'run the contract tests against a deployment (--base-url) or the embedded mock',
+  usage,
+  run: (argv) =>
+    guard(async () => {
+      const options = parseContractFlags(argv);
+      try {
+        return (await runContract(options)).exitCode;
+      } catch (err) {
+        if (err instanceof RunError) {
+          process.stderr.write(`dataapi contract: ${err.message}\n`);
+          return err.exitCode;
+        }
+        throw err;
+      }
+    }),
+};
