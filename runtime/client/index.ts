@@ -1,0 +1,31 @@
+/** The typed client's runtime: see client.ts (calls), methods.ts (what createClient returns). */
+export {
+  createRuntimeClient,
+  type CallOptions,
+  type ClientOptions,
+  type ClientResult,
+  type KeyLocation,
+  type RequestInput,
+  type RuntimeClient,
+} from './client.ts';
+export { createMethods, type RuntimeMethods } from './methods.ts';
+export { DataApiError, isDataApiError, outcomeOfHttpStatus, type ClientOutcome } from './errors.ts';
+export type { ResponseStatus } from './envelope.ts';
+export { fileFromPath, toFormData, type FileInput } from './multipart.ts';
+export {
+  SlidingWindowLimiter,
+  type RateLimitOptions,
+  type RateLimitSetting,
+} from './rate-limit.ts';
+export { parseRetryAfter, type RetryOptions } from './retry.ts';
+export { readSse, type SseEvent, type SseStream } from './sse.ts';
+export { submitAndWait, DEFAULT_FINAL_STATES, type WaitOptions } from './wait.ts';
+export type {
+  DataOf,
+  MethodArgs,
+  MethodMeta,
+  OperationInput,
+  OperationMethod,
+  SuccessBody,
+  WaitMethod,
+} from './types.ts';

@@ -1,0 +1,54 @@
+/**
+ * When and how long to wait before sending a request again: exponential backoff with jitter,
+ * or the server's `Retry-After` when it gives one.
+ */
+
+export interface RetryOptions {
+  /** Retries after the first attempt (default 3). */
+  retries?: number;
+  /** First backoff step (default 250 ms); doubles on each retry. */
+  baseDelayMs?: number;
+  /** Longest backoff step (default 8 s). */
+  maxDelayMs?: number;
+  /** A `Retry-After` longer than this is not waited for: the error is thrown (default 60 s). */
+  maxRetryAfterMs?: number;
+  /** HTTP statuses worth retrying (default 429 and 502). Network errors are always retried. */
+  statuses?: number[];
+  /**
+   * Also retry operations that change state (`writes` in the model: uploads, submits, POSTs not
+   * marked otherwise). Off by default: a lost response does not prove the server did nothing.
+   */
+  writes?: boolean;
+  /** Random source for the jitter (tests). */
+  random?: () => number;
+}
+
+export type RetryPolicy = Required<Omit<RetryOptions, 'random'>> & { random: () => number };
+
+export function retryPolicy(options: RetryOptions | false | undefined): RetryPolicy {
+  const o = options === false ? { retries: 0 } : (options ?? {});
+  return {
+    retries: o.retries ?? 3,
+    baseDelayMs: o.baseDelayMs ?? 250,
+    maxDelayMs: o.maxDelayMs ?? 8000,
+    maxRetryAfterMs: o.maxRetryAfterMs ?? 60_000,
+    statuses: o.statuses ?? [429, 502],
+    writes: o.writes ?? false,
+    random: o.random ?? Math.random,
+  };
+}
+
+/** Backoff before retry number `retry` (0-based): half fixed, half random ("equal jitter"). */
+export function backoffMs(policy: RetryPolicy, retry: number): number {
+  const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
+  return Math.round(step / 2 + (policy.random() * step) / 2);
+}
+
+/** `Retry-After` as milliseconds: delta-seconds or an HTTP date (RFC 9110 10.2.3). */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (value === null) return undefined;
+  const text = value.trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}

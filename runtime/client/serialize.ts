@@ -1,0 +1,73 @@
+/**
+ * Query and path serialisers for one operation, following each parameter's own `style` and
+ * `explode` from the model (openapi-fetch's built-in serialisers take one style for all
+ * parameters; its per-value helpers do the encoding).
+ */
+import {
+  serializeArrayParam,
+  serializeObjectParam,
+  serializePrimitiveParam,
+  type PathSerializer,
+} from 'openapi-fetch';
+import type { Operation, Parameter } from 'dataapi/model';
+
+type Style = 'simple' | 'label' | 'matrix' | 'form' | 'spaceDelimited' | 'pipeDelimited';
+
+function styleOf(p: Parameter | undefined, fallback: Style): { style: Style; explode: boolean } {
+  const style = (p?.style ?? fallback) as Style;
+  return { style, explode: p?.explode ?? fallback === 'form' };
+}
+
+function serializeOne(
+  name: string,
+  value: unknown,
+  p: Parameter | undefined,
+  fallback: Style,
+): string {
+  const { style, explode } = styleOf(p, fallback);
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '';
+    return serializeArrayParam(name, value, { style, explode });
+  }
+  if (typeof value === 'object' && value !== null) {
+    const objStyle = (p?.style === 'deepObject' ? 'deepObject' : style) as
+      'simple' | 'label' | 'matrix' | 'form' | 'deepObject';
+    return serializeObjectParam(name, value as Record<string, unknown>, {
+      style: objStyle,
+      explode,
+    });
+  }
+  const text = String(value);
+  if (fallback === 'form') return serializePrimitiveParam(name, text);
+  if (style === 'label') return `.${encodeURIComponent(text)}`;
+  if (style === 'matrix') return `;${name}=${encodeURIComponent(text)}`;
+  return encodeURIComponent(text);
+}
+
+export function querySerializerFor(op: Operation): (query: Record<string, unknown>) => string {
+  const byName = new Map(op.parameters.filter((p) => p.in === 'query').map((p) => [p.name, p]));
+  return (query) =>
+    Object.entries(query ?? {})
+      .filter(([, v]) => v !== undefined && v !== null)
+      .map(([name, v]) => serializeOne(name, v, byName.get(name), 'form'))
+      .filter((s) => s !== '')
+      .join('&');
+}
+
+export function pathSerializerFor(op: Operation): PathSerializer {
+  const byName = new Map(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, p]));
+  return (pathname, params) =>
+    pathname.replace(/\{([^{}]+)\}/g, (whole, name: string) => {
+      const value = params[name];
+      if (value === undefined || value === null) return whole;
+      return serializeOne(name, value, byName.get(name), 'simple');
+    });
+}
+
+/** Cookie parameters as one Cookie header value (openapi-fetch does not send cookies). */
+export function cookieHeader(cookies: Record<string, unknown> | undefined): string | undefined {
+  const parts = Object.entries(cookies ?? {})
+    .filter(([, v]) => v !== undefined && v !== null)
+    .map(([k, v]) => `${k}=${encodeURIComponent(Array.isArray(v) ? v.join(',') : String(v))}`);
+  return parts.length ? parts.join('; ') : undefined;
+}
