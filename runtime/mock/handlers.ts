@@ -1,0 +1,132 @@
+/**
+ * The mock's handler of each operation: the scenario's example (or the first one), a seeded
+ * schema-derived sample on `dynamic`, the requested business code, paging, path parameters
+ * echoed, uploads and asynchronous tasks. Everything is driven by the IR.
+ */
+import type { ServiceModel } from 'dataapi/model';
+import { codeGroupOf } from 'dataapi/runtime/shared';
+import { HttpError, respond, type Handler, type HandlerInput } from 'dataapi/runtime/server';
+import type { OperationMock } from './catalogue.ts';
+import { sample } from './sampler.ts';
+import type { Scenario } from './scenarios.ts';
+import {
+  findOperation,
+  pollingPath,
+  statusSequence,
+  TaskStore,
+  withTask,
+  withUploads,
+} from './state.ts';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const PAGE_SIZE = /^(page_?size|per_?page|limit)$/i;
+
+export const SCENARIO = Symbol('dataapi.mock.scenario');
+
+export function scenarioOf(input: HandlerInput): Scenario | undefined {
+  return (input.request as unknown as { [SCENARIO]?: Scenario })[SCENARIO];
+}
+
+/** The page size the request asked for (query or JSON body), if any. */
+function pageSize(input: HandlerInput): number | undefined {
+  for (const source of [input.query, input.body]) {
+    if (!isObj(source)) continue;
+    for (const [k, v] of Object.entries(source)) {
+      if (PAGE_SIZE.test(k) && typeof v === 'number' && Number.isInteger(v) && v >= 0) return v;
+    }
+  }
+  return undefined;
+}
+
+export function createHandlers(
+  model: ServiceModel,
+  catalogue: Map<string, OperationMock>,
+): Record<string, Handler> {
+  const tasks = new TaskStore();
+  const handlers: Record<string, Handler> = {};
+  for (const mock of catalogue.values()) {
+    const op = mock.op;
+    const group = codeGroupOf(model, op);
+    const pathNames = op.parameters.filter((p) => p.in === 'path').map((p) => p.name);
+    const pagedQuery = op.parameters.some((p) => PAGE_SIZE.test(p.name)) || op.body !== undefined;
+    const partner = op.async ? findOperation(model, op.async.partner) : undefined;
+    const sequence = op.async?.role === 'status' ? statusSequence(mock) : [];
+
+    handlers[op.id] = async (input) => {
+      const scenario = scenarioOf(input);
+      // A task this mock created moves one state further on every poll.
+      if (op.async?.role === 'status' && !scenario?.example) {
+        const task = tasks.get(String(input.path[pathNames[0] ?? ''] ?? ''));
+        if (task) {
+          const state = sequence[Math.min(task.polls, sequence.length - 1)] ?? mock.fallback;
+          task.polls += 1;
+          return respond(withTask(op, state.payload, task), state.status);
+        }
+      }
+      let canned = mock.fallback;
+      if (scenario?.example !== undefined) {
+        const found = mock.byName.get(scenario.example);
+        if (!found) {
+          throw new HttpError(
+            400,
+            `Unknown example ${JSON.stringify(scenario.example)} for ${op.id}; known: ${mock.names.join(', ') || 'none'}`,
+            { outcome: 'invalid_parameters' },
+          );
+        }
+        canned = found;
+      }
+      let payload = canned.payload;
+      let status = canned.status;
+      if (scenario?.dynamic && mock.sampleSchema !== undefined) {
+        payload = sample(model, mock.sampleSchema, {
+          dynamic: true,
+          seed: (mock.seed ^ (scenario.seed ?? 0)) >>> 0,
+        });
+        status = {};
+      }
+      // Paging: never more items than the page size asked for.
+      if (pagedQuery && Array.isArray(payload)) {
+        const size = pageSize(input);
+        if (size !== undefined && payload.length > size) payload = payload.slice(0, size);
+      }
+      // Path parameters named like a payload field are echoed (knowledge_base_id).
+      if (pathNames.length > 0 && isObj(payload)) {
+        let echoed: Obj = payload;
+        for (const name of pathNames) {
+          if (typeof echoed[name] === 'string') echoed = { ...echoed, [name]: input.path[name] };
+        }
+        payload = echoed;
+      }
+      if (input.files && input.files.length > 0) {
+        payload = withUploads(payload, input.files);
+        status = { ...status, totalCount: input.files.length };
+      }
+      if (op.async?.role === 'submit' && partner) {
+        const origin = `${input.request.protocol}://${input.request.host}`;
+        const task = tasks.create((id) => origin + pollingPath(partner, id));
+        payload = withTask(op, payload, task);
+      }
+      if (scenario?.businessCode !== undefined) {
+        const entry = group?.codes.find((c) => c.code === scenario.businessCode);
+        if (!group || !entry) {
+          throw new HttpError(
+            400,
+            `Business code ${scenario.businessCode} is not in ${op.id}'s group${group ? ` ${group.name} (${group.codes.map((c) => c.code).join(', ')})` : ' (the operation has none)'}`,
+            { outcome: 'invalid_parameters' },
+          );
+        }
+        if (entry.outcome !== 'ok') {
+          return respond(mock.failurePayload, {
+            code: entry.code,
+            description: entry.meaning,
+            totalCount: 0,
+          });
+        }
+      }
+      return respond(payload, status);
+    };
+  }
+  return handlers;
+}

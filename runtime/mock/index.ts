@@ -1,0 +1,136 @@
+/**
+ * The mock server: the server runtime with handlers that answer from the spec (examples or
+ * seeded samples), scenarios that produce every documented error on demand, and state for
+ * uploads and asynchronous tasks. `createMock` returns a ready Fastify instance (not listening).
+ *
+ * Keys: the mock accepts `mock-appkey` (documented, not a secret) and the value of
+ * DATAAPI_APPKEY when set; any other key is a wrong key (401 with the group's wrong-key code).
+ *
+ * `Prefer: business-code=N` answers HTTP 200 with N in the envelope (seed 7: a request the
+ * gateway accepts is a 200 and the outcome is the body's code); combine it with `code=403`
+ * to get that HTTP status with N instead.
+ */
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import type { ServiceModel } from 'dataapi/model';
+import {
+  errorBody,
+  HttpError,
+  registerService,
+  type Handler,
+  type Limits,
+  type RateLimitOptions,
+  type RouteContext,
+} from 'dataapi/runtime/server';
+import { buildCatalogue } from './catalogue.ts';
+import { createHandlers, SCENARIO } from './handlers.ts';
+import { readScenario } from './scenarios.ts';
+
+export { MockExampleError } from './catalogue.ts';
+export { sample, seededRandom } from './sampler.ts';
+export { readScenario, type Scenario } from './scenarios.ts';
+
+export const DEFAULT_MOCK_APPKEY = 'mock-appkey';
+
+export interface MockOptions {
+  /** Keys accepted (default: `mock-appkey` and DATAAPI_APPKEY when set). */
+  appkeys?: string[];
+  /** Per-key, per-operation rate limits of the spec (default on; false for load tests). */
+  rateLimit?: boolean | RateLimitOptions;
+  /** Fastify logger (default off). */
+  logger?: boolean | Record<string, unknown>;
+  /** Seed of schema-derived samples (default 1). */
+  seed?: number;
+  limits?: Limits;
+  /** Handlers that replace the mock's own for some operations. */
+  handlers?: Record<string, Handler | undefined>;
+}
+
+export function mockAppkeys(options: Pick<MockOptions, 'appkeys'> = {}): string[] {
+  if (options.appkeys) return options.appkeys;
+  const env = process.env.DATAAPI_APPKEY;
+  return env ? [DEFAULT_MOCK_APPKEY, env] : [DEFAULT_MOCK_APPKEY];
+}
+
+export async function createMock(
+  model: ServiceModel,
+  options: MockOptions = {},
+): Promise<FastifyInstance> {
+  const catalogue = buildCatalogue(model, options.seed ?? 1);
+  const keys = new Set(mockAppkeys(options));
+  const app = Fastify({
+    logger: options.logger ?? false,
+    routerOptions: { maxParamLength: 1000 },
+    // A URL Fastify cannot route (bad percent-encoding) is the client's error.
+    frameworkErrors: (error, _request, reply) => {
+      const status = (error as { statusCode?: number }).statusCode ?? 400;
+      void (reply as unknown as FastifyReply)
+        .code(status >= 400 && status < 500 ? status : 400)
+        .type('application/json; charset=utf-8')
+        .send(errorBody(model, undefined, 400, `Bad request: ${error.message}`));
+    },
+  });
+  app.decorateRequest(SCENARIO as unknown as string, undefined);
+  app.get('/__health', async () => ({ status: 'ok', operations: model.operations.length }));
+  app.addHook('onRequest', async (request) => {
+    const query = request.query as Record<string, unknown> | undefined;
+    const prefer = request.headers.prefer;
+    if (
+      prefer === undefined &&
+      (query === undefined ||
+        (query.__code === undefined &&
+          query.__example === undefined &&
+          query.__dynamic === undefined &&
+          query.__business_code === undefined &&
+          query.__seed === undefined))
+    ) {
+      return;
+    }
+    const scenario = readScenario(prefer, query);
+    if (!scenario) return;
+    (request as unknown as Record<symbol, unknown>)[SCENARIO] = scenario;
+    const code = scenario.code;
+    if (code === undefined || (code >= 200 && code < 300)) return;
+    const ctx = (request.routeOptions.config as { dataapi?: RouteContext }).dataapi;
+    if (!ctx) return; // not an operation's route: 404 or 405 as usual
+    if (code < 400 || code > 599) {
+      throw new HttpError(
+        400,
+        `Prefer code=${code}: only 2xx, 4xx and 5xx statuses can be asked for`,
+        {
+          outcome: 'invalid_parameters',
+        },
+      );
+    }
+    const headers: Record<string, string> = {};
+    if (code === 429) headers['retry-after'] = '1';
+    if (code === 405) headers.allow = ctx.op.method.toUpperCase();
+    throw new HttpError(code, `Mock scenario: HTTP ${code}`, {
+      headers,
+      ...(scenario.businessCode !== undefined ? { businessCode: scenario.businessCode } : {}),
+    });
+  });
+  await registerService(app, {
+    model,
+    handlers: { ...createHandlers(model, catalogue), ...options.handlers },
+    verifyKey: (key) => keys.has(key),
+    rateLimit: options.rateLimit ?? true,
+    ...(options.limits ? { limits: options.limits } : {}),
+  });
+  await app.ready();
+  return app;
+}
+
+export interface StartOptions extends MockOptions {
+  port?: number;
+  host?: string;
+}
+
+/** Creates the mock and listens; resolves with the instance and its address. */
+export async function startMock(
+  model: ServiceModel,
+  options: StartOptions = {},
+): Promise<{ app: FastifyInstance; url: string }> {
+  const app = await createMock(model, options);
+  const url = await app.listen({ port: options.port ?? 4010, host: options.host ?? '127.0.0.1' });
+  return { app, url };
+}

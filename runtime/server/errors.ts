@@ -1,0 +1,118 @@
+/**
+ * Error and success bodies of the service (seed section 7): an error of an enveloped operation is
+ * that operation's envelope spelling with the business code its group gives the HTTP status
+ * (BusinessCodeGroup.byHttpStatus), payload null. Where the group has no code for a status (the
+ * base group only knows 100), the HTTP status itself is the business code, so an error body never
+ * carries the success code.
+ */
+import type { Operation, Outcome, ServiceModel } from 'dataapi/model';
+import { buildEnvelope, codeGroupOf } from 'dataapi/runtime/shared';
+
+/** An HTTP error a handler, hook or verifier can throw; the server answers it in the op's spelling. */
+export class HttpError extends Error {
+  readonly statusCode: number;
+  readonly outcome: Outcome | undefined;
+  readonly businessCode: number | undefined;
+  readonly headers: Record<string, string>;
+  constructor(
+    statusCode: number,
+    message: string,
+    options: { outcome?: Outcome; businessCode?: number; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = 'HttpError';
+    this.statusCode = statusCode;
+    this.outcome = options.outcome;
+    this.businessCode = options.businessCode;
+    this.headers = options.headers ?? {};
+  }
+}
+
+const HTTP_TEXT: Record<number, string> = {
+  400: 'Parameter missing, malformed or illegal combination',
+  401: 'appkey missing or invalid',
+  403: 'Order expired, insufficient permission, or quota unavailable',
+  404: 'Path does not exist',
+  405: 'HTTP method not allowed for the path',
+  413: 'Request body or upload too large',
+  415: 'Content type of upload or body not accepted',
+  429: 'Rate limit exceeded',
+  500: 'Internal error; retry later',
+  501: 'Not implemented',
+  502: 'Upstream dependency unavailable or abnormal',
+};
+
+export function httpText(status: number): string {
+  return HTTP_TEXT[status] ?? `HTTP ${status}`;
+}
+
+/** The business code an operation answers `status` with (see the module comment). */
+export function businessCodeFor(
+  model: ServiceModel,
+  op: Operation | undefined,
+  status: number,
+  outcome?: Outcome,
+): number {
+  const group = op ? codeGroupOf(model, op) : undefined;
+  if (group) {
+    if (outcome) {
+      const byOutcome = group.codes.find((c) => c.outcome === outcome);
+      if (byOutcome) return byOutcome.code;
+    }
+    const byStatus = group.byHttpStatus[String(status)];
+    if (byStatus !== undefined) return byStatus;
+  }
+  return status;
+}
+
+/** The envelope used for answers that belong to no operation (404): the model's most common one. */
+export function defaultEnvelopeOp(model: ServiceModel): Operation | undefined {
+  const counts = new Map<string, { n: number; op: Operation }>();
+  for (const op of model.operations) {
+    if (!op.envelope) continue;
+    const entry = counts.get(op.envelope.spelling) ?? { n: 0, op };
+    entry.n += 1;
+    counts.set(op.envelope.spelling, entry);
+  }
+  let best: { n: number; op: Operation } | undefined;
+  for (const entry of counts.values()) if (!best || entry.n > best.n) best = entry;
+  return best?.op;
+}
+
+/** The JSON body of an error answer. */
+export function errorBody(
+  model: ServiceModel,
+  op: Operation | undefined,
+  status: number,
+  message: string,
+  options: { outcome?: Outcome; businessCode?: number; envelopeOp?: Operation } = {},
+): unknown {
+  const shape = op?.envelope ? op : op ? undefined : options.envelopeOp;
+  if (shape?.envelope) {
+    const code = options.businessCode ?? businessCodeFor(model, op, status, options.outcome);
+    return buildEnvelope(shape, null, { code, description: message, totalCount: 0 });
+  }
+  return { statusCode: status, error: httpText(status), message };
+}
+
+/** What a handler may return instead of a bare payload, to set the envelope's status fields. */
+export class ServiceResult<T = unknown> {
+  constructor(
+    readonly payload: T,
+    readonly status: {
+      code?: number;
+      description?: string;
+      totalCount?: number;
+      /** Further status-object fields (RequestId, NoDataReason, the SSL `status`, ...). */
+      extra?: Record<string, unknown>;
+      /** HTTP status (default: the operation's success status). */
+      httpStatus?: number;
+      headers?: Record<string, string>;
+    } = {},
+  ) {}
+}
+
+/** Wraps a payload with explicit envelope status fields (see ServiceResult). */
+export function respond<T>(payload: T, status: ServiceResult<T>['status'] = {}): ServiceResult<T> {
+  return new ServiceResult(payload, status);
+}

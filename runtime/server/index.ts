@@ -1,0 +1,15 @@
+/**
+ * Server runtime: what generated/server/index.ts registers. See register.ts for the behaviour,
+ * types.ts for the per-operation types the generated Handlers interface is built from.
+ */
+export { registerService, DEFAULT_LIMITS } from './register.ts';
+export type { Handler, HandlerInput, Limits, RouteContext, ServiceOptions } from './register.ts';
+export { HttpError, ServiceResult, respond, errorBody, businessCodeFor } from './errors.ts';
+export type { KeyVerdict, VerifyKey } from './auth.ts';
+export { readKey } from './auth.ts';
+export type { UploadedFile } from './multipart.ts';
+export type { RateLimitOptions } from './rate-limit.ts';
+export { createPathMatcher, toRoutePath } from './routes.ts';
+export { deref, resolveRef, propertiesOf } from './schema-ref.ts';
+export { loadHandlers } from './handlers.ts';
+export type * from './types.ts';

@@ -1,0 +1,80 @@
+/**
+ * Multipart bodies (@fastify/multipart): every part is read within the configured limits; file
+ * parts are kept in memory with their client-supplied name as data only (never used as a path).
+ * A broken form is a 400, an oversized one a 413; neither is ever a 500.
+ */
+import type { FastifyRequest } from 'fastify';
+import { HttpError } from './errors.ts';
+
+export interface UploadedFile {
+  /** The form field the file came in. */
+  field: string;
+  /** The name the client gave; untrusted text, never a filesystem path. */
+  filename: string;
+  mimetype: string;
+  size: number;
+  data: Buffer;
+}
+
+export interface MultipartForm {
+  fields: Record<string, string | string[]>;
+  files: UploadedFile[];
+}
+
+function add(target: Record<string, string | string[]>, name: string, value: string): void {
+  const prev = Object.hasOwn(target, name) ? target[name] : undefined;
+  if (prev === undefined) target[name] = value;
+  else if (Array.isArray(prev)) prev.push(value);
+  else target[name] = [prev, value];
+}
+
+export async function readMultipart(request: FastifyRequest): Promise<MultipartForm> {
+  // A null prototype: field names such as __proto__ stay plain data.
+  const fields = Object.create(null) as Record<string, string | string[]>;
+  const files: UploadedFile[] = [];
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        const data = await part.toBuffer();
+        files.push({
+          field: part.fieldname,
+          filename: part.filename,
+          mimetype: part.mimetype,
+          size: data.length,
+          data,
+        });
+      } else {
+        add(
+          fields,
+          part.fieldname,
+          typeof part.value === 'string' ? part.value : String(part.value),
+        );
+      }
+    }
+  } catch (err) {
+    const status = (err as { statusCode?: number }).statusCode;
+    if (status === 413) throw new HttpError(413, (err as Error).message);
+    throw new HttpError(400, `Malformed multipart body: ${(err as Error).message}`, {
+      outcome: 'invalid_parameters',
+    });
+  }
+  return { fields, files };
+}
+
+/**
+ * The form as a JSON value for schema validation: file fields carry the file names (a list when
+ * the schema property is an array or several files came), text fields their text.
+ */
+export function formForValidation(
+  form: MultipartForm,
+  fileFields: string[],
+  arrayFields: Set<string>,
+): Record<string, unknown> {
+  const value = Object.assign(Object.create(null), form.fields) as Record<string, unknown>;
+  for (const field of new Set([...fileFields, ...form.files.map((f) => f.field)])) {
+    const names = form.files.filter((f) => f.field === field).map((f) => f.filename || 'file');
+    if (names.length === 0) continue;
+    value[field] = arrayFields.has(field) || names.length > 1 ? names : names[0];
+  }
+  return value;
+}

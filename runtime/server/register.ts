@@ -1,0 +1,352 @@
+/**
+ * registerService: every operation of the model (and its preview variant) as a Fastify route,
+ * interpreting the IR: Ajv request validation, the key per op.auth.transports, per-key rate
+ * limits, content-type and size checks, multipart forms, and answers in the operation's envelope
+ * with its group's business codes. Client errors are always 4xx, never 500.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
+import type { Operation, ServiceModel } from 'dataapi/model';
+import { buildEnvelope, codeGroupOf } from 'dataapi/runtime/shared';
+import { authenticate, readKey, type VerifyKey } from './auth.ts';
+import { errorBody, defaultEnvelopeOp, HttpError, httpText, ServiceResult } from './errors.ts';
+import { formForValidation, readMultipart, type UploadedFile } from './multipart.ts';
+import { createRateLimiter, type RateLimitOptions } from './rate-limit.ts';
+import { createPathMatcher, toRoutePath } from './routes.ts';
+import { isArraySchema, propertiesOf } from './schema-ref.ts';
+import { routeSchemas, validatorCompiler, validatorsFor } from './validation.ts';
+
+/** What every handler receives (typed per operation by the generated Handlers interface). */
+export interface HandlerInput {
+  query: Record<string, unknown>;
+  path: Record<string, unknown>;
+  headers: Record<string, unknown>;
+  body: unknown;
+  /** Uploaded files of a multipart body. */
+  files?: UploadedFile[];
+  request: FastifyRequest;
+  reply: FastifyReply;
+  op: Operation;
+  /** True on the preview variant (no key). */
+  preview: boolean;
+  /** The accepted key (never log it). */
+  key?: string;
+}
+
+export type Handler = (input: HandlerInput) => Promise<unknown>;
+
+export interface Limits {
+  /** JSON, form and text bodies (default 1 MiB). */
+  bodyBytes?: number;
+  /** Each uploaded file (default 10 MiB). */
+  fileBytes?: number;
+  /** Files per request (default 10). */
+  files?: number;
+}
+
+export interface ServiceOptions {
+  model: ServiceModel;
+  handlers: Record<string, Handler | undefined>;
+  /** Decides on a key; absent: any non-empty key is accepted. */
+  verifyKey?: VerifyKey;
+  /** Per-key, per-operation limits of op.rateLimit (default on). */
+  rateLimit?: boolean | RateLimitOptions;
+  limits?: Limits;
+  /** Register the preview variants (default true). */
+  previews?: boolean;
+}
+
+/** Per-route facts, computed once at registration. */
+export interface RouteContext {
+  op: Operation;
+  preview: boolean;
+}
+
+export const DEFAULT_LIMITS = { bodyBytes: 1 << 20, fileBytes: 10 << 20, files: 10 } as const;
+
+function mediaEssence(header: string | undefined): string {
+  if (!header) return '';
+  const semi = header.indexOf(';');
+  return (semi < 0 ? header : header.slice(0, semi)).trim().toLowerCase();
+}
+
+function accepts(declared: string, actual: string): boolean {
+  const d = declared.toLowerCase();
+  if (d === actual || d === '*/*') return true;
+  if (d.endsWith('/*')) return actual.startsWith(d.slice(0, -1));
+  return false;
+}
+
+function hasBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  if (length !== undefined) return length !== '0';
+  return request.headers['transfer-encoding'] !== undefined;
+}
+
+function successStatus(op: Operation): number {
+  const n = Number(op.success?.status);
+  return Number.isInteger(n) && n >= 200 && n < 300 ? n : 200;
+}
+
+export async function registerService(
+  app: FastifyInstance,
+  options: ServiceOptions,
+): Promise<void> {
+  const { model } = options;
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const limiter =
+    options.rateLimit === false
+      ? undefined
+      : createRateLimiter(typeof options.rateLimit === 'object' ? options.rateLimit : {});
+  const matcher = createPathMatcher(model);
+  const envelopeOp = defaultEnvelopeOp(model);
+  const validators = validatorsFor(model);
+
+  app.setValidatorCompiler(validatorCompiler(model));
+  if (model.operations.some((op) => op.body?.kind === 'multipart')) {
+    await app.register(multipart, {
+      throwFileSizeLimit: true,
+      limits: {
+        fileSize: limits.fileBytes,
+        files: limits.files,
+        fieldSize: limits.bodyBytes,
+        fields: 1000,
+        parts: limits.files + 1000,
+        headerPairs: 200,
+      },
+    });
+  }
+  for (const op of model.operations) {
+    const type = op.body ? mediaEssence(op.body.mediaType) : '';
+    if (!type || type === 'multipart/form-data' || app.hasContentTypeParser(type)) continue;
+    if (op.body?.kind === 'form') {
+      app.addContentTypeParser(type, { parseAs: 'string' }, (_req, text, done) => {
+        const out = Object.create(null) as Record<string, string | string[]>;
+        for (const [k, v] of new URLSearchParams(text as string)) {
+          const prev = out[k];
+          out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+        }
+        done(null, out);
+      });
+    } else {
+      const parseAs = op.body?.kind === 'text' ? 'string' : 'buffer';
+      app.addContentTypeParser(type.includes('*') ? /.*/ : type, { parseAs }, (_req, data, done) =>
+        done(null, data),
+      );
+    }
+  }
+
+  app.setErrorHandler(
+    (error: Error & { statusCode?: number; validation?: unknown }, request, reply) => {
+      const ctx = request.routeOptions.config as { dataapi?: RouteContext } | undefined;
+      const op = ctx?.dataapi?.op;
+      let status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+      let message = error.message;
+      if (error instanceof HttpError) {
+        for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
+      } else if (status < 400 || status >= 500) {
+        // Not a client error: never leak internals.
+        request.log.error({ err: error }, 'handler failed');
+        status = 500;
+        message = httpText(500);
+      }
+      if (status === 413 && !/large|limit/i.test(message)) message = httpText(413);
+      reply
+        .code(status)
+        .type('application/json; charset=utf-8')
+        .send(
+          errorBody(model, op, status, message, {
+            ...(error instanceof HttpError && error.outcome ? { outcome: error.outcome } : {}),
+            ...(error instanceof HttpError && error.businessCode !== undefined
+              ? { businessCode: error.businessCode }
+              : {}),
+            ...(envelopeOp ? { envelopeOp } : {}),
+          }),
+        );
+    },
+  );
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.raw.url ?? '/';
+    const q = url.indexOf('?');
+    const hit = matcher.match(q < 0 ? url : url.slice(0, q));
+    reply.type('application/json; charset=utf-8');
+    if (hit) {
+      reply
+        .code(405)
+        .header('allow', hit.methods.join(', '))
+        .send(
+          errorBody(
+            model,
+            hit.ops[0],
+            405,
+            `${request.method} is not allowed here; allowed: ${hit.methods.join(', ')}`,
+          ),
+        );
+      return;
+    }
+    reply
+      .code(404)
+      .send(errorBody(model, undefined, 404, httpText(404), envelopeOp ? { envelopeOp } : {}));
+  });
+
+  for (const op of model.operations) {
+    addRoute(op, false);
+    if (op.preview && options.previews !== false) addRoute(op, true);
+  }
+
+  function addRoute(op: Operation, preview: boolean): void {
+    const route = toRoutePath(preview && op.preview ? op.preview.path : op.path);
+    const schema = routeSchemas(op, route.params);
+    const ctx: RouteContext = { op, preview };
+    const handler = options.handlers[op.id];
+    const group = codeGroupOf(model, op);
+    const successCode = group?.successCode ?? 100;
+    const successText =
+      group?.codes.find((c) => c.code === successCode)?.meaning ??
+      'The business operation succeeded';
+    const status = successStatus(op);
+    const responseType = op.success?.mediaType
+      ? op.success.kind === 'json'
+        ? `${op.success.mediaType}; charset=utf-8`
+        : op.success.mediaType
+      : 'application/json; charset=utf-8';
+    const body = op.body;
+    const bodyType = body ? mediaEssence(body.mediaType) : '';
+    const multipartBody = body?.kind === 'multipart';
+    const fileFields = body?.fileFields ?? [];
+    const arrayFields = new Set(
+      [...propertiesOf(model, body?.schema)]
+        .filter(([, s]) => isArraySchema(model, s))
+        .map(([k]) => k),
+    );
+    const formValidator =
+      multipartBody && body ? validators.params.compile(body.schema) : undefined;
+    const needsKey = !preview && op.auth.transports.length > 0;
+    const optionalKey = needsKey && !op.auth.required;
+    const aliases = [...route.params];
+    const renamed = aliases.some(([a, n]) => a !== n);
+    const bucketPrefix = `${op.id}${preview ? ':preview' : ''}\u0000`;
+
+    app.route({
+      method: op.method.toUpperCase() as 'GET',
+      url: route.url,
+      bodyLimit: limits.bodyBytes,
+      schema,
+      config: { dataapi: ctx },
+      onRequest: body
+        ? async (request) => {
+            if (!hasBody(request)) return;
+            const actual = mediaEssence(request.headers['content-type']);
+            if (!accepts(bodyType, actual)) {
+              throw new HttpError(
+                415,
+                `Content type ${JSON.stringify(actual || 'none')} not accepted; send ${body.mediaType}`,
+                {
+                  outcome: 'invalid_parameters',
+                },
+              );
+            }
+          }
+        : undefined,
+      preValidation: async (request) => {
+        let key: string | undefined;
+        if (needsKey) {
+          if (optionalKey) {
+            key = readKey(request, op.auth.transports);
+            if (key !== undefined) key = await authenticate(request, op, options.verifyKey);
+          } else key = await authenticate(request, op, options.verifyKey);
+        }
+        if (limiter) {
+          const wait = limiter.take(bucketPrefix + (key ?? request.ip), op.rateLimit);
+          if (wait > 0) {
+            throw new HttpError(
+              429,
+              `Rate limit exceeded: ${op.rateLimit.limit} per ${op.rateLimit.per}`,
+              {
+                outcome: 'rate_limited',
+                headers: { 'retry-after': String(wait) },
+              },
+            );
+          }
+        }
+      },
+      handler: async (request, reply) => {
+        let requestBody: unknown = request.body;
+        let files: UploadedFile[] | undefined;
+        if (multipartBody) {
+          if (request.isMultipart()) {
+            const form = await readMultipart(request);
+            files = form.files;
+            const value = formForValidation(form, fileFields, arrayFields);
+            if (formValidator && !formValidator(value)) {
+              throw new HttpError(
+                400,
+                `body ${validators.params.ajv.errorsText(formValidator.errors, { dataVar: 'body' })}`,
+                {
+                  outcome: 'invalid_parameters',
+                },
+              );
+            }
+            for (const f of fileFields) delete value[f];
+            requestBody = value;
+          } else if (body?.required) {
+            throw new HttpError(400, `body must be ${body.mediaType}`, {
+              outcome: 'invalid_parameters',
+            });
+          }
+        }
+        if (!handler) {
+          throw new HttpError(501, `Operation ${op.id} is not implemented`, {
+            outcome: 'service_error',
+          });
+        }
+        const params = request.params as Record<string, unknown>;
+        let path = params;
+        if (renamed) {
+          path = {};
+          for (const [alias, name] of aliases) path[name] = params[alias];
+        }
+        const input: HandlerInput = {
+          query: request.query as Record<string, unknown>,
+          path,
+          headers: request.headers as Record<string, unknown>,
+          body: requestBody,
+          request,
+          reply,
+          op,
+          preview,
+        };
+        if (files) input.files = files;
+        if (needsKey) {
+          const key = readKey(request, op.auth.transports);
+          if (key !== undefined) input.key = key;
+        }
+        const result = await handler(input);
+        if (reply.sent) return reply;
+        const explicit = result instanceof ServiceResult ? result : undefined;
+        const payload = explicit ? explicit.payload : result;
+        if (explicit?.status.headers) reply.headers(explicit.status.headers);
+        reply.code(explicit?.status.httpStatus ?? status);
+        if (op.success?.kind === 'empty') return reply.send();
+        reply.type(responseType);
+        if (!op.envelope) {
+          return reply.send(
+            op.success?.kind === 'json' || !op.success ? JSON.stringify(payload ?? null) : payload,
+          );
+        }
+        const s = explicit?.status;
+        return reply.send(
+          JSON.stringify(
+            buildEnvelope(op, payload, {
+              code: s?.code ?? successCode,
+              description: s?.description ?? successText,
+              ...(s?.totalCount !== undefined ? { totalCount: s.totalCount } : {}),
+              ...(s?.extra ? { extra: s.extra } : {}),
+            }),
+          ),
+        );
+      },
+    });
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * OpenAPI path templates as Fastify routes, and the path matcher behind 404 versus 405: Fastify
+ * answers a known path with an undeclared method as "not found", so the not-found handler asks
+ * this matcher which declared methods the path has.
+ */
+import type { Operation, ServiceModel } from 'dataapi/model';
+
+export interface RoutePath {
+  /** The Fastify URL (`/a/:p0/b`). */
+  url: string;
+  /** Fastify param name -> OpenAPI parameter name. */
+  params: Map<string, string>;
+}
+
+const SAFE_PARAM = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Converts `/a/{kb-id}/b:c` to `/a/:p0/b::c` (find-my-way syntax; odd names get safe aliases). */
+export function toRoutePath(path: string): RoutePath {
+  const params = new Map<string, string>();
+  let index = 0;
+  const url = path
+    .split(/(\{[^}]*\})/)
+    .map((part) => {
+      const m = /^\{([^}]*)\}$/.exec(part);
+      if (!m) return part.replace(/:/g, '::');
+      const name = m[1] ?? '';
+      const alias = SAFE_PARAM.test(name) && !params.has(name) ? name : `p${index}`;
+      index += 1;
+      params.set(alias, name);
+      return `:${alias}`;
+    })
+    .join('');
+  return { url, params };
+}
+
+interface PathEntry {
+  regex: RegExp;
+  methods: string[];
+  ops: Operation[];
+}
+
+export interface PathMatcher {
+  /** The declared methods (upper case) and operations of the path the URL matches, if any. */
+  match(pathname: string): { methods: string[]; ops: Operation[] } | undefined;
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function templateRegex(path: string): RegExp {
+  const source = path
+    .split(/(\{[^}]*\})/)
+    .map((part) => (/^\{[^}]*\}$/.test(part) ? '[^/]+' : escapeRegex(part)))
+    .join('');
+  return new RegExp(`^${source}$`);
+}
+
+/** Every declared path (and preview path) with its methods. */
+export function createPathMatcher(model: ServiceModel): PathMatcher {
+  const byPath = new Map<string, PathEntry>();
+  const add = (path: string, op: Operation) => {
+    let entry = byPath.get(path);
+    if (!entry) byPath.set(path, (entry = { regex: templateRegex(path), methods: [], ops: [] }));
+    const method = op.method.toUpperCase();
+    if (!entry.methods.includes(method)) entry.methods.push(method);
+    entry.ops.push(op);
+  };
+  for (const op of model.operations) {
+    add(op.path, op);
+    if (op.preview) add(op.preview.path, op);
+  }
+  // Static paths first, so `/a/demo` wins over `/a/{id}`.
+  const entries = [...byPath.entries()]
+    .sort(([a], [b]) => Number(a.includes('{')) - Number(b.includes('{')))
+    .map(([, e]) => e);
+  return {
+    match(pathname) {
+      for (const e of entries) if (e.regex.test(pathname)) return e;
+      return undefined;
+    },
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * Request validation with Ajv (JSON Schema 2020-12) in place of Fastify's validator compiler:
+ * query, path and header values are coerced to their schema types (they arrive as text); JSON
+ * bodies are not. Unknown query parameters are allowed. Every schema is compiled once, when the
+ * route is registered.
+ */
+import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifyValidationResult } from 'fastify/types/schema.js';
+import type { JsonSchema, Operation, ServiceModel } from 'dataapi/model';
+import { createSchemaValidator, type SchemaValidator } from 'dataapi/runtime/shared';
+
+export interface Validators {
+  /** Coercing (query, path, headers, multipart and form fields). */
+  params: SchemaValidator;
+  /** Strict (JSON bodies). */
+  body: SchemaValidator;
+}
+
+const cache = new WeakMap<ServiceModel, Validators>();
+
+export function validatorsFor(model: ServiceModel): Validators {
+  let v = cache.get(model);
+  if (!v) {
+    v = {
+      params: createSchemaValidator(model, { coerceTypes: 'array', useDefaults: true }),
+      body: createSchemaValidator(model, { useDefaults: true }),
+    };
+    cache.set(model, v);
+  }
+  return v;
+}
+
+/** Route schemas of one operation, built from the IR. */
+export interface RouteSchemas {
+  querystring: JsonSchema;
+  params?: JsonSchema;
+  headers?: JsonSchema;
+  /** JSON, form or text body (multipart bodies are validated after their parts are read). */
+  body?: JsonSchema;
+}
+
+/** Marks a schema whose absence (no body at all) is fine. */
+export const OPTIONAL_BODY = Symbol('dataapi.optionalBody');
+
+export function routeSchemas(op: Operation, paramAliases: Map<string, string>): RouteSchemas {
+  let query = op.querySchema;
+  if (typeof query === 'object' && query.additionalProperties === false) {
+    // Unknown query parameters (the key, scenario switches) are allowed by design.
+    query = { ...query };
+    delete query.additionalProperties;
+  }
+  const out: RouteSchemas = { querystring: query };
+  const pathParams = op.parameters.filter((p) => p.in === 'path');
+  if (paramAliases.size > 0) {
+    const byName = new Map(pathParams.map((p) => [p.name, p]));
+    const properties: Record<string, JsonSchema> = {};
+    for (const [alias, name] of paramAliases) {
+      properties[alias] = byName.get(name)?.schema ?? { type: 'string' };
+    }
+    out.params = { type: 'object', properties, required: [...paramAliases.keys()] };
+  }
+  const headers = op.parameters.filter((p) => p.in === 'header');
+  if (headers.length > 0) {
+    const properties: Record<string, JsonSchema> = {};
+    const required: string[] = [];
+    for (const h of headers) {
+      const name = h.name.toLowerCase();
+      properties[name] = h.schema;
+      if (h.required) required.push(name);
+    }
+    out.headers = { type: 'object', properties, required };
+  }
+  if (op.body && op.body.kind !== 'multipart' && op.body.kind !== 'binary') {
+    const schema = op.body.schema;
+    if (!op.body.required && typeof schema === 'object') {
+      out.body = { ...schema, [OPTIONAL_BODY]: true } as JsonSchema;
+    } else out.body = schema;
+  }
+  return out;
+}
+
+type Check = ((data: unknown) => boolean) & { errors?: unknown };
+
+/** Fastify's validator compiler, backed by the model's Ajv instances. */
+export function validatorCompiler(model: ServiceModel): FastifySchemaCompiler<JsonSchema> {
+  const v = validatorsFor(model);
+  return ({ schema, httpPart }) => {
+    const optional = typeof schema === 'object' && OPTIONAL_BODY in schema;
+    const ajv = httpPart === 'body' ? v.body : v.params;
+    const fn = ajv.compile(schema);
+    if (!optional) return fn as FastifyValidationResult;
+    // Fastify hands a missing body over as null; an optional body may be absent.
+    const wrapper: Check = (data) => {
+      if (data === null || data === undefined) return true;
+      const ok = fn(data) as boolean;
+      wrapper.errors = fn.errors;
+      return ok;
+    };
+    return wrapper as FastifyValidationResult;
+  };
+}
