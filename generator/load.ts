@@ -6,12 +6,15 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { SpecFiles } from './load-refs.ts';
 import { LineCounter, parseDocument, isMap, isSeq, isScalar, type Node } from 'yaml';
 
 export type OpenApiDocument = { [key: string]: unknown };
 
 export interface SpecProblem {
   message: string;
+  /** The file the problem is in, when it is not the root file of the description. */
+  file?: string;
   pointer?: string;
   line?: number;
   column?: number;
@@ -31,7 +34,8 @@ export class SpecError extends Error {
 
 function formatProblems(file: string, problems: SpecProblem[]): string {
   const lines = problems.map((p) => {
-    const where = p.line !== undefined ? `${file}:${p.line}:${p.column ?? 1}` : file;
+    const at = p.file ?? file;
+    const where = p.line !== undefined ? `${at}:${p.line}:${p.column ?? 1}` : at;
     return `  ${where}${p.pointer !== undefined ? ` at #${p.pointer}` : ''}: ${p.message}`;
   });
   return `Invalid OpenAPI description ${file}\n${lines.join('\n')}`;
@@ -56,11 +60,12 @@ export function parseSpecText(
     throw new SpecError(
       file,
       doc.errors.map((e) => {
-        const pos = e.linePos?.[0];
+        const pos = lineCounter.linePos(e.pos[0]);
         return {
           message: e.message.split('\n')[0] ?? e.message,
-          line: pos?.line,
-          column: pos?.col,
+          pointer: pointerAt(doc.contents, e.pos[0]),
+          line: pos.line,
+          column: pos.col,
         };
       }),
       'DATAAPI_SPEC_SYNTAX',
@@ -85,28 +90,44 @@ export function parseSpecText(
   return { file, locate, raw: doc.toJS({ maxAliasCount: 100 }) };
 }
 
+/** The JSON pointer of the deepest node whose text contains `offset` (for syntax errors). */
+function pointerAt(root: unknown, offset: number): string {
+  const tokens: string[] = [];
+  const within = (n: unknown) => {
+    const r = (n as Node | null | undefined)?.range;
+    return !!r && offset >= r[0] && offset <= r[2];
+  };
+  let node = root;
+  for (let depth = 0; depth < 200; depth++) {
+    if (isMap(node)) {
+      const pair = node.items.find(
+        (p) =>
+          within(p.value) ||
+          (within(p.key) && p.value === null) ||
+          (p.key !== null &&
+            p.value !== null &&
+            offset >= ((p.key as Node).range?.[0] ?? Infinity) &&
+            offset <= ((p.value as Node).range?.[2] ?? -1)),
+      );
+      if (!pair) break;
+      tokens.push(isScalar(pair.key) ? String(pair.key.value) : String(pair.key));
+      node = pair.value;
+    } else if (isSeq(node)) {
+      const i = node.items.findIndex(within);
+      if (i === -1) break;
+      tokens.push(String(i));
+      node = node.items[i];
+    } else break;
+  }
+  return tokens.map((t) => '/' + t.replace(/~/g, '~0').replace(/\//g, '~1')).join('') || '/';
+}
+
 export function splitPointer(pointer: string): string[] {
   if (pointer === '' || pointer === '/') return [];
   return pointer
     .replace(/^#?\//, '')
     .split('/')
     .map((t) => decodeURIComponent(t).replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
-/** Locates the closest enclosing node for a pointer (a missing property points at its parent). */
-function locateNearest(loaded: Pick<LoadedSpec, 'locate'>, pointer: string) {
-  const tokens = splitPointer(pointer);
-  for (let n = tokens.length; n >= 0; n--) {
-    const p =
-      '/' +
-      tokens
-        .slice(0, n)
-        .map((t) => t.replace(/~/g, '~0').replace(/\//g, '~1'))
-        .join('/');
-    const pos = loaded.locate(n === 0 ? '' : p);
-    if (pos) return pos;
-  }
-  return undefined;
 }
 
 interface AjvLikeError {
@@ -147,25 +168,31 @@ export async function loadSpec(specPath: string): Promise<LoadedSpec> {
       },
     ]);
   }
-  try {
-    // validate() dereferences in place, so it gets its own copy.
-    await SwaggerParser.validate(file, structuredClone(raw) as never);
-  } catch (err) {
-    throw toSpecError(shown, parsed, err);
-  }
+  const files = new SpecFiles(
+    { abs: file, shown, raw, locate: parsed.locate },
+    (abs) => path.relative(process.cwd(), abs) || abs,
+  );
+  // Our own pass first: it names the file, pointer and line of each `$ref` that points nowhere.
+  const refProblems = files.checkRefs();
+  if (refProblems.length > 0) throw new SpecError(shown, refProblems, 'DATAAPI_SPEC_REF');
+  // Bundle first, then validate the bundle: swagger-parser's validate() on a split description
+  // leaves a whole chain of external `$ref`s unresolved when one schema is recursive, and then
+  // rejects the valid path items that still hold a `$ref`.
   let document: OpenApiDocument;
   try {
     document = (await SwaggerParser.bundle(
       file,
       structuredClone(raw) as never,
     )) as unknown as OpenApiDocument;
+    // validate() dereferences in place, so it gets its own copy.
+    await SwaggerParser.validate(structuredClone(document) as never);
   } catch (err) {
-    throw toSpecError(shown, parsed, err);
+    throw toSpecError(shown, files, err);
   }
   return { file: shown, document, locate: parsed.locate };
 }
 
-function toSpecError(file: string, parsed: Pick<LoadedSpec, 'locate'>, err: unknown): SpecError {
+function toSpecError(file: string, files: SpecFiles, err: unknown): SpecError {
   const e = err as { message?: string; details?: AjvLikeError[]; path?: string[]; source?: string };
   if (Array.isArray(e.details) && e.details.length > 0) {
     // The deepest pointers name the real culprit; the oneOf/else noise above them is dropped.
@@ -182,19 +209,20 @@ function toSpecError(file: string, parsed: Pick<LoadedSpec, 'locate'>, err: unkn
       const key = pointer + message;
       if (seen.has(key) || problems.length >= 5) continue;
       seen.add(key);
-      const pos = locateNearest(parsed, pointer);
-      problems.push({ message, pointer: pointer || '/', line: pos?.line, column: pos?.column });
+      // Pointers are into the dereferenced tree: trace them back to the file and line written.
+      problems.push({ ...files.trace(pointer), message });
     }
     return new SpecError(file, problems);
   }
-  // $ref resolution errors and semantic errors (duplicate operationIds, missing path params).
+  // Semantic errors (duplicate operationIds, missing path parameters) and anything else.
   const message = (e.message ?? String(err)).split('\n')[0] ?? 'invalid description';
   const pointerMatch = /#(\/[^\s"']*)/.exec(e.message ?? '');
   const pointer = e.path
     ? '/' + e.path.map((t) => String(t).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')
     : pointerMatch?.[1];
-  const pos = pointer ? locateNearest(parsed, pointer) : undefined;
-  return new SpecError(file, [{ message, pointer, line: pos?.line, column: pos?.column }]);
+  return new SpecError(file, [
+    pointer !== undefined ? { ...files.trace(pointer), message } : { message },
+  ]);
 }
 
 function describeAjvError(d: AjvLikeError): string {

@@ -1,0 +1,192 @@
+/**
+ * The files of a (possibly split) description and where things are in them.
+ *
+ * swagger-parser reports a bad `$ref` by its target and schema errors by pointers into the
+ * dereferenced tree; neither says which file and line to fix. This module checks every `$ref`
+ * itself, reporting the file, pointer and line of the `$ref` that fails, and traces a pointer of
+ * the dereferenced tree through `$ref`s back to the file and line it came from.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { SpecProblem } from './load.ts';
+import { parseSpecText, splitPointer, SpecError } from './load.ts';
+
+type Obj = { [key: string]: unknown };
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+interface SpecFile {
+  abs: string;
+  shown: string;
+  raw: unknown;
+  locate(pointer: string): { line: number; column: number } | undefined;
+}
+
+export const escapeToken = (t: string) => t.replace(/~/g, '~0').replace(/\//g, '~1');
+const toPointer = (tokens: string[]) => tokens.map((t) => '/' + escapeToken(t)).join('');
+
+function step(node: unknown, token: string): unknown {
+  if (Array.isArray(node)) return node[Number(token)];
+  if (isObj(node) && Object.hasOwn(node, token)) return node[token];
+  return undefined;
+}
+
+function getAt(node: unknown, tokens: string[]): unknown {
+  for (const t of tokens) {
+    node = step(node, t);
+    if (node === undefined) return undefined;
+  }
+  return node;
+}
+
+/** Keys whose values are literal data, never Reference Objects. */
+const LITERAL_KEYS = new Set(['example', 'enum', 'const']);
+
+const isRemote = (ref: string) => /^[a-z][a-z0-9+.-]*:/i.test(ref);
+
+export class SpecFiles {
+  private readonly files = new Map<string, SpecFile>();
+
+  constructor(
+    readonly root: SpecFile,
+    private readonly shownOf: (abs: string) => string,
+  ) {
+    this.files.set(root.abs, root);
+  }
+
+  /** Loads a referenced file; a syntax error in it is a SpecError naming that file. */
+  private file(abs: string): SpecFile {
+    let f = this.files.get(abs);
+    if (!f) {
+      const shown = this.shownOf(abs);
+      const parsed = parseSpecText(shown, readFileSync(abs, 'utf8'));
+      f = { abs, shown, raw: parsed.raw, locate: parsed.locate };
+      this.files.set(abs, f);
+    }
+    return f;
+  }
+
+  /** Where a `$ref` leads: the file and the tokens inside it (undefined for remote refs). */
+  private target(from: SpecFile, ref: string): { file: string; tokens: string[] } | undefined {
+    if (isRemote(ref)) return undefined;
+    const hash = ref.indexOf('#');
+    const filePart = hash === -1 ? ref : ref.slice(0, hash);
+    const fragment = hash === -1 ? '' : ref.slice(hash + 1);
+    const file =
+      filePart === '' ? from.abs : path.resolve(path.dirname(from.abs), decodeURI(filePart));
+    return { file, tokens: splitPointer(fragment) };
+  }
+
+  private problemAt(file: SpecFile, tokens: string[], message: string): SpecProblem {
+    const pointer = toPointer(tokens);
+    const pos = locateNearest(file, tokens);
+    return {
+      message,
+      pointer,
+      line: pos?.line,
+      column: pos?.column,
+      ...(file !== this.root ? { file: file.shown } : {}),
+    };
+  }
+
+  /** Checks every local `$ref` of the root file and of every file it reaches. */
+  checkRefs(): SpecProblem[] {
+    const problems: SpecProblem[] = [];
+    const queue: SpecFile[] = [this.root];
+    const walked = new Set<string>();
+    while (queue.length > 0) {
+      const file = queue.shift() as SpecFile;
+      if (walked.has(file.abs)) continue;
+      walked.add(file.abs);
+      const visit = (node: unknown, tokens: string[]) => {
+        if (Array.isArray(node)) node.forEach((v, i) => visit(v, [...tokens, String(i)]));
+        if (!isObj(node)) return;
+        for (const [key, value] of Object.entries(node)) {
+          const at = [...tokens, key];
+          if (key === '$ref' && typeof value === 'string') {
+            const t = this.target(file, value);
+            if (!t) continue;
+            let target: SpecFile;
+            try {
+              target = this.file(t.file);
+            } catch (err) {
+              if (err instanceof SpecError) throw err;
+              const code = (err as NodeJS.ErrnoException).code ?? 'error';
+              problems.push(
+                this.problemAt(
+                  file,
+                  at,
+                  `cannot read ${this.shownOf(t.file)} (${code}) for $ref ${JSON.stringify(value)}`,
+                ),
+              );
+              continue;
+            }
+            if (getAt(target.raw, t.tokens) === undefined) {
+              problems.push(
+                this.problemAt(
+                  file,
+                  at,
+                  `$ref ${JSON.stringify(value)} points nowhere: ${target === file ? 'this file' : target.shown} has nothing at #${toPointer(t.tokens)}`,
+                ),
+              );
+            }
+            queue.push(target);
+          } else if (!LITERAL_KEYS.has(key) && !(key === 'examples' && Array.isArray(value))) {
+            visit(value, at); // literal data may hold "$ref" keys that are not references
+          }
+        }
+      };
+      visit(file.raw, []);
+    }
+    return problems;
+  }
+
+  /**
+   * Maps a pointer into the dereferenced document to the file, pointer and line it was written
+   * at, following `$ref`s (the nearest existing node when the pointer names a missing property).
+   */
+  trace(pointer: string): SpecProblem & { file?: string } {
+    let file = this.root;
+    let node: unknown = file.raw;
+    let tokens: string[] = [];
+    const follow = () => {
+      for (let hops = 0; hops < 50 && isObj(node) && typeof node['$ref'] === 'string'; hops++) {
+        const t = this.target(file, node['$ref']);
+        if (!t) return;
+        let next: SpecFile;
+        try {
+          next = this.file(t.file);
+        } catch {
+          return;
+        }
+        const target = getAt(next.raw, t.tokens);
+        if (target === undefined) return;
+        file = next;
+        tokens = t.tokens;
+        node = target;
+      }
+    };
+    for (const token of splitPointer(pointer)) {
+      follow();
+      const next = step(node, token);
+      if (next === undefined) break;
+      node = next;
+      tokens = [...tokens, token];
+    }
+    const pos = locateNearest(file, tokens);
+    return {
+      message: '',
+      pointer: toPointer(tokens) || '/',
+      line: pos?.line,
+      column: pos?.column,
+      ...(file !== this.root ? { file: file.shown } : {}),
+    };
+  }
+}
+
+function locateNearest(file: Pick<SpecFile, 'locate'>, tokens: string[]) {
+  for (let n = tokens.length; n >= 0; n--) {
+    const pos = file.locate(toPointer(tokens.slice(0, n)));
+    if (pos) return pos;
+  }
+  return undefined;
+}

@@ -1,0 +1,90 @@
+/** Shared helpers of the generator tests: the CLI in a child process, scratch folders, trees. */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const FIXTURES = path.join(ROOT, 'test/fixtures');
+/** Scratch space inside the repo (gitignored), so generated `dataapi/...` self-imports resolve. */
+export const WORK = path.join(ROOT, 'test/.work');
+export const OAS_EXAMPLES = path.join(ROOT, 'node_modules/@readme/oas-examples');
+
+export interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command in a child process from the repo root and collects its output. */
+export function run(cmd: string, args: string[], cwd = ROOT): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+/** `node bin/dataapi.js <args>`, the way a user runs it. */
+export const cli = (...args: string[]) => run(process.execPath, ['bin/dataapi.js', ...args]);
+
+/** A fresh, empty-or-absent scratch folder `test/.work/generator-<name>` (removed first). */
+export async function scratch(name: string, create = false): Promise<string> {
+  const dir = path.join(WORK, `generator-${name}`);
+  await rm(dir, { recursive: true, force: true });
+  if (create) await mkdir(dir, { recursive: true });
+  return dir;
+}
+
+/**
+ * Every entry under `dir` (files with a content hash, folders, hidden entries included), or
+ * `null` when it does not exist: two equal snapshots mean the folder was left exactly as it was.
+ */
+export async function snapshot(dir: string): Promise<Record<string, string> | null> {
+  let entries: string[];
+  try {
+    entries = await readdir(dir, { recursive: true });
+  } catch {
+    return null;
+  }
+  const out: Record<string, string> = {};
+  for (const rel of entries.sort()) {
+    const full = path.join(dir, rel);
+    const s = await stat(full);
+    out[rel.split(path.sep).join('/')] = s.isDirectory()
+      ? 'dir'
+      : createHash('sha256')
+          .update(await readFile(full))
+          .digest('hex');
+  }
+  return out;
+}
+
+/** Every file under `dir` with its text (for byte-for-byte comparisons). */
+export async function readAll(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const rel of (await readdir(dir, { recursive: true })).sort()) {
+    const full = path.join(dir, rel);
+    if ((await stat(full)).isFile())
+      out[rel.split(path.sep).join('/')] = await readFile(full, 'utf8');
+  }
+  return out;
+}
+
+/** Sibling entries a run may leave next to `dir` (temporary trees, locks). */
+export async function leftovers(dir: string): Promise<string[]> {
+  const base = path.basename(dir);
+  const names = await readdir(path.dirname(dir)).catch(() => [] as string[]);
+  return names.filter(
+    (n) =>
+      n.includes(`dataapi-new-${base}-`) ||
+      n.includes(`dataapi-old-${base}-`) ||
+      n === `${base}.dataapi-lock`,
+  );
+}
