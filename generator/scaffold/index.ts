@@ -1,0 +1,119 @@
+/**
+ * `dataapi scaffold operation`: adds one operation (and its /demo preview variant) to the
+ * description, creates its handler file once, and regenerates. Every refusal happens before
+ * anything is written; the description is replaced atomically and only after the edited text
+ * has been validated, normalised and linted.
+ */
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { generate, type GenerateResult } from '../generate.ts';
+import { loadSpec } from '../load.ts';
+import { lintSpec } from '../lint/index.ts';
+import { joinPointer } from '../normalise/refs.ts';
+import {
+  createHandler,
+  handlerPath,
+  handlerSource,
+  serverImport,
+  type HandlerFile,
+} from './handler.ts';
+import { plan } from './plan.ts';
+import { ScaffoldError, type ScaffoldRequest } from './request.ts';
+import { addOperations, type Insertion } from './yaml-edit.ts';
+
+export { ScaffoldError, parseField, parseRateLimit, type ScaffoldRequest } from './request.ts';
+
+export interface ScaffoldOptions {
+  spec: string;
+  /** Output folder to regenerate (default generated). */
+  out?: string;
+  /** Folder of implementer handler files (default handlers). */
+  handlersDir?: string;
+  dryRun?: boolean;
+  /** Regenerate after editing (default true). */
+  generate?: boolean;
+}
+
+export interface ScaffoldResult {
+  id: string;
+  spec: string;
+  /** The operations added: method, path and JSON pointer. */
+  added: { method: string; path: string; pointer: string }[];
+  insertions: Insertion[];
+  /** The edited description text (also in dry runs). */
+  text: string;
+  handler: HandlerFile;
+  generated?: GenerateResult;
+  /** Set when the description was changed but regeneration failed. */
+  generateError?: Error;
+}
+
+export async function scaffold(
+  req: ScaffoldRequest,
+  options: ScaffoldOptions,
+): Promise<ScaffoldResult> {
+  const specFile = path.resolve(options.spec);
+  if (!/\.ya?ml$/i.test(specFile))
+    throw new ScaffoldError(
+      `${options.spec} is not a YAML file; dataapi scaffold edits YAML descriptions`,
+    );
+  // The description must be valid before it is touched (SpecError otherwise).
+  const loaded = await loadSpec(specFile);
+  const text = await readFile(specFile, 'utf8');
+  const planned = plan(loaded.document, req);
+  const edit = addOperations(text, planned.entries, `Added by dataapi scaffold (${planned.id}).`);
+  const out = path.resolve(options.out ?? 'generated');
+  const handlersDir = path.resolve(options.handlersDir ?? 'handlers');
+  const handlerFile = handlerPath(handlersDir, planned.id);
+  const added = planned.entries.map((e) => ({
+    method: e.method,
+    path: e.path,
+    pointer: joinPointer('paths', e.path, e.method),
+  }));
+  const base: Omit<ScaffoldResult, 'handler'> = {
+    id: planned.id,
+    spec: loaded.file,
+    added,
+    insertions: edit.insertions,
+    text: edit.text,
+  };
+  if (options.dryRun) return { ...base, handler: { path: handlerFile, created: false } };
+
+  // Validate the edited text in place of the real file, then swap it in atomically.
+  const temp = path.join(
+    path.dirname(specFile),
+    `.${path.basename(specFile)}.scaffold-${process.pid}.yaml`,
+  );
+  try {
+    await writeFile(temp, edit.text);
+    const report = await lintSpec(temp);
+    const mine = report.findings.filter(
+      (f) => f.severity === 'error' && added.some((a) => f.pointer.startsWith(a.pointer)),
+    );
+    if (mine.length > 0) {
+      throw new Error(
+        `internal error: the scaffolded operation breaks catalogue rules; nothing was written:\n${mine.map((f) => `  ${f.rule} #${f.pointer}: ${f.message}`).join('\n')}`,
+      );
+    }
+    await rename(temp, specFile);
+  } finally {
+    await rm(temp, { force: true });
+  }
+
+  const handler = await createHandler(
+    handlerFile,
+    await handlerSource(
+      planned.id,
+      `${req.method.toUpperCase()} ${req.path}`,
+      planned.payloadExample,
+      serverImport(handlersDir, out),
+    ),
+  );
+  if (options.generate === false) return { ...base, handler };
+  try {
+    const generated = await generate({ spec: specFile, out });
+    return { ...base, handler, generated };
+  } catch (err) {
+    return { ...base, handler, generateError: err as Error };
+  }
+}
