@@ -1,0 +1,203 @@
+/**
+ * Generation benchmarks (issue 9, items 1-3): dataapi against openapi-typescript and
+ * @hey-api/openapi-ts on the same input, each a cold process.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { BenchContext, Section } from './lib/context.ts';
+import {
+  OWN_TIME_NOTE,
+  commandList,
+  sideBySide,
+  timingTable,
+  type Contender,
+  type Measured,
+} from './lib/side-by-side.ts';
+import { fmtMiB, fmtMs, fmtRatio } from './lib/stats.ts';
+import { synthSpec } from './synth.ts';
+
+export const SERVICE_SPEC = 'spec/openapi.yaml';
+export const GITHUB_SPEC = 'node_modules/@octokit/openapi/generated/api.github.com.json';
+export const SYNTH_SIZES = [200, 1000, 2000];
+
+const rel = (ctx: BenchContext, p: string) => path.relative(ctx.root, p).split(path.sep).join('/');
+
+const dotSlash = (p: string) => (p.startsWith('.') || path.isAbsolute(p) ? p : `./${p}`);
+
+const ots = (spec: string, out: string): Contender => ({
+  label: 'openapi-typescript',
+  argv: ['openapi-typescript', spec, '-o', out],
+  clean: [out],
+});
+const hey = (spec: string, out: string): Contender => ({
+  label: '@hey-api/openapi-ts (client-fetch)',
+  // `./`: openapi-ts reads a bare `a/b.yaml` as a Hey API registry shorthand (org/project).
+  argv: ['openapi-ts', '-i', dotSlash(spec), '-o', out, '-c', '@hey-api/client-fetch'],
+  clean: [out],
+});
+const dataapi = (label: string, spec: string, out: string, extra: string[] = [], cold = true) => ({
+  label,
+  argv: ['node', 'bin/dataapi.js', 'generate', '--spec', spec, '--out', out, ...extra],
+  ...(cold ? { clean: [out] } : {}),
+});
+
+const byLabel = (m: Measured[], label: string) =>
+  m.find((x) => x.contender.label === label) as Measured;
+
+/** 1. The service description: whole output cold, and a re-run with unchanged input. */
+export async function serviceGeneration(ctx: BenchContext): Promise<Section> {
+  const out = rel(ctx, path.join(ctx.work, 'gen-service'));
+  ctx.log(`generation: ${SERVICE_SPEC}`);
+  const rerunOut = `${out}/dataapi-rerun`;
+  const contenders = [
+    ots(SERVICE_SPEC, `${out}/openapi-typescript.ts`),
+    hey(SERVICE_SPEC, `${out}/hey-api`),
+    dataapi('dataapi, whole output, cold', SERVICE_SPEC, `${out}/dataapi-cold`),
+    dataapi('dataapi, re-run, unchanged input', SERVICE_SPEC, rerunOut, [], false),
+  ];
+  // The re-run's folder holds the output of one earlier run (and its manifest) before timing.
+  await sideBySide(ctx, [dataapi('prime', SERVICE_SPEC, rerunOut)], { warmup: 0, runs: 1 });
+  const m = await sideBySide(ctx, contenders);
+  const base = byLabel(m, 'openapi-typescript').medianMs;
+  const cold = byLabel(m, 'dataapi, whole output, cold');
+  const rerun = byLabel(m, 'dataapi, re-run, unchanged input');
+  const rerunUnchanged = rerun.runs.every((r) => /\b0 written\b/.test(r.output));
+  const coldRatio = cold.medianMs / base;
+  const rerunRatio = rerun.medianMs / base;
+  const files = /(\d+) files/.exec(cold.runs[0]?.output ?? '')?.[1] ?? '?';
+  return {
+    id: 'generation-service',
+    title: '1. Generating the service description',
+    body: [
+      `Input: \`${SERVICE_SPEC}\`. dataapi writes its whole output (every template kind, types, model; ${files} files, formatted with prettier) into an empty folder each run; the re-run writes into a folder that already holds the same output and its content-hash manifest${
+        rerunUnchanged
+          ? ' (every re-run reported 0 files written)'
+          : ' (**a re-run rewrote files**: the manifest did not hold)'
+      }. @hey-api/openapi-ts is shown for reference (its defaults: no formatter).`,
+      '',
+      timingTable(m, 'openapi-typescript'),
+      '',
+      OWN_TIME_NOTE,
+      '',
+      'Commands (from the project root):',
+      commandList(m),
+    ].join('\n'),
+    verdicts: [
+      {
+        target: 'service description, whole output cold <= 2x openapi-typescript',
+        measured: fmtRatio(coldRatio),
+        met: coldRatio <= 2,
+      },
+      {
+        target: 'service description, re-run with unchanged input <= 1x openapi-typescript',
+        measured: fmtRatio(rerunRatio),
+        met: rerunRatio <= 1 && rerunUnchanged,
+      },
+    ],
+  };
+}
+
+/** 2. GitHub's REST description: dataapi types + client + contract tests vs hey-api's client. */
+export async function githubGeneration(ctx: BenchContext): Promise<Section> {
+  const out = rel(ctx, path.join(ctx.work, 'gen-github'));
+  ctx.log(`generation: ${GITHUB_SPEC}`);
+  const contenders = [
+    ots(GITHUB_SPEC, `${out}/openapi-typescript.ts`),
+    hey(GITHUB_SPEC, `${out}/hey-api`),
+    dataapi('dataapi (types, client, contract tests)', GITHUB_SPEC, `${out}/dataapi`, [
+      '--kinds',
+      'client,contract-tests',
+    ]),
+  ];
+  const m = await sideBySide(ctx, contenders);
+  const heyMs = byLabel(m, contenders[1]!.label).medianMs;
+  const ours = byLabel(m, contenders[2]!.label);
+  const ratio = ours.medianMs / heyMs;
+  const files = /(\d+) files/.exec(ours.runs[0]?.output ?? '')?.[1] ?? '?';
+  return {
+    id: 'generation-github',
+    title: "2. Generating GitHub's REST description (1,223 operations)",
+    body: [
+      `Input: \`${GITHUB_SPEC}\` (13 MB of JSON; only this file is read). dataapi emits types, model, client and contract tests (${files} files, formatted); @hey-api/openapi-ts emits its fetch client with its defaults (no formatter); openapi-typescript emits types only.`,
+      '',
+      timingTable(m, '@hey-api/openapi-ts (client-fetch)'),
+      '',
+      OWN_TIME_NOTE,
+      '',
+      'Commands (from the project root):',
+      commandList(m),
+    ].join('\n'),
+    verdicts: [
+      {
+        target: 'GitHub: dataapi types + client + contract tests <= 1x @hey-api/openapi-ts client',
+        measured: fmtRatio(ratio),
+        met: ratio <= 1,
+      },
+    ],
+  };
+}
+
+/** 3. Synthetic descriptions: linear growth of time per operation and peak memory. */
+export async function syntheticGeneration(ctx: BenchContext): Promise<Section> {
+  const dir = path.join(ctx.work, 'gen-synth');
+  await mkdir(dir, { recursive: true });
+  const rows: string[] = [];
+  const commands: string[] = [];
+  const perOp = new Map<number, number>();
+  const rss = new Map<number, number>();
+  for (const n of SYNTH_SIZES) {
+    const spec = rel(ctx, path.join(dir, `synth-${n}.json`));
+    await writeFile(path.resolve(ctx.root, spec), JSON.stringify(synthSpec(n), null, 2) + '\n');
+    ctx.log(`generation: synthetic ${n} operations`);
+    const contenders = [
+      ots(spec, rel(ctx, path.join(dir, `ots-${n}.ts`))),
+      dataapi(`dataapi (${n} ops)`, spec, rel(ctx, path.join(dir, `dataapi-${n}`))),
+    ];
+    const m = await sideBySide(ctx, contenders);
+    const [o, d] = m as [Measured, Measured];
+    perOp.set(n, d.medianMs / n);
+    rss.set(n, d.maxRssKb);
+    rows.push(
+      `| ${n.toLocaleString('en-US')} | ${fmtMs(d.medianMs)} | ${(d.medianMs / n).toFixed(2)} ms | ${
+        d.selfMs !== undefined ? `${(d.selfMs / n).toFixed(2)} ms` : '–'
+      } | ${fmtMiB(d.maxRssKb)} | ${fmtMs(o.medianMs)} | ${fmtMiB(o.maxRssKb)} | ${fmtRatio(
+        d.medianMs / o.medianMs,
+      )} |`,
+    );
+    commands.push(
+      `- ${n}: \`npx tsx bench/synth.ts ${n} ${spec}\`, then \`rm -rf ${contenders[1]!.clean![0]} && node bin/dataapi.js generate --spec ${spec} --out ${contenders[1]!.clean![0]}\` and \`npx openapi-typescript ${spec} -o ${contenders[0]!.clean![0]}\``,
+    );
+  }
+  const small = perOp.get(SYNTH_SIZES[0]!)!;
+  const large = perOp.get(SYNTH_SIZES[SYNTH_SIZES.length - 1]!)!;
+  const growth = large / small;
+  const peak = Math.max(...rss.values());
+  return {
+    id: 'generation-synthetic',
+    title: '3. Scaling: synthetic descriptions of 200, 1,000 and 2,000 operations',
+    body: [
+      'Input: `bench/synth.ts` (deterministic; 5 operations per resource, each resource with its own schemas using enums, formats, ranges, nullable type arrays, `oneOf`, `allOf`, `$ref`). dataapi generates its whole output, cold. Time per operation is the median wall time (process start included, which favours small inputs) divided by the number of operations.',
+      '',
+      '| operations | dataapi wall | per operation | own time per op¹ | dataapi max RSS | openapi-typescript wall | its max RSS | dataapi / openapi-typescript |',
+      '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+      ...rows,
+      '',
+      OWN_TIME_NOTE,
+      '',
+      'Commands (from the project root):',
+      ...commands,
+    ].join('\n'),
+    verdicts: [
+      {
+        target: `synthetic: time per operation at ${SYNTH_SIZES.at(-1)} <= 1.5x that at ${SYNTH_SIZES[0]}`,
+        measured: fmtRatio(growth),
+        met: growth <= 1.5,
+      },
+      {
+        target: 'synthetic: peak memory < 1 GiB',
+        measured: fmtMiB(peak),
+        met: Number.isFinite(peak) ? peak < 1024 * 1024 : undefined,
+      },
+    ],
+  };
+}

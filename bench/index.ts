@@ -1,0 +1,40 @@
+/** The benchmarks `dataapi bench` runs, in report order. */
+import type { BenchContext, Section } from './lib/context.ts';
+import { githubGeneration, serviceGeneration, syntheticGeneration } from './generation.ts';
+
+export interface Benchmark {
+  id: string;
+  title: string;
+  /** The targets it reports, listed as "not measured" when it cannot run. */
+  targets: string[];
+  run(ctx: BenchContext): Promise<Section>;
+}
+
+export const BENCHMARKS: Benchmark[] = [
+  {
+    id: 'generation-service',
+    title: '1. Generating the service description',
+    targets: [
+      'service description, whole output cold <= 2x openapi-typescript',
+      'service description, re-run with unchanged input <= 1x openapi-typescript',
+    ],
+    run: serviceGeneration,
+  },
+  {
+    id: 'generation-github',
+    title: "2. Generating GitHub's REST description (1,223 operations)",
+    targets: ['GitHub: dataapi types + client + contract tests <= 1x @hey-api/openapi-ts client'],
+    run: githubGeneration,
+  },
+  {
+    id: 'generation-synthetic',
+    title: '3. Scaling: synthetic descriptions of 200, 1,000 and 2,000 operations',
+    targets: [
+      'synthetic: time per operation at 2000 <= 1.5x that at 200',
+      'synthetic: peak memory < 1 GiB',
+    ],
+    run: syntheticGeneration,
+  },
+];
+
+export const BENCHMARK_IDS = BENCHMARKS.map((b) => b.id);

@@ -1,0 +1,111 @@
+/**
+ * Side-by-side timing of cold commands: warm-up rounds, then measured rounds in which the
+ * contenders take turns (A B C, A B C, ...), so a burst of load from another process on the shared
+ * machine hits all of them alike instead of one contender's whole series.
+ */
+import path from 'node:path';
+import { rm } from 'node:fs/promises';
+import type { BenchContext } from './context.ts';
+import { ensureOk, timed, type TimedRun } from './proc.ts';
+import { fmtMiB, fmtMs, fmtRatio, maxOf, median, minOf } from './stats.ts';
+
+export interface Contender {
+  label: string;
+  /** Program and arguments, relative to the project root, as a reader would type them. */
+  argv: string[];
+  /** Folders or files removed before every run (not timed): what makes the run cold. */
+  clean?: string[];
+}
+
+export interface Measured {
+  contender: Contender;
+  runs: TimedRun[];
+  medianMs: number;
+  maxRssKb: number;
+  /** The generator's own time printed by `dataapi generate` (excludes process start), if any. */
+  selfMs?: number;
+}
+
+const BIN: Record<string, string> = {
+  'openapi-typescript': 'node_modules/.bin/openapi-typescript',
+  'openapi-ts': 'node_modules/.bin/openapi-ts',
+  prism: 'node_modules/.bin/prism',
+};
+
+export const displayCommand = (argv: string[]) =>
+  (argv[0] !== undefined && argv[0] in BIN ? 'npx ' : '') +
+  argv.map((a) => (/[\s"']/.test(a) ? JSON.stringify(a) : a)).join(' ');
+
+async function runOnce(ctx: BenchContext, c: Contender): Promise<TimedRun> {
+  for (const p of c.clean ?? [])
+    await rm(path.resolve(ctx.root, p), { recursive: true, force: true });
+  const [program, ...args] = c.argv as [string, ...string[]];
+  const file =
+    program === 'node' ? process.execPath : path.resolve(ctx.root, BIN[program] ?? program);
+  return ensureOk(c.label, await timed(file, args, { cwd: ctx.root, timeoutMs: 15 * 60_000 }));
+}
+
+export async function sideBySide(
+  ctx: BenchContext,
+  contenders: Contender[],
+  options: { warmup?: number; runs?: number } = {},
+): Promise<Measured[]> {
+  const warmup = options.warmup ?? ctx.warmup;
+  const runs = options.runs ?? ctx.runs;
+  for (let w = 0; w < warmup; w++)
+    for (const c of contenders) {
+      ctx.log(`  warm-up ${c.label}`);
+      await runOnce(ctx, c);
+    }
+  const results = new Map<Contender, TimedRun[]>(contenders.map((c) => [c, []]));
+  for (let r = 0; r < runs; r++)
+    for (const c of contenders) {
+      const run = await runOnce(ctx, c);
+      ctx.log(
+        `  run ${r + 1}/${runs} ${c.label}: ${fmtMs(run.ms)}, max RSS ${fmtMiB(run.maxRssKb)}`,
+      );
+      results.get(c)!.push(run);
+    }
+  return contenders.map((contender) => {
+    const list = results.get(contender)!;
+    const self = list
+      .map((r) => /in ([\d.]+)s\b/.exec(r.output)?.[1])
+      .filter((s): s is string => s !== undefined)
+      .map((s) => Number(s) * 1000);
+    return {
+      contender,
+      runs: list,
+      medianMs: median(list.map((r) => r.ms)),
+      maxRssKb: maxOf(list.map((r) => r.maxRssKb ?? Number.NaN)),
+      ...(self.length === list.length && self.length > 0 ? { selfMs: median(self) } : {}),
+    };
+  });
+}
+
+/** A markdown table of measured contenders, with the ratio of each to `baseline`'s median. */
+export function timingTable(measured: Measured[], baseline: string): string {
+  const base = measured.find((m) => m.contender.label === baseline)?.medianMs ?? Number.NaN;
+  const rows = measured.map((m) => {
+    const times = m.runs.map((r) => r.ms);
+    return `| ${m.contender.label} | ${fmtMs(m.medianMs)} | ${fmtMs(minOf(times))} – ${fmtMs(maxOf(times))} | ${
+      m.selfMs !== undefined ? fmtMs(m.selfMs) : '–'
+    } | ${fmtMiB(m.maxRssKb)} | ${fmtRatio(m.medianMs / base)} |`;
+  });
+  return [
+    `| tool | median wall | min – max | own time¹ | max RSS | vs ${baseline} |`,
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
+    ...rows,
+  ].join('\n');
+}
+
+export function commandList(measured: Measured[]): string {
+  return measured
+    .map((m) => {
+      const clean = m.contender.clean?.length ? `rm -rf ${m.contender.clean.join(' ')} && ` : '';
+      return `- ${m.contender.label}: \`${clean}${displayCommand(m.contender.argv)}\``;
+    })
+    .join('\n');
+}
+
+export const OWN_TIME_NOTE =
+  '¹ own time: the time `dataapi generate` prints for itself (load to write, without process start-up).';

@@ -1,0 +1,132 @@
+/** `dataapi bench`: run the benchmarks of bench/ side by side and rewrite BENCHMARKS.md. */
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Command } from '../cli.ts';
+import { UsageError, guard, parseFlags } from '../args.ts';
+import type { BenchContext, Section } from '../../bench/lib/context.ts';
+import { BENCHMARKS, BENCHMARK_IDS } from '../../bench/index.ts';
+import { mergeSections, renderReport } from '../../bench/report.ts';
+import { verdictText } from '../../bench/lib/stats.ts';
+
+const usage = `Usage: dataapi bench [--quick] [--only ids] [--runs N] [--warmup N] [--out FILE]
+
+Runs the benchmarks side by side against openapi-typescript, @hey-api/openapi-ts, a bare Fastify
+route and Prism, and writes the medians, ratios and targets to BENCHMARKS.md. Not a test.
+
+  --quick       1 measured run, no warm-up, shorter load tests; writes bench/.work/BENCHMARKS.quick.md
+                unless --out is given
+  --only IDS    comma-separated subset of: ${BENCHMARK_IDS.join(', ')}
+                (the other sections of the file are kept as they were)
+  --runs N      measured runs per figure (median reported)   default 5 (quick: 1)
+  --warmup N    warm-up runs before measuring                default 1 (quick: 0)
+  --out FILE    report file                                   default BENCHMARKS.md`;
+
+const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export const command: Command = {
+  summary:
+    'benchmark generation, the mock, validation and the contract runner (writes BENCHMARKS.md)',
+  usage,
+  run: (argv) =>
+    guard(async () => {
+      const { values } = parseFlags(
+        argv,
+        {
+          quick: { type: 'boolean', default: false },
+          only: { type: 'string' },
+          runs: { type: 'string' },
+          warmup: { type: 'string' },
+          out: { type: 'string' },
+        },
+        usage,
+      );
+      const quick = values.quick === true;
+      const count = (name: string, text: unknown, fallback: number, min: number) => {
+        if (text === undefined) return fallback;
+        const n = Number(text);
+        if (!Number.isInteger(n) || n < min)
+          throw new UsageError(`--${name} must be an integer >= ${min}\n\n${usage}`);
+        return n;
+      };
+      const runs = count('runs', values.runs, quick ? 1 : 5, 1);
+      const warmup = count('warmup', values.warmup, quick ? 0 : 1, 0);
+      const only =
+        typeof values.only === 'string'
+          ? values.only
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean)
+          : [...BENCHMARK_IDS];
+      const unknown = only.filter((id) => !BENCHMARK_IDS.includes(id));
+      if (unknown.length > 0)
+        throw new UsageError(`unknown benchmark ${unknown.join(', ')}\n\n${usage}`);
+      const out = path.resolve(
+        (values.out as string | undefined) ??
+          (quick ? 'bench/.work/BENCHMARKS.quick.md' : path.join(PROJECT_ROOT, 'BENCHMARKS.md')),
+      );
+
+      const work = path.join(PROJECT_ROOT, 'bench', '.work', 'run');
+      await rm(work, { recursive: true, force: true });
+      await mkdir(work, { recursive: true });
+      const startedAt = new Date();
+      const ctx: BenchContext = {
+        root: PROJECT_ROOT,
+        work,
+        runs,
+        warmup,
+        quick,
+        log: (line) => process.stderr.write(`${line}\n`),
+      };
+      const sections: Section[] = [];
+      let failed = 0;
+      for (const bench of BENCHMARKS.filter((b) => only.includes(b.id))) {
+        const t0 = performance.now();
+        try {
+          sections.push(await bench.run(ctx));
+        } catch (err) {
+          failed++;
+          // A benchmark that cannot run is reported as such, never left out silently.
+          sections.push({
+            id: bench.id,
+            title: bench.title,
+            body: `**Not measured in this run**: ${String((err as Error).message ?? err)
+              .split('\n')
+              .slice(0, 6)
+              .join(' ')
+              .slice(0, 600)}`,
+            verdicts: bench.targets.map((target) => ({ target, measured: '–', met: undefined })),
+          });
+          ctx.log(`${bench.id}: FAILED: ${(err as Error).stack ?? err}`);
+        }
+        ctx.log(`${bench.id}: ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+      }
+      const stamp = `Measured ${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${
+        quick ? 'quick run (1 run, no warm-up)' : `median of ${runs} runs after ${warmup} warm-up`
+      }.`;
+      const merged = await mergeSections(
+        out,
+        sections,
+        BENCHMARKS.map((b) => b.id),
+        stamp,
+      );
+      const command = `npm run bench${argv.length ? ` -- ${argv.join(' ')}` : ''}`;
+      await mkdir(path.dirname(out), { recursive: true });
+      await writeFile(
+        out,
+        renderReport({ root: PROJECT_ROOT, runs, warmup, quick, command, startedAt }, merged),
+      );
+      for (const v of sections.flatMap((s) => s.verdicts))
+        process.stdout.write(
+          `${verdictText(v).replace(/\*/g, '').padEnd(13)} ${v.target}: ${v.measured}\n`,
+        );
+      process.stdout.write(
+        `dataapi bench: ${sections.length} benchmark(s) in ${(
+          (Date.now() - startedAt.getTime()) /
+          1000
+        ).toFixed(0)} s; written to ${path.relative(process.cwd(), out)}\n`,
+      );
+      // Missed targets are findings, not errors; a benchmark that could not run is an error.
+      return failed > 0 ? 1 : 0;
+    }),
+};
