@@ -1,0 +1,116 @@
+/** `dataapi mock`: serve the mock of the generated service (or of any spec) until SIGINT/SIGTERM. */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import type { Command } from '../cli.ts';
+import { guard, parseFlags, UsageError } from '../args.ts';
+import { REDACTED } from '../../runtime/shared/index.ts';
+import type { MockOptions } from '../../runtime/mock/index.ts';
+
+const usage = `Usage: dataapi mock [--port 4010] [--host 127.0.0.1] [--no-rate-limit] [--spec FILE | --dir generated]
+
+  --port N          port to listen on (0: any free port)            default: 4010
+  --host HOST       address to listen on                            default: 127.0.0.1
+  --no-rate-limit   do not enforce the operations' rate limits
+  --dir DIR         the generated tree whose mock to serve          default: generated
+  --spec FILE       serve a mock of this OpenAPI file instead (no generate needed)
+  --seed N          seed of schema-derived samples                  default: 1
+
+Keys: the mock accepts \`mock-appkey\` and, when set, the value of DATAAPI_APPKEY.
+Scenarios: Prefer: code=429 | example=NAME | dynamic=true | business-code=N (or __code=...
+in the query). GET /__health answers when the mock is ready.`;
+
+type Create = (options: MockOptions) => Promise<FastifyInstance>;
+
+async function loadCreate(spec: string | undefined, dir: string): Promise<Create> {
+  if (spec !== undefined) {
+    const [{ loadSpec }, { normalise }, { createMock }] = await Promise.all([
+      import('../../generator/load.ts'),
+      import('../../generator/normalise/index.ts'),
+      import('../../runtime/mock/index.ts'),
+    ]);
+    const model = normalise(await loadSpec(spec));
+    return (options) => createMock(model, options);
+  }
+  const entry = path.resolve(dir, 'mock', 'index.ts');
+  if (!existsSync(entry)) {
+    throw new UsageError(
+      `no mock at ${path.relative(process.cwd(), entry) || entry}: run \`dataapi generate\` first, or pass --spec FILE`,
+    );
+  }
+  const mod = (await import(pathToFileURL(entry).href)) as { createMockServer: Create };
+  return mod.createMockServer;
+}
+
+export const command: Command = {
+  summary: 'serve the mock server (examples, samples, scenarios) on a port',
+  usage,
+  run: (argv) =>
+    guard(async () => {
+      const { values } = parseFlags(
+        argv,
+        {
+          port: { type: 'string', default: '4010' },
+          host: { type: 'string', default: '127.0.0.1' },
+          'rate-limit': { type: 'boolean', default: true },
+          'no-rate-limit': { type: 'boolean', default: false },
+          dir: { type: 'string', default: 'generated' },
+          spec: { type: 'string' },
+          seed: { type: 'string', default: '1' },
+        },
+        usage,
+      );
+      const port = Number(values.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) {
+        throw new UsageError(
+          `--port must be a port number (0 to 65535), got ${JSON.stringify(values.port)}`,
+        );
+      }
+      const seed = Number(values.seed);
+      if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer`);
+      const rateLimit = values['no-rate-limit'] !== true && values['rate-limit'] !== false;
+      let app: FastifyInstance;
+      try {
+        const create = await loadCreate(values.spec as string | undefined, values.dir as string);
+        app = await create({ rateLimit, seed });
+      } catch (err) {
+        if (err instanceof UsageError) throw err;
+        process.stderr.write(`dataapi mock: ${(err as Error).message}\n`);
+        return 2;
+      }
+      let url: string;
+      try {
+        url = await app.listen({ port, host: values.host as string });
+      } catch (err) {
+        process.stderr.write(
+          `dataapi mock: cannot listen on ${values.host}:${port}: ${(err as Error).message}\n`,
+        );
+        await app.close();
+        return 1;
+      }
+      const env = process.env.DATAAPI_APPKEY;
+      const keys = [
+        'mock-appkey',
+        ...(env && env !== 'mock-appkey' ? [`${REDACTED} (DATAAPI_APPKEY)`] : []),
+      ];
+      process.stdout.write(
+        `dataapi mock: listening on ${url}\n  accepted keys: ${keys.join(', ')}\n  rate limits: ${rateLimit ? 'on' : 'off'}\n  health: ${url}/__health\nPress Ctrl+C to stop.\n`,
+      );
+      return new Promise<number>((resolve) => {
+        const stop = (signal: string) => {
+          process.off('SIGINT', onInt);
+          process.off('SIGTERM', onTerm);
+          process.stdout.write(`dataapi mock: ${signal}, shutting down\n`);
+          app.close().then(
+            () => resolve(0),
+            () => resolve(1),
+          );
+        };
+        const onInt = () => stop('SIGINT');
+        const onTerm = () => stop('SIGTERM');
+        process.on('SIGINT', onInt);
+        process.on('SIGTERM', onTerm);
+      });
+    }),
+};
