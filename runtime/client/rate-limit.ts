@@ -1,8 +1,9 @@
 /**
- * Client-side pacing: a sliding-window log per operation. A request is scheduled so that no
- * window of `windowMs` ever holds more than `limit` sends; reservations are taken in call order,
- * so concurrent callers queue fairly instead of bursting. A small margin absorbs the jitter
- * between the moment we send and the moment the gateway counts the arrival.
+ * Client-side pacing: a sliding-window log per operation. Request n + limit is sent no earlier
+ * than `windowMs` after request n *completed* (its response headers arrived, or it failed). The
+ * gateway counts a request when it arrives, which is always before its response comes back, so
+ * this bound holds at the server whatever the network latency, not only at the client.
+ * Reservations are taken in call order: concurrent callers queue fairly instead of bursting.
  */
 import type { RateLimit } from 'dataapi/model';
 
@@ -14,7 +15,7 @@ export interface RateLimitSetting {
 export interface RateLimitOptions {
   /** Per operation (or preview variant) id: replaces the declared limit. */
   overrides?: Record<string, RateLimitSetting | { limit: number; per: RateLimit['per'] }>;
-  /** Extra spacing added to each window (default 20 ms). */
+  /** Extra spacing added to each window (default 5 ms). */
   marginMs?: number;
 }
 
@@ -30,29 +31,67 @@ export function settingOf(
     : { limit: override.limit, windowMs: PER_MS[override.per] };
 }
 
+interface Slot {
+  /** Resolves with the time the request completed. */
+  done: Promise<number>;
+}
+
 export class SlidingWindowLimiter {
-  /** Scheduled send times of the last `limit` reservations, ascending. */
-  private readonly sends: number[] = [];
+  /** The last `limit` reservations, in call order. */
+  private readonly slots: Slot[] = [];
 
   constructor(
     readonly setting: RateLimitSetting,
-    private readonly marginMs = 20,
+    private readonly marginMs = 5,
   ) {
     if (!(setting.limit >= 1) || !(setting.windowMs > 0))
       throw new Error(`invalid rate limit ${JSON.stringify(setting)}`);
   }
 
-  /** Reserves the next free slot and resolves when it comes (rejects if `signal` aborts first). */
-  async acquire(signal?: AbortSignal): Promise<void> {
-    const now = Date.now();
+  /**
+   * Waits for a free slot; resolves with `release`, to call once the response headers arrived or
+   * the request failed (rejects if `signal` aborts first; the slot is then released at once).
+   */
+  async acquire(signal?: AbortSignal): Promise<() => void> {
     const { limit, windowMs } = this.setting;
-    const oldest = this.sends.length >= limit ? this.sends[this.sends.length - limit] : undefined;
-    const at = oldest === undefined ? now : Math.max(now, oldest + windowMs + this.marginMs);
-    this.sends.push(at);
-    if (this.sends.length > limit) this.sends.splice(0, this.sends.length - limit);
-    const wait = at - now;
-    if (wait > 0) await sleep(wait, signal);
+    const previous = this.slots.length >= limit ? this.slots[this.slots.length - limit] : undefined;
+    let release!: () => void;
+    const done = new Promise<number>((resolve) => {
+      release = () => resolve(Date.now());
+    });
+    this.slots.push({ done });
+    if (this.slots.length > limit) this.slots.splice(0, this.slots.length - limit);
+    if (previous) {
+      try {
+        const completed = await abortable(previous.done, signal);
+        const wait = completed + windowMs + this.marginMs - Date.now();
+        if (wait > 0) await sleep(wait, signal);
+      } catch (error) {
+        release();
+        throw error;
+      }
+    }
+    return release;
   }
+}
+
+function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
 }
 
 /** setTimeout as a promise that an AbortSignal can cut short. */

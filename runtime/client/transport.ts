@@ -39,7 +39,7 @@ export function policyFetch(base: FetchLike, ctx: CallContext): FetchLike {
   return async (request) => {
     const { policy } = ctx;
     for (let retry = 0; ; retry++) {
-      await ctx.limiter?.acquire(ctx.signal);
+      const release = (await ctx.limiter?.acquire(ctx.signal)) ?? (() => undefined);
       const signals: AbortSignal[] = [];
       if (ctx.timeoutMs > 0) signals.push((ctx.timeout = AbortSignal.timeout(ctx.timeoutMs)));
       if (ctx.signal) signals.push(ctx.signal);
@@ -51,7 +51,9 @@ export function policyFetch(base: FetchLike, ctx: CallContext): FetchLike {
       let response: Response;
       try {
         response = await base(attempt);
+        release();
       } catch (error) {
+        release();
         // A timeout or the caller's abort ends the call; a network failure may be retried.
         if (!canRetry || timedOut(ctx) || ctx.signal?.aborted) throw error;
         const wait = backoffMs(policy, retry);

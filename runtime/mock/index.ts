@@ -10,7 +10,7 @@
  * gateway accepts is a 200 and the outcome is the body's code); combine it with `code=403`
  * to get that HTTP status with N instead.
  */
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { ServiceModel } from 'dataapi/model';
 import {
   errorBody,
@@ -51,6 +51,44 @@ export function mockAppkeys(options: Pick<MockOptions, 'appkeys'> = {}): string[
   return env ? [DEFAULT_MOCK_APPKEY, env] : [DEFAULT_MOCK_APPKEY];
 }
 
+/** Reads the request's scenario; a forced error status is answered right away. */
+function applyScenario(request: FastifyRequest, ctx: RouteContext): void {
+  const query = request.query as Record<string, unknown> | undefined;
+  const prefer = request.headers.prefer;
+  if (
+    prefer === undefined &&
+    (query === undefined ||
+      (query.__code === undefined &&
+        query.__example === undefined &&
+        query.__dynamic === undefined &&
+        query.__business_code === undefined &&
+        query.__seed === undefined))
+  ) {
+    return;
+  }
+  const scenario = readScenario(prefer, query);
+  if (!scenario) return;
+  (request as unknown as Record<symbol, unknown>)[SCENARIO] = scenario;
+  const code = scenario.code;
+  if (code === undefined || (code >= 200 && code < 300)) return;
+  if (code < 400 || code > 599) {
+    throw new HttpError(
+      400,
+      `Prefer code=${code}: only 2xx, 4xx and 5xx statuses can be asked for`,
+      {
+        outcome: 'invalid_parameters',
+      },
+    );
+  }
+  const headers: Record<string, string> = {};
+  if (code === 429) headers['retry-after'] = '1';
+  if (code === 405) headers.allow = ctx.op.method.toUpperCase();
+  throw new HttpError(code, `Mock scenario: HTTP ${code}`, {
+    headers,
+    ...(scenario.businessCode !== undefined ? { businessCode: scenario.businessCode } : {}),
+  });
+}
+
 export async function createMock(
   model: ServiceModel,
   options: MockOptions = {},
@@ -71,50 +109,13 @@ export async function createMock(
   });
   app.decorateRequest(SCENARIO as unknown as string, undefined);
   app.get('/__health', async () => ({ status: 'ok', operations: model.operations.length }));
-  app.addHook('onRequest', async (request) => {
-    const query = request.query as Record<string, unknown> | undefined;
-    const prefer = request.headers.prefer;
-    if (
-      prefer === undefined &&
-      (query === undefined ||
-        (query.__code === undefined &&
-          query.__example === undefined &&
-          query.__dynamic === undefined &&
-          query.__business_code === undefined &&
-          query.__seed === undefined))
-    ) {
-      return;
-    }
-    const scenario = readScenario(prefer, query);
-    if (!scenario) return;
-    (request as unknown as Record<symbol, unknown>)[SCENARIO] = scenario;
-    const code = scenario.code;
-    if (code === undefined || (code >= 200 && code < 300)) return;
-    const ctx = (request.routeOptions.config as { dataapi?: RouteContext }).dataapi;
-    if (!ctx) return; // not an operation's route: 404 or 405 as usual
-    if (code < 400 || code > 599) {
-      throw new HttpError(
-        400,
-        `Prefer code=${code}: only 2xx, 4xx and 5xx statuses can be asked for`,
-        {
-          outcome: 'invalid_parameters',
-        },
-      );
-    }
-    const headers: Record<string, string> = {};
-    if (code === 429) headers['retry-after'] = '1';
-    if (code === 405) headers.allow = ctx.op.method.toUpperCase();
-    throw new HttpError(code, `Mock scenario: HTTP ${code}`, {
-      headers,
-      ...(scenario.businessCode !== undefined ? { businessCode: scenario.businessCode } : {}),
-    });
-  });
   await registerService(app, {
     model,
     handlers: { ...createHandlers(model, catalogue), ...options.handlers },
     verifyKey: (key) => keys.has(key),
     rateLimit: options.rateLimit ?? true,
     ...(options.limits ? { limits: options.limits } : {}),
+    onOperationRequest: applyScenario,
   });
   await app.ready();
   return app;

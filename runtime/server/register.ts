@@ -5,6 +5,7 @@
  * with its group's business codes. Client errors are always 4xx, never 500.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isUtf8 } from 'node:buffer';
 import multipart from '@fastify/multipart';
 import type { Operation, ServiceModel } from 'dataapi/model';
 import { buildEnvelope, codeGroupOf } from 'dataapi/runtime/shared';
@@ -54,6 +55,11 @@ export interface ServiceOptions {
   limits?: Limits;
   /** Register the preview variants (default true). */
   previews?: boolean;
+  /**
+   * Runs first on every operation request, before the body is read (the mock's scenarios).
+   * Throw an HttpError to answer with it.
+   */
+  onOperationRequest?: (request: FastifyRequest, ctx: RouteContext) => void;
 }
 
 /** Per-route facts, computed once at registration. */
@@ -101,8 +107,23 @@ export async function registerService(
   const matcher = createPathMatcher(model);
   const envelopeOp = defaultEnvelopeOp(model);
   const validators = validatorsFor(model);
+  const onOperationRequest = options.onOperationRequest;
 
   app.setValidatorCompiler(validatorCompiler(model));
+  // JSON bodies must be valid UTF-8 (a lossy decode would hide the client's error).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, data, done) => {
+    const bytes = data as Buffer;
+    if (!isUtf8(bytes)) {
+      done(
+        new HttpError(400, 'Body is not valid UTF-8', { outcome: 'invalid_parameters' }),
+        undefined,
+      );
+      return;
+    }
+    parseJson(request, bytes.toString('utf8'), done);
+  });
   if (model.operations.some((op) => op.body?.kind === 'multipart')) {
     await app.register(multipart, {
       throwFileSizeLimit: true,
@@ -234,21 +255,28 @@ export async function registerService(
       bodyLimit: limits.bodyBytes,
       schema,
       config: { dataapi: ctx },
-      onRequest: body
-        ? async (request) => {
-            if (!hasBody(request)) return;
-            const actual = mediaEssence(request.headers['content-type']);
-            if (!accepts(bodyType, actual)) {
-              throw new HttpError(
-                415,
-                `Content type ${JSON.stringify(actual || 'none')} not accepted; send ${body.mediaType}`,
-                {
-                  outcome: 'invalid_parameters',
-                },
-              );
-            }
+      onRequest: async (request) => {
+        const url = request.raw.url;
+        if (url !== undefined && url.includes('%')) {
+          try {
+            decodeURIComponent(url);
+          } catch {
+            throw new HttpError(400, 'Malformed percent-encoding or invalid UTF-8 in the URL', {
+              outcome: 'invalid_parameters',
+            });
           }
-        : undefined,
+        }
+        if (onOperationRequest) onOperationRequest(request, ctx);
+        if (!body || !hasBody(request)) return;
+        const actual = mediaEssence(request.headers['content-type']);
+        if (!accepts(bodyType, actual)) {
+          throw new HttpError(
+            415,
+            `Content type ${JSON.stringify(actual || 'none')} not accepted; send ${body.mediaType}`,
+            { outcome: 'invalid_parameters' },
+          );
+        }
+      },
       preValidation: async (request) => {
         let key: string | undefined;
         if (needsKey) {
