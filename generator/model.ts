@@ -100,7 +100,12 @@ export interface Parameter {
   deprecated: boolean;
   description?: string;
   example?: unknown;
-  /** A safe identifier for generated code (the name itself when it is one). */
+  /**
+   * Set when the parameter is described by `content` instead of `schema`: its value is sent
+   * serialised as this media type (e.g. `application/json`: JSON text in the query string).
+   */
+  mediaType?: string;
+  /** A safe identifier for generated code (the name itself when it is one), unique per operation. */
   identifier: string;
 }
 

@@ -1,4 +1,5 @@
 /** Safe identifiers and file stems derived from spec text (names, operationIds, tags). */
+import { createHash } from 'node:crypto';
 
 const RESERVED = new Set(
   (
@@ -44,13 +45,22 @@ export function toTypeName(text: string, fallback = 'Item'): string {
   return /^[0-9]/.test(pascal) ? 'T' + pascal : pascal;
 }
 
-/** kebab-case file stem: only [a-z0-9-], never empty, never a path. */
+/** Names Windows reserves for devices, whatever the extension. */
+const DEVICE_NAMES = /^(con|prn|aux|nul|com\d|lpt\d)$/;
+
+/**
+ * kebab-case file stem: only [a-z0-9-], never empty, never a path, at most 80 characters.
+ * A longer stem is cut and suffixed with a hash of the whole text, so two long names that
+ * share a prefix still get different files.
+ */
 export function toFileStem(text: string, fallback = 'item'): string {
-  const stem = words(text)
+  let stem = words(text)
     .map((w) => w.toLowerCase())
-    .join('-')
-    .slice(0, 80);
-  return stem === '' ? fallback : stem;
+    .join('-');
+  if (stem.length > 80)
+    stem = `${stem.slice(0, 71).replace(/-+$/, '')}-${createHash('sha256').update(text).digest('hex').slice(0, 8)}`;
+  if (stem === '') return fallback;
+  return DEVICE_NAMES.test(stem) ? `${stem}-` : stem;
 }
 
 /** Whether a property name can be written bare in TypeScript. */

@@ -91,7 +91,6 @@ export function normalise(spec: Pick<LoadedSpec, 'file' | 'locate' | 'document'>
     windowMs: 1000,
     source: 'default' as const,
   };
-  const ids = new NameAllocator();
   const drafts: Draft[] = [];
   const paths = isObj(doc['paths']) ? doc['paths'] : {};
 
@@ -103,9 +102,8 @@ export function normalise(spec: Pick<LoadedSpec, 'file' | 'locate' | 'document'>
       if (!isObj(raw)) continue;
       const pointer = joinPointer('paths', path, method);
       const operationId = typeof raw['operationId'] === 'string' ? raw['operationId'] : undefined;
-      const id = ids.take(
-        toIdentifier(operationId ?? `${method} ${path.replace(/[{}]/g, ' by ')}`, 'operation'),
-      );
+      // Placeholder: ids are allocated once previews are folded (see allocateIds).
+      const id = '';
       const parameters = readParameters(doc, pathItem, raw, conv);
       const { responses, raw: rawSchemas } = readResponses(doc, raw, conv);
       const success = responses.find((r) => /^2\d\d$/.test(r.status));
@@ -173,7 +171,7 @@ export function normalise(spec: Pick<LoadedSpec, 'file' | 'locate' | 'document'>
         notShown: stringList(raw['x-dataapi-not-shown']),
       };
       if (raw['x-dataapi-preview'] === true)
-        op.preview = { path: `${path}/demo`, id: `${id}Preview`, explicit: false };
+        op.preview = { path: `${path}/demo`, id: '', explicit: false };
       const previewOf = raw['x-dataapi-preview-of'];
       drafts.push({
         op,
@@ -185,6 +183,7 @@ export function normalise(spec: Pick<LoadedSpec, 'file' | 'locate' | 'document'>
   }
 
   const operations = pairPreviews(drafts, problems);
+  allocateIds(operations);
   linkAsync(
     drafts.filter((d) => operations.includes(d.op)),
     operations,
@@ -244,13 +243,31 @@ function pairPreviews(drafts: Draft[], problems: Problems): Operation[] {
     }
     base.op.preview = {
       path: d.op.path,
-      id: `${base.op.id}Preview`,
+      id: '',
       explicit: true,
       ...(d.op.operationId ? { operationId: d.op.operationId } : {}),
     };
     folded.add(d);
   }
   return drafts.filter((d) => !folded.has(d)).map((d) => d.op);
+}
+
+/**
+ * Gives every operation (and preview variant) a unique, safe identifier. An operationId that is
+ * already a safe identifier keeps it whatever the order; the others are sanitised (or, without
+ * an operationId, synthesised from method and path) and numbered on a clash.
+ */
+function allocateIds(operations: Operation[]): void {
+  const ids = new NameAllocator();
+  const exact = (op: Operation) =>
+    op.operationId !== undefined && toIdentifier(op.operationId) === op.operationId;
+  for (const op of operations) if (exact(op)) op.id = ids.take(op.operationId as string);
+  for (const op of operations) {
+    if (exact(op)) continue;
+    const text = op.operationId ?? `${op.method} ${op.path.replace(/\{([^}]*)\}/g, ' by $1 ')}`;
+    op.id = ids.take(toIdentifier(text, 'operation'));
+  }
+  for (const op of operations) if (op.preview) op.preview.id = ids.take(`${op.id}Preview`);
 }
 
 function linkAsync(drafts: Draft[], operations: Operation[], problems: Problems): void {

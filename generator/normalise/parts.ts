@@ -8,7 +8,7 @@ import type {
   Response,
   ResponseKind,
 } from '../model.ts';
-import { toIdentifier } from './identifiers.ts';
+import { NameAllocator, toIdentifier } from './identifiers.ts';
 import { isObj, resolve, type Obj } from './refs.ts';
 import type { SchemaConverter } from './schema.ts';
 
@@ -31,15 +31,18 @@ export function readParameters(
     }
   }
   const out: Parameter[] = [];
+  const identifiers = new NameAllocator();
   for (const p of byKey.values()) {
     const where = p['in'] as ParameterLocation;
     if (!LOCATIONS.includes(where)) continue;
     const name = p['name'] as string;
     if (where === 'header' && IGNORED_HEADERS.has(name.toLowerCase())) continue;
     let schema: unknown = p['schema'];
+    let mediaType: string | undefined;
     if (schema === undefined && isObj(p['content'])) {
-      const first = Object.values(p['content'])[0];
+      const [type, first] = Object.entries(p['content'])[0] ?? [];
       schema = isObj(first) ? first['schema'] : undefined;
+      mediaType = type;
     }
     const formLike = where === 'query' || where === 'cookie';
     const style = typeof p['style'] === 'string' ? p['style'] : formLike ? 'form' : 'simple';
@@ -53,16 +56,20 @@ export function readParameters(
       deprecated: p['deprecated'] === true,
       ...(typeof p['description'] === 'string' ? { description: p['description'] } : {}),
       ...(firstExample(doc, p) !== undefined ? { example: firstExample(doc, p) } : {}),
-      identifier: toIdentifier(name, 'param'),
+      ...(mediaType !== undefined ? { mediaType } : {}),
+      identifier: '',
     });
   }
   // Stable order: by location, then required first, then name.
-  return out.sort(
+  out.sort(
     (a, b) =>
       LOCATIONS.indexOf(a.in) - LOCATIONS.indexOf(b.in) ||
       Number(b.required) - Number(a.required) ||
       a.name.localeCompare(b.name, 'en'),
   );
+  // Unique within the operation: `item-id` (path) and `item_id` (query) both want `itemId`.
+  for (const p of out) p.identifier = identifiers.take(toIdentifier(p.name, 'param'));
+  return out;
 }
 
 function firstExample(doc: Obj, holder: Obj): unknown {

@@ -158,5 +158,11 @@ function makeNullable(schema: Obj): Obj {
     return { ...schema, type: type === 'null' ? 'null' : [type, 'null'] };
   if (Array.isArray(type))
     return type.includes('null') ? schema : { ...schema, type: [...type, 'null'] };
-  return { anyOf: [schema, { type: 'null' }] };
+  // `allOf: [X]` + nullable is how 3.0 says "X or null"; the wrapper adds nothing on its own.
+  const keys = Object.keys(schema);
+  const only =
+    keys.length === 1 && Array.isArray(schema['allOf']) && schema['allOf'].length === 1
+      ? (schema['allOf'][0] as Obj)
+      : schema;
+  return { anyOf: [only, { type: 'null' }] };
 }
