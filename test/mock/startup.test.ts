@@ -1,0 +1,25 @@
+/** Examples are validated at start-up: a bad one is a clear error naming the operation and example. */
+import { describe, expect, it } from 'vitest';
+import type { ServiceModel } from 'dataapi/model';
+import { createMock, MockExampleError } from 'dataapi/runtime/mock';
+import { model } from '../../generated/model.ts';
+
+describe('start-up', () => {
+  it('refuses an example that does not match its schema', async () => {
+    const broken = structuredClone(model) as ServiceModel;
+    const op = broken.operations.find((o) => o.id === 'getAirQuality')!;
+    const example = op.success!.examples.find((e) => e.name === 'stale')!;
+    ((example.value as { Data: { AQI: unknown }[] }).Data[0] as { AQI: unknown }).AQI = 42;
+    const attempt = createMock(broken, { rateLimit: false });
+    await expect(attempt).rejects.toBeInstanceOf(MockExampleError);
+    await expect(attempt).rejects.toThrow(
+      /"stale" of operation getAirQuality .*\n.*\/Data\/0\/AQI must be string/,
+    );
+  });
+
+  it('starts from the real spec', async () => {
+    const app = await createMock(model, { rateLimit: false });
+    expect((await app.inject({ url: '/__health' })).statusCode).toBe(200);
+    await app.close();
+  });
+});
