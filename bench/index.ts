@@ -1,5 +1,6 @@
 /** The benchmarks `dataapi bench` runs, in report order. */
 import type { BenchContext, Section } from './lib/context.ts';
+import { mockThroughput } from './mock.ts';
 import { githubGeneration, serviceGeneration, syntheticGeneration } from './generation.ts';
 
 export interface Benchmark {
@@ -34,6 +35,16 @@ export const BENCHMARKS: Benchmark[] = [
       'synthetic: peak memory < 1 GiB',
     ],
     run: syntheticGeneration,
+  },
+  {
+    id: 'mock',
+    title: '4. Mock throughput and latency (air quality)',
+    targets: [
+      'mock throughput >= 60% of bare Fastify',
+      'mock throughput >= 10x Prism',
+      'mock p99 <= 2x bare Fastify',
+    ],
+    run: mockThroughput,
   },
 ];
 
