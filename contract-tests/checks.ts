@@ -457,9 +457,15 @@ export function runCheck(check: CheckName, ctx: CheckContext): CheckResult {
     };
   }
   const refused = covered.filter((p) => p.exchange.budgetRefused);
-  if (skip || covered.length === 0 || refused.length > 0) {
+  const unanswered = check !== 'server-errors' && covered.length > 0 && !covered.some(answered);
+  if (skip || covered.length === 0 || refused.length > 0 || unanswered) {
     const message =
-      skip ?? (refused.length > 0 ? refused[0]!.exchange.record.error! : 'no request to judge');
+      skip ??
+      (refused.length > 0
+        ? refused[0]!.exchange.record.error!
+        : unanswered
+          ? `no response to judge (${covered[0]!.exchange.record.error ?? 'none'}; see server-errors)`
+          : 'no request to judge');
     return { ...base, status: 'skipped', message, errors: [] };
   }
   const main = covered[0]!.exchange.record.request;

@@ -21,7 +21,7 @@ export interface NegativeCase {
   apply(spec: RequestSpec): RequestSpec;
 }
 
-const MAX_CASES = 16;
+const MAX_CASES = 24;
 
 export function negativeCases(model: ServiceModel, op: Operation): NegativeCase[] {
   const out: NegativeCase[] = [];
@@ -85,14 +85,21 @@ export function negativeCases(model: ServiceModel, op: Operation): NegativeCase[
   return prioritise(out);
 }
 
-/** Keeps the list bounded (rate limits cost time): one case per target first, then the rest. */
+/**
+ * Keeps the list bounded (rate limits cost time): every missing-required case first, then one
+ * invalid value per field (ranges before enumerations before types), then the rest.
+ */
 function prioritise(cases: NegativeCase[]): NegativeCase[] {
   const order = ['missing', 'body', 'range', 'enum', 'type', 'length'];
   const sorted = [...cases].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind));
   const seen = new Set<string>();
   const first: NegativeCase[] = [];
   const rest: NegativeCase[] = [];
-  for (const c of sorted) ((seen.has(c.target) ? rest : first).push(c), seen.add(c.target));
+  for (const c of sorted) {
+    const key = c.kind === 'missing' || c.kind === 'body' ? `${c.target} missing` : c.target;
+    (seen.has(key) ? rest : first).push(c);
+    seen.add(key);
+  }
   return [...first, ...rest].slice(0, MAX_CASES);
 }
 
@@ -110,7 +117,7 @@ export function invalidValues(s: Obj, onWire: boolean): Bad[] {
   const num = (k: string) => (typeof s[k] === 'number' ? (s[k] as number) : undefined);
   const numeric = types.includes('integer') || types.includes('number');
   if (numeric && !types.includes('string')) {
-    const step = types.includes('integer') && !types.includes('number') ? 1 : 0.5;
+    const step = 1; // max + 1 is outside the range for integers and numbers alike (score 751)
     const max = num('maximum');
     const min = num('minimum');
     const xmax = num('exclusiveMaximum');

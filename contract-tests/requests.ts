@@ -110,7 +110,9 @@ export function serialise(op: Operation, spec: RequestSpec, o: SerialiseOptions)
   const qs = query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
 
   let payload: string | FormData | undefined;
-  if (body !== undefined && op.body) {
+  const method = (o.method ?? op.method).toLowerCase();
+  // GET and HEAD carry no body (fetch refuses one): a wrong-method probe sends the rest.
+  if (body !== undefined && op.body && method !== 'get' && method !== 'head') {
     if (o.contentType !== undefined) {
       headers['content-type'] = o.contentType;
       payload = JSON.stringify(body);
@@ -131,7 +133,7 @@ export function serialise(op: Operation, spec: RequestSpec, o: SerialiseOptions)
     }
   }
   return {
-    method: o.method ?? op.method,
+    method,
     pathAndQuery: qs ? `${path}?${qs}` : path,
     headers,
     ...(payload !== undefined ? { body: payload } : {}),

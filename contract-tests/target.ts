@@ -27,11 +27,7 @@ export async function startEmbeddedMock(
     createMockServer(options?: unknown): Listening | Promise<Listening>;
   };
   // The mock must refuse a wrong key for the auth checks: tell it which key is right.
-  const app = await mod.createMockServer({
-    appkey,
-    verifyKey: (key: string) => key === appkey,
-    logger: false,
-  });
+  const app = await mod.createMockServer({ appkeys: [appkey], logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address() as { port: number };
   return {

@@ -13,5 +13,8 @@ export default defineConfig({
     // Files already run in parallel workers; tests within a file share their requests in order.
     sequence: { concurrent: false },
     retry: 0,
+    // The work is waiting on the network and on rate-limit windows, not CPU: run many files at once.
+    pool: 'threads',
+    maxWorkers: 8,
   },
 });

@@ -1,0 +1,72 @@
+/**
+ * Runs `dataapi contract` as QA would (a child process, real HTTP) and reads its results file.
+ * The child is a fresh process: vitest's own environment variables are not passed on.
+ */
+import { spawn } from 'node:child_process';
+import { readFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CheckResult, ContractRunResult } from '../../contract-tests/results.ts';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const KEY = 'contract-secret-key-5b9e';
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  result?: ContractRunResult;
+}
+
+export async function runCli(
+  command: string,
+  args: string[],
+  name: string,
+  env: Record<string, string> = {},
+): Promise<CliRun> {
+  const dir = path.join(ROOT, 'test', '.work', 'contract');
+  await mkdir(dir, { recursive: true });
+  const results = path.join(dir, `${name}.json`);
+  const childEnv: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && !k.startsWith('VITEST') && k !== 'NODE_OPTIONS' && k !== 'TEST')
+      childEnv[k] = v;
+  Object.assign(childEnv, { DATAAPI_APPKEY: KEY, FORCE_COLOR: '0', NO_COLOR: '1' }, env);
+  const child = spawn(
+    process.execPath,
+    ['bin/dataapi.js', command, ...args, '--results', results],
+    {
+      cwd: ROOT,
+      env: childEnv,
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const code = await new Promise<number>((r) => child.on('close', (c) => r(c ?? -1)));
+  let result: ContractRunResult | undefined;
+  try {
+    result = JSON.parse(await readFile(results, 'utf8')) as ContractRunResult;
+  } catch {
+    result = undefined;
+  }
+  return { code, stdout, stderr, ...(result ? { result } : {}) };
+}
+
+export function find(
+  run: CliRun,
+  operation: string,
+  check: string,
+  variant: 'main' | 'preview' = 'main',
+): CheckResult | undefined {
+  return run.result?.results.find(
+    (r) => r.operation === operation && r.check === check && r.variant === variant,
+  );
+}
+
+export function failedOf(run: CliRun): string[] {
+  return (run.result?.results ?? [])
+    .filter((r) => r.status === 'failed')
+    .map((r) => `${r.operation} ${r.check} ${r.variant}`);
+}
