@@ -1,0 +1,50 @@
+/** `dataapi mock`: prints its address and keys (env key redacted), serves, and stops on SIGTERM. */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+function startCli(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, ['bin/dataapi.js', 'mock', ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const listening = new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', () => {
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m?.[1]) resolve(m[1]);
+    });
+    void exited.then((code) => reject(new Error(`exited ${code}: ${err}`)));
+  });
+  listening.catch(() => undefined); // awaited only by tests that expect it to start
+  return { child, listening, exited, output: () => out, errors: () => err };
+}
+
+describe('dataapi mock', () => {
+  it('serves on an ephemeral port, redacts DATAAPI_APPKEY, shuts down on SIGTERM', async () => {
+    const cli = startCli(['--port', '0', '--no-rate-limit'], { DATAAPI_APPKEY: 'sk-live-abcdef' });
+    const url = await cli.listening;
+    expect(cli.output()).toContain('mock-appkey');
+    expect(cli.output()).toContain('rate limits: off');
+    expect(cli.output()).not.toContain('sk-live-abcdef');
+    const res = await fetch(`${url}/Weather/AirQuality?appkey=sk-live-abcdef&city=x`);
+    expect(res.status).toBe(200);
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited).toBe(0);
+    expect(cli.output()).toContain('shutting down');
+  });
+
+  it('rejects a bad port with exit code 2', async () => {
+    const cli = startCli(['--port', 'nope']);
+    expect(await cli.exited).toBe(2);
+    expect(cli.errors()).toContain('--port');
+  });
+});
