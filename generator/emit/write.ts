@@ -50,20 +50,28 @@ export interface WriteHooks {
   beforeSwap?: () => void | Promise<void>;
 }
 
-/** Serialises concurrent writers of one output folder (two generate runs at once). */
+/**
+ * Serialises concurrent writers of one output folder (two generate runs at once). The lock is a
+ * folder holding the owner's pid, so a lock left by a killed run is taken over at once.
+ */
 async function withLock<T>(out: string, body: () => Promise<T>): Promise<T> {
   const lock = `${out}.dataapi-lock`;
+  const owner = path.join(lock, 'pid');
   await mkdir(path.dirname(out), { recursive: true });
   for (let waited = 0; ; waited += 100) {
     try {
       await mkdir(lock);
+      await writeFile(owner, String(process.pid));
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const pid = Number(await readFile(owner, 'utf8').catch(() => ''));
       const age = Date.now() - ((await stat(lock).catch(() => undefined))?.mtimeMs ?? Date.now());
-      if (age > 60_000)
+      if ((pid > 0 && !isAlive(pid)) || age > 60_000) {
         await rm(lock, { recursive: true, force: true }); // left by a killed run
-      else if (waited > 120_000)
+        continue;
+      }
+      if (waited > 120_000)
         throw new Error(`${lock} is held by another run; remove it if no run is active`);
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -90,15 +98,15 @@ async function swapIn(
   files: RenderedFile[],
   hooks: WriteHooks,
 ): Promise<void> {
+  const parent = path.dirname(out);
+  await mkdir(parent, { recursive: true });
+  await removeStale(parent, path.basename(out));
   const existing = await readdir(out).catch(() => undefined);
   if (existing && existing.length > 0 && !existing.includes(MANIFEST)) {
     throw new Error(
       `refusing to replace ${outDir}: it is not empty and was not written by dataapi (no ${MANIFEST})`,
     );
   }
-  const parent = path.dirname(out);
-  await mkdir(parent, { recursive: true });
-  await removeStale(parent, path.basename(out));
   const tag = `${path.basename(out)}-${process.pid}-${randomBytes(4).toString('hex')}`;
   const tmp = path.join(parent, `.tmp-dataapi-new-${tag}`);
   const old = path.join(parent, `.tmp-dataapi-old-${tag}`);
@@ -120,18 +128,30 @@ async function swapIn(
   await rm(old, { recursive: true, force: true });
 }
 
-/** Temporary folders left by a run that was killed before it could clean up. */
+/**
+ * Temporary folders left by a run that was killed before it could clean up. A run killed between
+ * its two renames leaves no output folder and the previous tree in its `old` folder: that tree is
+ * put back first, so the output folder is as it was before the killed run.
+ */
 async function removeStale(parent: string, base: string): Promise<void> {
-  const names = await readdir(parent).catch(() => [] as string[]);
-  for (const name of names) {
-    if (
-      name.startsWith(`.tmp-dataapi-new-${base}-`) ||
-      name.startsWith(`.tmp-dataapi-old-${base}-`)
-    ) {
-      const pid = Number(name.slice(`.tmp-dataapi-new-${base}-`.length).split('-')[0]);
-      if (!isAlive(pid)) await rm(path.join(parent, name), { recursive: true, force: true });
-    }
-  }
+  const names = (await readdir(parent).catch(() => [] as string[])).sort();
+  const stale = (prefix: string) =>
+    names.filter((name) => {
+      // `<pid>-<8 hex>` exactly: `generated-x`'s folders are not `generated`'s.
+      const m = name.startsWith(prefix)
+        ? /^(\d+)-[0-9a-f]{8}$/.exec(name.slice(prefix.length))
+        : null;
+      return m !== null && !isAlive(Number(m[1]));
+    });
+  const olds = stale(`.tmp-dataapi-old-${base}-`);
+  const outExists = await stat(path.join(parent, base)).then(
+    () => true,
+    () => false,
+  );
+  if (!outExists && olds[0] !== undefined)
+    await rename(path.join(parent, olds[0]), path.join(parent, base));
+  for (const name of [...stale(`.tmp-dataapi-new-${base}-`), ...olds])
+    await rm(path.join(parent, name), { recursive: true, force: true });
 }
 
 function isAlive(pid: number): boolean {
