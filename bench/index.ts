@@ -1,6 +1,8 @@
 /** The benchmarks `dataapi bench` runs, in report order. */
 import type { BenchContext, Section } from './lib/context.ts';
 import { mockThroughput } from './mock.ts';
+import { validationThroughput } from './validation.ts';
+import { contractSuite } from './contract.ts';
 import { githubGeneration, serviceGeneration, syntheticGeneration } from './generation.ts';
 
 export interface Benchmark {
@@ -45,6 +47,21 @@ export const BENCHMARKS: Benchmark[] = [
       'mock p99 <= 2x bare Fastify',
     ],
     run: mockThroughput,
+  },
+  {
+    id: 'validation',
+    title: '5. Validation throughput (contract runtime vs Ajv directly)',
+    targets: [
+      'validation (getAirQuality): contract runtime >= 90% of Ajv directly',
+      'validation (predictAdmission): contract runtime >= 90% of Ajv directly',
+    ],
+    run: validationThroughput,
+  },
+  {
+    id: 'contract',
+    title: '6. Contract suite against the embedded mock',
+    targets: [],
+    run: contractSuite,
   },
 ];
 
