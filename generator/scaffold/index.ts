@@ -7,9 +7,9 @@
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { generate, type GenerateResult } from '../generate.ts';
-import { loadSpec } from '../load.ts';
+import { parseSpecText, SpecError } from '../load.ts';
 import { lintSpec } from '../lint/index.ts';
-import { joinPointer } from '../normalise/refs.ts';
+import { isObj, joinPointer } from '../normalise/refs.ts';
 import {
   createHandler,
   handlerPath,
@@ -57,10 +57,20 @@ export async function scaffold(
     throw new ScaffoldError(
       `${options.spec} is not a YAML file; dataapi scaffold edits YAML descriptions`,
     );
-  // The description must be valid before it is touched (SpecError otherwise).
-  const loaded = await loadSpec(specFile);
-  const text = await readFile(specFile, 'utf8');
-  const planned = plan(loaded.document, req);
+  let text: string;
+  try {
+    text = await readFile(specFile, 'utf8');
+  } catch (err) {
+    throw new ScaffoldError(
+      `cannot read ${options.spec} (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
+  // Planned on the root file as written (that is the text being edited); the edited text is
+  // validated as a whole below, before it replaces the file.
+  const shown = path.relative(process.cwd(), specFile) || specFile;
+  const parsed = parseSpecText(shown, text);
+  if (!isObj(parsed.raw)) throw new ScaffoldError(`${shown} is not an OpenAPI description`);
+  const planned = plan(parsed.raw, req);
   const edit = addOperations(text, planned.entries, `Added by dataapi scaffold (${planned.id}).`);
   const out = path.resolve(options.out ?? 'generated');
   const handlersDir = path.resolve(options.handlersDir ?? 'handlers');
@@ -72,7 +82,7 @@ export async function scaffold(
   }));
   const base: Omit<ScaffoldResult, 'handler'> = {
     id: planned.id,
-    spec: loaded.file,
+    spec: shown,
     added,
     insertions: edit.insertions,
     text: edit.text,
@@ -86,7 +96,14 @@ export async function scaffold(
   );
   try {
     await writeFile(temp, edit.text);
-    const report = await lintSpec(temp);
+    let report;
+    try {
+      report = await lintSpec(temp);
+    } catch (err) {
+      // The description was already invalid (or the edit broke it): say so about the real file.
+      if (err instanceof SpecError) throw new SpecError(shown, err.problems, err.code);
+      throw err;
+    }
     const mine = report.findings.filter(
       (f) => f.severity === 'error' && added.some((a) => f.pointer.startsWith(a.pointer)),
     );

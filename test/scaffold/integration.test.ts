@@ -1,0 +1,81 @@
+/**
+ * The integrator's path end to end, on a copy of the spec in a temporary project folder: the
+ * `dataapi scaffold` command adds an operation and regenerates; its stub, client method, mock and
+ * contract tests exist at once, and its contract tests pass against the embedded mock unedited.
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const project = path.join(root, 'test/.work', `scaffold-project-${process.pid}`);
+const cli = path.join(root, 'bin/dataapi.js');
+
+function dataapi(args: string[]) {
+  const env = { ...process.env };
+  delete env['DATAAPI_APPKEY'];
+  return spawnSync(process.execPath, [cli, ...args], { cwd: project, encoding: 'utf8', env });
+}
+
+describe('scaffold, generate and contract-test a new operation', () => {
+  it('passes its contract tests against the mock without further edits', () => {
+    rmSync(project, { recursive: true, force: true });
+    mkdirSync(path.join(project, 'spec'), { recursive: true });
+    mkdirSync(path.join(project, 'contract-tests'), { recursive: true });
+    copyFileSync(path.join(root, 'spec/openapi.yaml'), path.join(project, 'spec/openapi.yaml'));
+    // The contract runner reads <root>/generated and <root>/contract-tests/vitest.config.ts.
+    copyFileSync(
+      path.join(root, 'contract-tests/vitest.config.ts'),
+      path.join(project, 'contract-tests/vitest.config.ts'),
+    );
+
+    const added = dataapi([
+      'scaffold',
+      'operation',
+      '--method',
+      'post',
+      '--path',
+      '/weather/forecast/{city_id}',
+      '--category',
+      'Weather, air quality',
+      '--codes',
+      'A',
+      '--param',
+      'days:integer:required',
+      '--body-field',
+      'hours:integer',
+      '--body-field',
+      'note:string:required',
+      '--rate-limit',
+      '10/s',
+    ]);
+    expect(added.stderr).toBe('');
+    expect(added.status).toBe(0);
+    expect(added.stdout).toContain(
+      'added POST /weather/forecast/{city_id} and POST /weather/forecast/{city_id}/demo',
+    );
+
+    const id = 'postWeatherForecastByCityId';
+    const gen = (file: string) => readFileSync(path.join(project, 'generated', file), 'utf8');
+    const model = JSON.parse(gen('model.json')) as {
+      operations: { id: string; preview?: { id: string } }[];
+    };
+    expect(model.operations.find((o) => o.id === id)?.preview?.id).toBe(`${id}Preview`);
+    expect(gen('server/index.ts')).toContain(`${id}: OperationHandler<`);
+    expect(gen('client/index.ts')).toContain(id);
+    expect(gen('contract-tests/post-weather-forecast-by-city-id.test.ts')).toContain(
+      `contractSuite(model, '${id}')`,
+    );
+    expect(
+      readFileSync(path.join(project, 'handlers/post-weather-forecast-by-city-id.ts'), 'utf8'),
+    ).toContain("from '../generated/server/index.ts'");
+
+    const contract = dataapi(['contract', '--only', id]);
+    expect(contract.stdout + contract.stderr).toMatch(
+      /1 operations, \d+ checks: \d+ passed, 0 failed/,
+    );
+    expect(contract.status).toBe(0);
+  });
+});
