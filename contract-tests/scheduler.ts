@@ -26,7 +26,7 @@ export class LocalScheduler implements Scheduler {
 
   constructor(
     private budget?: number,
-    private marginMs = 25,
+    private marginMs?: number,
   ) {}
 
   get requests(): number {
@@ -51,7 +51,8 @@ export class LocalScheduler implements Scheduler {
   private async grant(key: string, limit: RateLimit): Promise<Grant> {
     if (this.budget !== undefined && this.used >= this.budget)
       return { ok: false, reason: `request budget of ${this.budget} exhausted` };
-    const window = limit.windowMs + this.marginMs;
+    // The margin absorbs the jitter between a grant and the request's arrival at the target.
+    const window = limit.windowMs + (this.marginMs ?? Math.max(50, limit.windowMs * 0.05));
     const max = Math.max(1, limit.limit);
     let times = this.sent.get(key) ?? [];
     for (;;) {

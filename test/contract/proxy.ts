@@ -24,8 +24,13 @@ export interface ProxyResponse {
 export interface Fault {
   /** Path prefix the fault applies to (an operation's path; its /demo variant included). */
   path: string;
+  /** Called as soon as a request for the path arrives (before its body is read). */
+  onArrival?(): void;
   /** Rewrite the request before it is forwarded. */
   request?(req: ProxyRequest): ProxyRequest;
+  /** Answer this late (ms), for requests the predicate selects (all when absent). */
+  delayMs?: number;
+  delayIf?(req: ProxyRequest): boolean;
   /** Rewrite the answer, or 'hang' to never answer. */
   response?(res: ProxyResponse, req: ProxyRequest): ProxyResponse | 'hang';
 }
@@ -53,6 +58,8 @@ export async function startProxy(
 ): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer(async (incoming, out) => {
     const url = new URL(incoming.url ?? '/', 'http://proxy');
+    const match = (p: string) => faults.find((f) => p === f.path || p.startsWith(`${f.path}/`));
+    match(url.pathname)?.onArrival?.();
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(incoming.headers))
       if (typeof v === 'string' && k !== 'host' && k !== 'content-length') headers[k] = v;
@@ -63,7 +70,7 @@ export async function startProxy(
       headers,
       body: await readBody(incoming),
     };
-    const fault = faults.find((f) => req.path === f.path || req.path.startsWith(`${f.path}/`));
+    const fault = match(req.path);
     if (fault?.request) req = fault.request(req);
     const qs = req.query.toString();
     let res: ProxyResponse;
@@ -85,6 +92,8 @@ export async function startProxy(
     }
     const final = fault?.response ? fault.response(res, req) : res;
     if (final === 'hang') return; // never answer: the suite's timeout must fire
+    if (fault?.delayMs && (fault.delayIf?.(req) ?? true))
+      await new Promise((r) => setTimeout(r, fault.delayMs));
     out.writeHead(final.status, final.headers).end(final.body);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

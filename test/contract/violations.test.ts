@@ -311,6 +311,17 @@ const WRITES: Case[] = [
     detail: (r) => expect(r.actual).toContain('is not listed'),
   },
   {
+    name: 'a response slower than --max-response-time',
+    operation: 'getFundBasicIndex',
+    check: 'response-time',
+    fault: {
+      path: '/fund/basic/index',
+      delayMs: 1200,
+      delayIf: (req) => req.method === 'GET' && req.query.has('appkey'),
+    },
+    detail: (r) => expect(r.expected).toBe('a response within 800 ms'),
+  },
+  {
     name: 'paging overflow on the preview variant',
     operation: 'getGlobalUniversityRanking',
     check: 'paging',
@@ -375,4 +386,4 @@ function group(title: string, cases: Case[], extraArgs: string[]) {
 
 group('fund operations, one fault each', FUND, []);
 group('service operations, one fault each', SERVICE, []);
-group('writes and paging', WRITES, ['--allow-writes']);
+group('writes, paging and response time', WRITES, ['--allow-writes', '--max-response-time', '800']);
