@@ -1,0 +1,60 @@
+/** The CI workflow for the project's users runs what docs/integrators.md says it runs. */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseDocument } from 'yaml';
+import { describe, expect, it } from 'vitest';
+
+type Step = {
+  uses?: string;
+  run?: string;
+  with?: Record<string, unknown>;
+  env?: Record<string, string>;
+};
+type Job = { if?: string; steps: Step[] };
+
+const file = fileURLToPath(new URL('../../.github/workflows/dataapi.yml', import.meta.url));
+const doc = parseDocument(readFileSync(file, 'utf8'));
+const wf = doc.toJS() as {
+  on: { workflow_dispatch: { inputs: Record<string, unknown> } };
+  jobs: Record<string, Job>;
+};
+
+describe('.github/workflows/dataapi.yml', () => {
+  it('is valid YAML', () => expect(doc.errors).toEqual([]));
+
+  it('lints, checks for drift, tests and runs the contract suite against the mock with a JUnit artifact', () => {
+    const steps = wf.jobs['check']!.steps;
+    const runs = steps.map((s) => s.run ?? s.uses ?? '');
+    const order = [
+      /^actions\/checkout@/,
+      /^actions\/setup-node@/,
+      /^npm ci/,
+      /^npx dataapi lint$/,
+      /^npx dataapi generate --check$/,
+      /^npm test$/,
+      /^npx dataapi contract .*--reporter \S*junit.* --report-dir reports/,
+      /^actions\/upload-artifact@/,
+    ];
+    let at = 0;
+    for (const pattern of order) {
+      const found = runs.findIndex((r, i) => i >= at && pattern.test(r));
+      expect(found, String(pattern)).toBeGreaterThanOrEqual(at);
+      at = found + 1;
+    }
+    expect(steps.find((s) => s.uses?.startsWith('actions/setup-node'))!.with!['node-version']).toBe(
+      20,
+    );
+    expect(steps.at(-1)!.with!['path']).toBe('reports/');
+  });
+
+  it('has a manual job for QA against a deployment, with the key from a secret', () => {
+    expect(wf.on.workflow_dispatch.inputs).toHaveProperty('base_url');
+    const job = wf.jobs['contract-deployment']!;
+    expect(job.if).toContain('workflow_dispatch');
+    const step = job.steps.find((s) => s.run?.includes('dataapi contract'))!;
+    expect(step.env!['DATAAPI_APPKEY']).toBe('${{ secrets.DATAAPI_APPKEY }}');
+    expect(step.run).toContain('--base-url "$BASE_URL"');
+    // Inputs reach the script only through the environment (no expression injection).
+    expect(step.run).not.toContain('${{');
+  });
+});
