@@ -41,6 +41,8 @@ export interface RouteSchemas {
 
 /** Marks a schema whose absence (no body at all) is fine. */
 export const OPTIONAL_BODY = Symbol('dataapi.optionalBody');
+/** Marks a form body: its fields arrive as text and are coerced like query parameters. */
+export const TEXT_FIELDS = Symbol('dataapi.textFields');
 
 export function routeSchemas(op: Operation, paramAliases: Map<string, string>): RouteSchemas {
   let query = op.querySchema;
@@ -72,9 +74,14 @@ export function routeSchemas(op: Operation, paramAliases: Map<string, string>): 
   }
   if (op.body && op.body.kind !== 'multipart' && op.body.kind !== 'binary') {
     const schema = op.body.schema;
-    if (!op.body.required && typeof schema === 'object') {
-      out.body = { ...schema, [OPTIONAL_BODY]: true } as JsonSchema;
-    } else out.body = schema;
+    const marks = {
+      ...(op.body.required ? {} : { [OPTIONAL_BODY]: true }),
+      ...(op.body.kind === 'form' ? { [TEXT_FIELDS]: true } : {}),
+    };
+    out.body =
+      typeof schema === 'object' && Object.getOwnPropertySymbols(marks).length > 0
+        ? ({ ...schema, ...marks } as JsonSchema)
+        : schema;
   }
   return out;
 }
@@ -86,7 +93,8 @@ export function validatorCompiler(model: ServiceModel): FastifySchemaCompiler<Js
   const v = validatorsFor(model);
   return ({ schema, httpPart }) => {
     const optional = typeof schema === 'object' && OPTIONAL_BODY in schema;
-    const ajv = httpPart === 'body' ? v.body : v.params;
+    const textFields = typeof schema === 'object' && TEXT_FIELDS in schema;
+    const ajv = httpPart === 'body' && !textFields ? v.body : v.params;
     const fn = ajv.compile(schema);
     if (!optional) return fn as FastifyValidationResult;
     // Fastify hands a missing body over as null; an optional body may be absent.

@@ -73,13 +73,20 @@ export function validRequest(
       }
       init.body = form;
     } else {
-      const body = { ...(example as Record<string, unknown>) };
-      if (key !== null && transport?.in === 'body') body[transport.name] = key;
-      if (key === null && op.auth.transports.some((t) => t.in === 'body')) {
-        for (const t of op.auth.transports) if (t.in === 'body') delete body[t.name];
+      const isObject = typeof example === 'object' && example !== null && !Array.isArray(example);
+      const body = isObject ? { ...(example as Record<string, unknown>) } : example;
+      if (isObject) {
+        const fields = body as Record<string, unknown>;
+        if (key !== null && transport?.in === 'body') fields[transport.name] = key;
+        if (key === null && op.auth.transports.some((t) => t.in === 'body')) {
+          for (const t of op.auth.transports) if (t.in === 'body') delete fields[t.name];
+        }
       }
       headers['content-type'] = op.body.mediaType;
-      init.body = JSON.stringify(body);
+      init.body =
+        op.body.kind === 'form'
+          ? new URLSearchParams(body as Record<string, string>).toString()
+          : JSON.stringify(body);
     }
   }
   const qs = query.toString();
