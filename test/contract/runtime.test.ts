@@ -1,0 +1,137 @@
+/**
+ * The contract runtime's derivations, without a network: negative values come from the schemas
+ * and stay invalid on the wire; requests carry the key the way each operation takes it; the
+ * runtime works on third-party descriptions too.
+ */
+import { describe, expect, it } from 'vitest';
+import { findOperation } from 'dataapi/runtime/shared';
+import { model } from '../../generated/model.ts';
+import { loadSpec } from '../../generator/load.ts';
+import { normalise } from '../../generator/normalise/index.ts';
+import { invalidValues, negativeCases } from '../../contract-tests/negatives.ts';
+import { serialise, validRequests } from '../../contract-tests/requests.ts';
+import { LocalScheduler } from '../../contract-tests/scheduler.ts';
+import { retryAfterMs } from '../../contract-tests/http.ts';
+
+const labels = (id: string) => negativeCases(model, findOperation(model, id)).map((c) => c.label);
+
+describe('negative cases derived from the schemas', () => {
+  it('pageSize of the ranking: 21, 0 and non-integers; nothing for the free-text name', () => {
+    const l = labels('getGlobalUniversityRanking');
+    expect(l).toContain('query pageSize=21 (above maximum 20)');
+    expect(l).toContain('query pageSize=0 (below minimum 1)');
+    expect(l).toContain('query pageSize="abc" (not integer)');
+    expect(l).toContain('query pageSize=1.5 (not an integer)');
+    // A query value is text: no "wrong type" exists for a string parameter.
+    expect(l.some((x) => x.includes('query name'))).toBe(false);
+  });
+
+  it('admission body: score 751, the enumeration, missing required fields', () => {
+    const l = labels('rankAdmissionMajorLines');
+    expect(l).toContain('body field score=751 (above maximum 750)');
+    // Bounded (rate limits cost time): one invalid value per field before a second one.
+    expect(l.length).toBeLessThanOrEqual(24);
+    expect(l).toContain('body field province missing (required)');
+    expect(l).toContain('body field probability_sort="dataapi-not-in-enum" (not one of desc, asc)');
+    expect(l).toContain('request body missing (required)');
+  });
+
+  it('air quality: the require-any-of group and the language enumeration', () => {
+    const l = labels('getAirQuality');
+    expect(l).toContain('none of location, city sent (one is required)');
+    expect(l).toContain('query lang="dataapi-not-in-enum" (not one of zh, en)');
+  });
+
+  it('multipart fields are text: only enumeration violations, never types; never the body key', () => {
+    const l = labels('uploadKnowledgeBaseDocuments');
+    expect(l).toContain(
+      'body field replace_existing="dataapi-not-in-enum" (not one of true, false)',
+    );
+    expect(l.some((x) => /tenant_id/.test(x))).toBe(false);
+    expect(labels('extractArticle').some((x) => /appkey/.test(x))).toBe(false);
+  });
+
+  it('uses no value a coercing server could rescue, and no format or pattern', () => {
+    expect(invalidValues({ type: 'string', format: 'uri', pattern: '^a' }, false)).toEqual([
+      { value: { not: 'a string' }, why: 'not a string', kind: 'type' },
+    ]);
+    expect(invalidValues({ type: 'string', minLength: 1 }, true)).toEqual([]);
+    expect(invalidValues({ type: 'boolean' }, true).map((b) => b.value)).toEqual(['abc']);
+    expect(invalidValues({ type: 'array', items: { type: 'string' } }, true)).toEqual([]);
+  });
+});
+
+describe('requests from the examples', () => {
+  it('sends the key where each operation takes it, and none on the preview', () => {
+    const key = 'k-1';
+    const aq = findOperation(model, 'getAirQuality');
+    const main = serialise(aq, validRequests(model, aq)[0]!, {
+      path: aq.path,
+      key: 'key',
+      appkey: key,
+      purpose: 't',
+    });
+    expect(main.pathAndQuery).toContain('appkey=k-1');
+    const prev = serialise(aq, validRequests(model, aq)[0]!, {
+      path: aq.preview!.path,
+      key: 'none',
+      appkey: key,
+      purpose: 't',
+    });
+    expect(prev.pathAndQuery).not.toContain('appkey');
+    const exam = findOperation(model, 'compareExamQuestions');
+    const h = serialise(exam, validRequests(model, exam)[0]!, {
+      path: exam.path,
+      key: 'key',
+      appkey: key,
+      purpose: 't',
+    });
+    expect(h.headers['X-SERVICE-APPKEY']).toBe(key);
+    expect(h.pathAndQuery).not.toContain(key);
+    // The article example with the key in the body sends the real key there, not the example's.
+    const art = findOperation(model, 'extractArticle');
+    const inBody = validRequests(model, art).find((s) => s.name.includes('keyInBody'))!;
+    const b = serialise(art, inBody, { path: art.path, key: 'key', appkey: key, purpose: 't' });
+    expect(JSON.parse(b.body as string).appkey).toBe(key);
+    expect(b.pathAndQuery).not.toContain('appkey');
+  });
+
+  it('works on third-party descriptions (plain JSON operations, no operationId)', async () => {
+    for (const file of [
+      '3.0/json/petstore.json',
+      '3.1/json/petstore.json',
+      '3.0/json/uspto.json',
+    ]) {
+      const m = normalise(await loadSpec(`node_modules/@readme/oas-examples/${file}`));
+      for (const op of m.operations) {
+        for (const spec of validRequests(m, op))
+          expect(() =>
+            serialise(op, spec, { path: op.path, key: 'key', appkey: 'k', purpose: 't' }),
+          ).not.toThrow();
+        expect(() => negativeCases(m, op)).not.toThrow();
+      }
+    }
+  });
+});
+
+describe('scheduling', () => {
+  it('grants at most `limit` per window and then stops at the budget', async () => {
+    const s = new LocalScheduler(4, 0);
+    const limit = { limit: 2, per: 'second' as const, windowMs: 200, source: 'operation' as const };
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const g = await s.acquire('op', limit);
+      if (g.ok) times.push(performance.now());
+      else expect(g.reason).toMatch(/budget of 4/);
+    }
+    expect(times).toHaveLength(4);
+    expect(times[2]! - times[0]!).toBeGreaterThanOrEqual(200);
+    expect(times[3]! - times[1]!).toBeGreaterThanOrEqual(200);
+  });
+
+  it('reads Retry-After in seconds or as a date, capped', () => {
+    expect(retryAfterMs('2', 0, 60_000)).toBe(2000);
+    expect(retryAfterMs('soon', 1, 60_000)).toBe(2000);
+    expect(retryAfterMs('120', 0, 30_000)).toBe(30_000);
+  });
+});
