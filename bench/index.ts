@@ -3,6 +3,7 @@ import type { BenchContext, Section } from './lib/context.ts';
 import { mockThroughput } from './mock.ts';
 import { validationThroughput } from './validation.ts';
 import { contractSuite } from './contract.ts';
+import { livePacing } from './pacing.ts';
 import { githubGeneration, serviceGeneration, syntheticGeneration } from './generation.ts';
 
 export interface Benchmark {
@@ -62,6 +63,15 @@ export const BENCHMARKS: Benchmark[] = [
     title: '6. Contract suite against the embedded mock',
     targets: [],
     run: contractSuite,
+  },
+  {
+    id: 'pacing',
+    title: '7. Live pacing of the contract runner',
+    targets: [
+      'pacing: every operation at or under its declared limit (whole suite and saturated)',
+      'pacing: >= 90% of the limit with enough work (saturated)',
+    ],
+    run: livePacing,
   },
 ];
 
