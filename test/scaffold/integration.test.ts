@@ -31,6 +31,23 @@ describe('scaffold, generate and contract-test a new operation', () => {
       path.join(project, 'contract-tests/vitest.config.ts'),
     );
 
+    const specText = readFileSync(path.join(project, 'spec/openapi.yaml'), 'utf8');
+    const dry = dataapi([
+      'scaffold',
+      'operation',
+      '--method',
+      'get',
+      '--path',
+      '/weather/forecast',
+      '--category',
+      'Weather, air quality',
+      '--dry-run',
+    ]);
+    expect(dry.status).toBe(0);
+    expect(dry.stdout).toContain('operationId: getWeatherForecastDemo');
+    expect(dry.stdout).toContain('Nothing was changed.');
+    expect(readFileSync(path.join(project, 'spec/openapi.yaml'), 'utf8')).toBe(specText);
+
     const added = dataapi([
       'scaffold',
       'operation',
