@@ -41,6 +41,15 @@ export function createSchemaValidator(
     coerceTypes: options.coerceTypes ?? false,
     useDefaults: options.useDefaults ?? false,
     validateFormats: true,
+    // Third-party descriptions use formats nobody defines (`uriref`, ...): those are not errors
+    // (OpenAPI says unknown formats are annotations), so only that warning is dropped.
+    logger: {
+      log: console.log,
+      warn: (...args: unknown[]) => {
+        if (!String(args[0]).startsWith('unknown format')) console.warn(...args);
+      },
+      error: console.error,
+    },
   });
   addFormatsModule.default(ajv);
   // OpenAPI's own formats: width hints and binary payloads, not string shapes Ajv can check.
