@@ -185,11 +185,36 @@ export async function loadSpec(specPath: string): Promise<LoadedSpec> {
       structuredClone(raw) as never,
     )) as unknown as OpenApiDocument;
     // validate() dereferences in place, so it gets its own copy.
-    await SwaggerParser.validate(structuredClone(document) as never);
+    await SwaggerParser.validate(withoutValidatorFalsePositives(document) as never);
   } catch (err) {
     throw toSpecError(shown, files, err);
   }
   return { file: shown, document, locate: parsed.locate };
+}
+
+/**
+ * A copy of the document for swagger-parser's validate(), without what its bundled OpenAPI 3.1
+ * schema wrongly rejects: a server variable's `description` (the schema misspells it
+ * `descriptions`), valid in every 3.x version.
+ */
+function withoutValidatorFalsePositives(document: OpenApiDocument): OpenApiDocument {
+  const copy = structuredClone(document);
+  const isObj = (v: unknown): v is Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v);
+  const fixServers = (holder: unknown) => {
+    if (!isObj(holder) || !Array.isArray(holder['servers'])) return;
+    for (const server of holder['servers']) {
+      if (!isObj(server) || !isObj(server['variables'])) continue;
+      for (const v of Object.values(server['variables']))
+        if (isObj(v) && typeof v['description'] === 'string') delete v['description'];
+    }
+  };
+  fixServers(copy);
+  for (const item of Object.values(isObj(copy['paths']) ? copy['paths'] : {})) {
+    fixServers(item);
+    if (isObj(item)) for (const op of Object.values(item)) fixServers(op);
+  }
+  return copy;
 }
 
 function toSpecError(file: string, files: SpecFiles, err: unknown): SpecError {

@@ -20,12 +20,12 @@ export function collectProperties(
   const s = resolve(doc, schema);
   const out = { properties: {} as Obj, required: [] as string[] };
   if (!isObj(s) || depth > 20) return out;
-  if (isObj(s['properties'])) Object.assign(out.properties, s['properties']);
+  if (isObj(s['properties'])) out.properties = { ...out.properties, ...s['properties'] };
   if (Array.isArray(s['required'])) out.required.push(...(s['required'] as string[]));
   if (Array.isArray(s['allOf'])) {
     for (const part of s['allOf']) {
       const sub = collectProperties(doc, part, depth + 1);
-      Object.assign(out.properties, sub.properties);
+      out.properties = { ...out.properties, ...sub.properties };
       out.required.push(...sub.required);
     }
   }

@@ -18,7 +18,7 @@ import { detectEnvelope } from './envelope.ts';
 import { NameAllocator, toFileStem, toIdentifier } from './identifiers.ts';
 import { readBody, readParameters, readResponses } from './parts.ts';
 import { Problems } from './problems.ts';
-import { isObj, joinPointer, type Obj } from './refs.ts';
+import { isObj, joinPointer, setOwn, type Obj } from './refs.ts';
 import { SchemaConverter } from './schema.ts';
 
 export const METHODS: HttpMethod[] = [
@@ -324,7 +324,7 @@ function readRequireAnyOf(
 
 function querySchema(params: Operation['parameters'], requireAnyOf: string[][]): JsonSchema {
   const properties: Obj = {};
-  for (const p of params) properties[p.name] = p.schema;
+  for (const p of params) setOwn(properties, p.name, p.schema);
   const schema: Obj = { type: 'object', properties };
   const required = params.filter((p) => p.required).map((p) => p.name);
   if (required.length > 0) schema['required'] = required;
@@ -343,10 +343,10 @@ function readServers(doc: Obj): ServiceModel['servers'] {
     if (isObj(s['variables'])) {
       for (const [name, v] of Object.entries(s['variables'])) {
         if (isObj(v))
-          variables[name] = {
+          setOwn(variables, name, {
             default: String(v['default'] ?? ''),
             ...(typeof v['description'] === 'string' ? { description: v['description'] } : {}),
-          };
+          });
       }
     }
     return { url: String(s['url'] ?? '/'), variables };

@@ -10,7 +10,7 @@
  *   to point there, so recursive schemas work and each schema compiles on its own with that root.
  */
 import { SCHEMA_ROOT_ID, type JsonSchema } from '../model.ts';
-import { getAt, isObj, refPointer, type Obj } from './refs.ts';
+import { getAt, isObj, refPointer, setOwn, type Obj } from './refs.ts';
 
 const SCHEMA_MAP_KEYS = [
   'properties',
@@ -116,21 +116,25 @@ export class SchemaConverter {
         out[key] = value; // external or non-pointer refs are left for Ajv to report
       } else if (SCHEMA_MAP_KEYS.includes(key) && isObj(value)) {
         const map: Obj = {};
-        for (const [name, sub] of Object.entries(value)) map[name] = this.convert(sub);
-        out[key === 'definitions' ? '$defs' : key] = map;
+        for (const [name, sub] of Object.entries(value)) setOwn(map, name, this.convert(sub));
+        setOwn(out, key === 'definitions' ? '$defs' : key, map);
       } else if (SCHEMA_KEYS.includes(key) && (isObj(value) || typeof value === 'boolean')) {
-        out[key] = this.convert(value);
+        setOwn(out, key, this.convert(value));
       } else if (key === 'items' && Array.isArray(value)) {
         out['prefixItems'] = value.map((v) => this.convert(v)); // draft-4 tuple form
       } else if (SCHEMA_LIST_KEYS.includes(key) && Array.isArray(value)) {
-        out[key] = value.map((v) => this.convert(v));
+        setOwn(
+          out,
+          key,
+          value.map((v) => this.convert(v)),
+        );
       } else if (
         (key === 'exclusiveMinimum' || key === 'exclusiveMaximum') &&
         typeof value === 'boolean'
       ) {
         continue; // folded below, with minimum/maximum
       } else {
-        out[key] = value;
+        setOwn(out, key, value);
       }
     }
     // 3.0: exclusiveMinimum: true + minimum: n  ->  exclusiveMinimum: n

@@ -88,3 +88,48 @@ export async function leftovers(dir: string): Promise<string[]> {
       n === `${base}.dataapi-lock`,
   );
 }
+
+/**
+ * Type-checks every `.ts` file under `dir` with the project's compiler options, in one tsc run
+ * (a tsconfig in `dir` extending the project's; `dir` must sit two levels under test/.work).
+ */
+export async function typecheck(dir: string): Promise<Run> {
+  const { writeFile } = await import('node:fs/promises');
+  const base = path.relative(dir, path.join(ROOT, 'tsconfig.json')).split(path.sep).join('/');
+  await writeFile(
+    path.join(dir, 'tsconfig.json'),
+    JSON.stringify({ extends: base, include: ['**/*.ts'], exclude: [] }, null, 2),
+  );
+  return run(path.join(ROOT, 'node_modules/.bin/tsc'), [
+    '--noEmit',
+    '--pretty',
+    'false',
+    '-p',
+    path.join(dir, 'tsconfig.json'),
+  ]);
+}
+
+/** Imports every generated module under `dir` in a child process (see import-all.ts). */
+export async function importAll(dir: string): Promise<{
+  run: Run;
+  report?: {
+    imported: string[];
+    needRunner: string[];
+    failed: { file: string; error: string }[];
+    pwned: string | null;
+  };
+}> {
+  const r = await run(process.execPath, ['--import', 'tsx', 'test/generator/import-all.ts', dir]);
+  const line = r.stdout.trim().split('\n').pop() ?? '';
+  try {
+    return { run: r, report: JSON.parse(line) };
+  } catch {
+    return { run: r };
+  }
+}
+
+/** Removes a scratch tree after the tests (kept with KEEP_WORK=1 for a look). */
+export async function cleanup(dir: string): Promise<void> {
+  if (process.env['KEEP_WORK']) return;
+  await rm(dir, { recursive: true, force: true });
+}
