@@ -52,6 +52,41 @@ describe('the key goes where the operation takes it', () => {
   });
 });
 
+describe('envelope spellings', () => {
+  it("reads a body in the other spelling when the operation's own is absent", async () => {
+    const s = await server((app) => {
+      // The seed's lower camel case samples also show a capitalised DataStatus.
+      app.get('/v2/location/ip', async () => ({
+        DataStatus: {
+          StatusCode: 100,
+          StatusDescription: 'ok',
+          ResponseDateTime: 't',
+          DataTotalCount: 1,
+        },
+        Data: { countryCode: 'CN' },
+      }));
+      app.get('/fund/open/realtime', async () => ({
+        dataStatus: {
+          statusCode: 100,
+          statusDescription: 'ok',
+          responseDateTime: 't',
+          dataTotalCount: 2,
+        },
+        data: [1, 2],
+      }));
+      app.get('/fund/basicinfo', async () => ({ Data: [] }));
+    });
+    const c = createClient({ baseUrl: s.baseUrl, appkey: 'k' });
+    const ip = await c.getIpLocation({ query: { ip: '1.1.1.1' } });
+    expect([ip.data.countryCode, ip.status.code, ip.status.totalCount]).toEqual(['CN', 100, 1]);
+    const fund = await c.getFundOpenRealtime();
+    expect([fund.data, fund.status.totalCount, fund.status.description]).toEqual([[1, 2], 2, 'ok']);
+    // No status object in either spelling: the business outcome is unknown, not success.
+    const e = await failure(c.getFundBasicInfo());
+    expect(e.outcome).toBe('invalid_response');
+  });
+});
+
 describe('retries', () => {
   it('waits the Retry-After of a 429, then succeeds', async () => {
     let n = 0;
