@@ -79,6 +79,19 @@ export function buildCatalogue(model: ServiceModel, seed: number): Map<string, O
       }
       byName.set(example.name, split(op, example.name, example.value));
     }
+    // Error examples too: a wrong one would mislead whoever reads the spec.
+    for (const response of op.responses) {
+      if (response === success || response.schema === undefined || response.kind !== 'json')
+        continue;
+      const checkError = validator.compile(response.schema);
+      for (const example of response.examples) {
+        if (!checkError(example.value)) {
+          throw new MockExampleError(
+            `mock: example ${JSON.stringify(example.name)} of operation ${op.id} (${op.method.toUpperCase()} ${op.path}), response ${response.status}, does not match its schema:\n  ${describeErrors(checkError.errors, example.value).join('\n  ')}`,
+          );
+        }
+      }
+    }
     const sampleSchema = op.envelope ? op.payloadSchema : schema;
     const opSeed = (hashText(op.id) ^ seed) >>> 0;
     const fallback: Canned = byName.values().next().value ?? {

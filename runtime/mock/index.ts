@@ -82,7 +82,7 @@ function applyScenario(request: FastifyRequest, ctx: RouteContext): void {
   }
   const headers: Record<string, string> = {};
   if (code === 429) headers['retry-after'] = '1';
-  if (code === 405) headers.allow = ctx.op.method.toUpperCase();
+  if (code === 405) headers.allow = ctx.allow;
   throw new HttpError(code, `Mock scenario: HTTP ${code}`, {
     headers,
     ...(scenario.businessCode !== undefined ? { businessCode: scenario.businessCode } : {}),

@@ -66,6 +66,8 @@ export interface ServiceOptions {
 export interface RouteContext {
   op: Operation;
   preview: boolean;
+  /** The methods declared for this route's path (the Allow header of a 405). */
+  allow: string;
 }
 
 export const DEFAULT_LIMITS = { bodyBytes: 1 << 20, fileBytes: 10 << 20, files: 10 } as const;
@@ -219,7 +221,13 @@ export async function registerService(
   function addRoute(op: Operation, preview: boolean): void {
     const route = toRoutePath(preview && op.preview ? op.preview.path : op.path);
     const schema = routeSchemas(op, route.params);
-    const ctx: RouteContext = { op, preview };
+    const ctx: RouteContext = {
+      op,
+      preview,
+      allow:
+        matcher.match(preview && op.preview ? op.preview.path : op.path)?.methods.join(', ') ??
+        op.method.toUpperCase(),
+    };
     const handler = options.handlers[op.id];
     const group = codeGroupOf(model, op);
     const successCode = group?.successCode ?? 100;
@@ -268,6 +276,12 @@ export async function registerService(
         }
         if (onOperationRequest) onOperationRequest(request, ctx);
         if (!body || !hasBody(request)) return;
+        const coding = request.headers['content-encoding'];
+        if (coding !== undefined && coding.trim().toLowerCase() !== 'identity') {
+          throw new HttpError(415, `Content-Encoding ${JSON.stringify(coding)} not accepted`, {
+            outcome: 'invalid_parameters',
+          });
+        }
         const actual = mediaEssence(request.headers['content-type']);
         if (!accepts(bodyType, actual)) {
           throw new HttpError(

@@ -17,6 +17,16 @@ describe('start-up', () => {
     );
   });
 
+  it('refuses an error example that does not match its schema', async () => {
+    const broken = structuredClone(model) as ServiceModel;
+    const op = broken.operations.find((o) => o.id === 'getSslCertInfo')!;
+    const response = op.responses.find((r) => r.status === '401')!;
+    response.examples[0]!.value = 'not an object';
+    await expect(createMock(broken, { rateLimit: false })).rejects.toThrow(
+      /example "groupA" of operation getSslCertInfo .*response 401/,
+    );
+  });
+
   it('starts from the real spec', async () => {
     const app = await createMock(model, { rateLimit: false });
     expect((await app.inject({ url: '/__health' })).statusCode).toBe(200);

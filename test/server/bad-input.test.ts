@@ -103,6 +103,12 @@ describe('JSON bodies', () => {
       `POST ${predict} HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
     );
     expect(status).toBe(415);
+    const gzip = await fetch(mock.url + predict, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: '{}',
+    });
+    expect(gzip.status).toBe(415);
   });
 
   it('invalid UTF-8 in a JSON body is a 400', async () => {
