@@ -76,7 +76,13 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
       closers.push(mock.close);
       baseUrl = mock.url;
       embedded = true;
-    } else await assertReachable(baseUrl, o.timeoutMs, appkey);
+    } else {
+      await assertReachable(baseUrl, o.timeoutMs, appkey);
+      if (!appkey)
+        process.stderr.write(
+          'dataapi contract: DATAAPI_APPKEY is not set: requests that need a key will be refused\n',
+        );
+    }
 
     const scheduler = new LocalScheduler(o.budget);
     const served = await serveScheduler(scheduler);

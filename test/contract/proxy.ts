@@ -58,7 +58,11 @@ export async function startProxy(
 ): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer(async (incoming, out) => {
     const url = new URL(incoming.url ?? '/', 'http://proxy');
-    const match = (p: string) => faults.find((f) => p === f.path || p.startsWith(`${f.path}/`));
+    // The most specific fault wins: a /demo fault beside one for the operation's own path.
+    const match = (p: string) =>
+      [...faults]
+        .sort((a, b) => b.path.length - a.path.length)
+        .find((f) => p === f.path || p.startsWith(`${f.path}/`));
     match(url.pathname)?.onArrival?.();
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(incoming.headers))
