@@ -5,14 +5,21 @@
  * retries, pacing and timeouts. Generated code wraps it in one typed method per operation.
  */
 import createFetchClient from 'openapi-fetch';
-import type { KeyTransport, Operation, ServiceModel } from 'dataapi/model';
+import type { Operation, ServiceModel } from 'dataapi/model';
 import { codeGroupOf, excerpt, outcomeOf } from 'dataapi/runtime/shared';
 import { DataApiError, outcomeOfHttpStatus, type DataApiErrorInit } from './errors.ts';
 import { normalise, type ResponseStatus } from './envelope.ts';
 import { toFormData } from './multipart.ts';
 import { SlidingWindowLimiter, settingOf, type RateLimitOptions } from './rate-limit.ts';
 import { retryPolicy, type RetryOptions } from './retry.ts';
-import { cookieHeader, pathSerializerFor, querySerializerFor } from './serialize.ts';
+import {
+  bodySerializerFor,
+  chooseTransport,
+  cookieHeader,
+  isJsonLike,
+  pathSerializerFor,
+  querySerializerFor,
+} from './serialize.ts';
 import { readSse, type SseStream } from './sse.ts';
 import {
   newCallContext,
@@ -321,35 +328,5 @@ export function createRuntimeClient(model: ServiceModel, options: ClientOptions)
         sent.response.headers,
       );
     },
-  };
-}
-
-function isJsonLike(response: Response, op: Operation): boolean {
-  const type = response.headers.get('content-type') ?? '';
-  if (/json/i.test(type)) return true;
-  if (type !== '') return false;
-  return op.success?.kind === 'json' || op.success?.kind === undefined;
-}
-
-/** The transport to use: the preferred location when the operation accepts it, else the first. */
-function chooseTransport(
-  op: Operation,
-  preferred: KeyLocation | undefined,
-): KeyTransport | undefined {
-  const all = op.auth.transports;
-  return (preferred && all.find((t) => t.in === preferred)) ?? all[0];
-}
-
-function bodySerializerFor(op: Operation): (body: unknown) => unknown {
-  const kind = op.body?.kind ?? 'json';
-  return (body) => {
-    if (body instanceof FormData || body instanceof Blob || body instanceof Uint8Array) return body;
-    if (kind === 'form' && typeof body === 'object' && body !== null)
-      return new URLSearchParams(
-        Object.entries(body as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
-      ).toString();
-    if (kind === 'text' || typeof body === 'string')
-      return typeof body === 'string' ? body : String(body);
-    return JSON.stringify(body);
   };
 }

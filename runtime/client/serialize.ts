@@ -1,5 +1,5 @@
 /**
- * Query and path serialisers for one operation, following each parameter's own `style` and
+ * Query, path and body serialisers for one operation (plus the key transport it uses), following each parameter's own `style` and
  * `explode` from the model (openapi-fetch's built-in serialisers take one style for all
  * parameters; its per-value helpers do the encoding).
  */
@@ -9,7 +9,7 @@ import {
   serializePrimitiveParam,
   type PathSerializer,
 } from 'openapi-fetch';
-import type { Operation, Parameter } from 'dataapi/model';
+import type { KeyTransport, Operation, Parameter } from 'dataapi/model';
 
 type Style = 'simple' | 'label' | 'matrix' | 'form' | 'spaceDelimited' | 'pipeDelimited';
 
@@ -70,4 +70,34 @@ export function cookieHeader(cookies: Record<string, unknown> | undefined): stri
     .filter(([, v]) => v !== undefined && v !== null)
     .map(([k, v]) => `${k}=${encodeURIComponent(Array.isArray(v) ? v.join(',') : String(v))}`);
   return parts.length ? parts.join('; ') : undefined;
+}
+
+export function isJsonLike(response: Response, op: Operation): boolean {
+  const type = response.headers.get('content-type') ?? '';
+  if (/json/i.test(type)) return true;
+  if (type !== '') return false;
+  return op.success?.kind === 'json' || op.success?.kind === undefined;
+}
+
+/** The transport to use: the preferred location when the operation accepts it, else the first. */
+export function chooseTransport(
+  op: Operation,
+  preferred: KeyTransport['in'] | undefined,
+): KeyTransport | undefined {
+  const all = op.auth.transports;
+  return (preferred && all.find((t) => t.in === preferred)) ?? all[0];
+}
+
+export function bodySerializerFor(op: Operation): (body: unknown) => unknown {
+  const kind = op.body?.kind ?? 'json';
+  return (body) => {
+    if (body instanceof FormData || body instanceof Blob || body instanceof Uint8Array) return body;
+    if (kind === 'form' && typeof body === 'object' && body !== null)
+      return new URLSearchParams(
+        Object.entries(body as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
+      ).toString();
+    if (kind === 'text' || typeof body === 'string')
+      return typeof body === 'string' ? body : String(body);
+    return JSON.stringify(body);
+  };
 }
