@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { hoistDeepSchemaRefs } from './load-hoist.ts';
 import { SpecFiles } from './load-refs.ts';
 import { LineCounter, parseDocument, isMap, isSeq, isScalar, type Node } from 'yaml';
 
@@ -184,6 +185,7 @@ export async function loadSpec(specPath: string): Promise<LoadedSpec> {
       file,
       structuredClone(raw) as never,
     )) as unknown as OpenApiDocument;
+    hoistDeepSchemaRefs(document);
     // validate() dereferences in place, so it gets its own copy.
     await SwaggerParser.validate(withoutValidatorFalsePositives(document) as never);
   } catch (err) {

@@ -1,0 +1,138 @@
+/**
+ * Hoisting of deep schema references in a bundled document.
+ *
+ * Bundling a split description inlines each external schema where it is first met and points
+ * the other uses there, e.g. `#/components/schemas/Pet/allOf/0`. openapi-typescript turns such a
+ * pointer into an indexed access type (`components["schemas"]["Pet"]["allOf"]["0"]`) that does
+ * not compile. Every schema reached by a pointer deeper than `#/components/schemas/<name>` is
+ * moved to `components.schemas` under a derived name, left behind as a `$ref` to its new home.
+ */
+type Obj = { [key: string]: unknown };
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const decode = (t: string) => t.replace(/~1/g, '/').replace(/~0/g, '~');
+const encode = (t: string) => t.replace(/~/g, '~0').replace(/\//g, '~1');
+const tokensOf = (pointer: string) =>
+  pointer === '' ? [] : pointer.slice(1).split('/').map(decode);
+
+/** Keys under which a `$ref` stands for a schema. */
+const SCHEMA_CONTEXT = new Set([
+  'schema',
+  'schemas',
+  'properties',
+  'patternProperties',
+  'items',
+  'prefixItems',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'additionalProperties',
+  '$defs',
+  'definitions',
+  'contains',
+  'if',
+  'then',
+  'else',
+]);
+
+function getAt(doc: unknown, tokens: string[]): unknown {
+  let node = doc;
+  for (const t of tokens) {
+    if (Array.isArray(node)) node = node[Number(t)];
+    else if (isObj(node) && Object.hasOwn(node, t)) node = node[t];
+    else return undefined;
+  }
+  return node;
+}
+
+/** Internal schema refs deeper than a component, with the pointer each one targets. */
+function deepSchemaRefs(doc: Obj): Map<string, Obj[]> {
+  const found = new Map<string, Obj[]>();
+  const visit = (node: unknown, tokens: string[], inSchema: boolean) => {
+    if (Array.isArray(node)) {
+      node.forEach((v, i) => visit(v, [...tokens, String(i)], inSchema));
+      return;
+    }
+    if (!isObj(node)) return;
+    const ref = node['$ref'];
+    if (inSchema && typeof ref === 'string' && ref.startsWith('#/')) {
+      const pointer = ref.slice(1);
+      if (!/^\/components\/schemas\/[^/]+$/.test(pointer))
+        found.set(pointer, [...(found.get(pointer) ?? []), node]);
+    }
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'example' || key === 'examples' || key === 'enum' || key === 'const') continue;
+      visit(value, [...tokens, key], inSchema || SCHEMA_CONTEXT.has(key));
+    }
+  };
+  visit(doc, [], false);
+  return found;
+}
+
+function nameFor(tokens: string[], taken: Obj): string {
+  const meaningful = tokens.filter(
+    (t) => !['components', 'schemas', 'paths', 'content', 'schema', 'properties'].includes(t),
+  );
+  const base =
+    meaningful
+      .join('_')
+      .replace(/[^A-Za-z0-9_.-]+/g, '_')
+      .replace(/^_+|_+$/g, '')
+      .slice(0, 60) || 'Schema';
+  let name = base;
+  for (let n = 2; Object.hasOwn(taken, name); n++) name = `${base}_${n}`;
+  return name;
+}
+
+/** Hoists deep schema refs into `components.schemas`, in place. */
+export function hoistDeepSchemaRefs(doc: Obj): void {
+  for (let round = 0; round < 20; round++) {
+    const refs = deepSchemaRefs(doc);
+    if (refs.size === 0) return;
+    // Shallowest first: hoisting a schema moves the pointers of everything inside it.
+    const [pointer, holders] = [...refs].sort((a, b) => a[0].length - b[0].length)[0] as [
+      string,
+      Obj[],
+    ];
+    const tokens = tokensOf(pointer);
+    const parent = getAt(doc, tokens.slice(0, -1));
+    const last = tokens[tokens.length - 1];
+    const target = getAt(doc, tokens);
+    if (last === undefined || target === undefined || (!isObj(parent) && !Array.isArray(parent)))
+      return; // a dangling ref: load has already reported it
+    const components = isObj(doc['components']) ? doc['components'] : (doc['components'] = {});
+    const schemas = isObj(components['schemas'])
+      ? components['schemas']
+      : (components['schemas'] = {});
+    const name = nameFor(tokens, schemas);
+    const home = `#/components/schemas/${encode(name)}`;
+    Object.defineProperty(schemas, name, {
+      value: target,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+    const stub = { $ref: home };
+    if (Array.isArray(parent)) parent[Number(last)] = stub;
+    else
+      Object.defineProperty(parent, last, {
+        value: stub,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    for (const h of holders) h['$ref'] = home;
+    // Refs into the moved schema now start at its new home.
+    const prefix = `#${pointer}/`;
+    const rewrite = (node: unknown) => {
+      if (Array.isArray(node)) node.forEach(rewrite);
+      else if (isObj(node)) {
+        if (typeof node['$ref'] === 'string' && node['$ref'].startsWith(prefix))
+          node['$ref'] = home + '/' + node['$ref'].slice(prefix.length);
+        for (const v of Object.values(node)) rewrite(v);
+      }
+    };
+    rewrite(doc);
+  }
+}
