@@ -129,7 +129,12 @@ const FUND: Case[] = [
         },
       } satisfies Fault;
     })(),
-    detail: (r) => expect(r.actual).toContain('Retry-After: soon'),
+    detail: (r) => {
+      expect(r.actual).toContain('Retry-After: soon');
+      // The 429 was waited out and retried, and the wait is reported.
+      expect(r.waitedMs).toBeGreaterThan(0);
+      expect(r.exchanges.some((e) => e.retries === 1 && e.status === 200)).toBe(true);
+    },
   },
   {
     name: 'a hang past the timeout',
