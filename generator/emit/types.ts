@@ -32,6 +32,9 @@ export async function renderTypes(document: unknown): Promise<string> {
   }
   const trapped = new RegExp(TRAP.source).test(text);
   if (trapped) text = text.replace(TRAP, (word) => placeholder(word));
-  const out = astToString(await openapiTS(JSON.parse(text) as never, { alphabetize: false }));
+  // defaultNonNullable off: a field with a `default` stays optional in request types (the server
+  // fills it in); emptyObjectsUnknown: an open object (a body the seed does not show) accepts fields.
+  const options = { alphabetize: false, defaultNonNullable: false, emptyObjectsUnknown: true };
+  const out = astToString(await openapiTS(JSON.parse(text) as never, options));
   return trapped ? out.replace(RESTORE, (_m, i: string) => TRAPS[Number(i)] as string) : out;
 }
