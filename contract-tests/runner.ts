@@ -14,7 +14,7 @@ import { Collector } from './collector.ts';
 import { coverageOf, type ContractRunResult } from './results.ts';
 import { LocalScheduler, serveScheduler } from './scheduler.ts';
 import { startEmbeddedMock } from './target.ts';
-import { printSummary } from './summary.ts';
+import { vitestReporters, VITEST_FILES, writeReports } from './reports/index.ts';
 
 export interface RunOptions {
   /** Project root: where generated/ is (default: cwd). */
@@ -22,14 +22,16 @@ export interface RunOptions {
   baseUrl?: string;
   appkey?: string;
   only?: string[];
-  /** Vitest reporters by name (default: `default`). */
+  /** Reporters by name: console, junit, json, html (reports/index.ts), or vitest's (default: console). */
   reporters?: string[];
+  /** Where report files go (default: reports/ under root). */
+  reportDir?: string;
   timeoutMs: number;
   shard?: string;
   allowWrites: boolean;
   maxResponseTimeMs?: number;
   budget?: number;
-  /** Where the structured results go (default reports/contract-results.json). */
+  /** Where the structured results go (default <reportDir>/contract-results.json). */
   resultsFile?: string;
   out?: NodeJS.WritableStream;
 }
@@ -103,9 +105,8 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
     const collector = new Collector([appkey]);
     const { startVitest } = await import('vitest/node');
     const filters = (only ?? []).map((id) => `/${toFileStem(id, 'operation')}.test.ts`);
-    const reporters = (o.reporters?.length ? o.reporters : ['default']).map((r) =>
-      r === 'console' ? 'default' : r,
-    );
+    const reportDir = path.resolve(root, o.reportDir ?? 'reports');
+    const reporters = vitestReporters(o.reporters);
     const savedExitCode = process.exitCode;
     const vitest = await startVitest(
       'test',
@@ -119,8 +120,8 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
         ...(o.shard ? { shard: o.shard } : {}),
         reporters: [...reporters, collector] as never,
         outputFile: {
-          junit: path.join(root, 'reports', 'contract-junit.xml'),
-          json: path.join(root, 'reports', 'contract-vitest.json'),
+          junit: path.join(reportDir, VITEST_FILES.junit),
+          json: path.join(reportDir, VITEST_FILES.json),
         },
       },
       { test: { provide: { dataapiContract: config } } },
@@ -157,11 +158,22 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
     };
     const resultsFile = path.resolve(
       root,
-      o.resultsFile ?? process.env.DATAAPI_CONTRACT_RESULTS ?? 'reports/contract-results.json',
+      o.resultsFile ??
+        process.env.DATAAPI_CONTRACT_RESULTS ??
+        path.join(reportDir, 'contract-results.json'),
     );
     await mkdir(path.dirname(resultsFile), { recursive: true });
     await writeFile(resultsFile, redact(JSON.stringify(result, null, 2), [appkey]) + '\n');
-    printSummary(result, out, path.relative(root, resultsFile));
+    await writeReports(result, {
+      model,
+      ...(o.reporters ? { reporters: o.reporters } : {}),
+      dir: reportDir,
+      root,
+      out,
+      secrets: [appkey],
+      resultsFile,
+      color: colorFor(out),
+    });
     return { exitCode: summary.failed > 0 || errors.length > 0 ? 1 : 0, result, resultsFile };
   } finally {
     for (const close of closers.reverse()) await close().catch(() => undefined);
@@ -202,4 +214,11 @@ async function assertReachable(baseUrl: string, timeoutMs: number, appkey: strin
       `cannot reach the target ${redact(baseUrl, [appkey])}: ${redact(why, [appkey])}. Nothing was tested.`,
     );
   }
+}
+
+/** ANSI colours on a terminal unless NO_COLOR; FORCE_COLOR (not 0) forces them. */
+function colorFor(out: NodeJS.WritableStream): boolean {
+  const force = process.env.FORCE_COLOR;
+  if (force !== undefined && force !== '') return force !== '0' && force !== 'false';
+  return !process.env.NO_COLOR && (out as { isTTY?: boolean }).isTTY === true;
 }

@@ -2,22 +2,28 @@
 import type { Command } from '../cli.ts';
 import { guard, parseFlags, UsageError } from '../args.ts';
 import { RunError, runContract, type RunOptions } from '../../contract-tests/runner.ts';
+import { reporterError } from '../../contract-tests/reports/index.ts';
 
 export const usage = `Usage: dataapi contract [--base-url URL] [--only id,...] [--reporter NAME,...] [--timeout ms]
                         [--shard i/n] [--allow-writes] [--max-response-time ms] [--budget N]
-                        [--results FILE]
+                        [--report-dir DIR] [--results FILE]
 
   --base-url URL            the deployment to test; without it the embedded mock is started
                             in-process on an ephemeral port and tested
   --only ID,...             only these operations (operation ids)
-  --reporter NAME,...       vitest reporters (default, verbose, dot, junit, json; console = default)
+  --reporter NAME,...       console (default): progress, then the operations-by-checks matrix,
+                            failures and coverage; junit, json, html: report files in --report-dir
+                            (contract-junit.xml, contract-report.json, contract-report.html);
+                            any of vitest's reporters (dot, verbose, tap, github-actions, ...;
+                            vitest-junit, vitest-json for vitest's own files)
+  --report-dir DIR          where report files go                  default: reports
   --timeout MS              per-request timeout: a later response fails    default: 10000
   --shard I/N               run part I of N (vitest sharding, for CI machines)
   --allow-writes            also send operations that write (uploads, extraction submits);
                             always on against the embedded mock
   --max-response-time MS    fail responses slower than this
   --budget N                send at most N requests in total (later checks are skipped)
-  --results FILE            structured results (JSON)        default: reports/contract-results.json
+  --results FILE            structured results (JSON)  default: <report-dir>/contract-results.json
 
 The key comes from DATAAPI_APPKEY and never appears in any output. Requests stay under each
 operation's declared rate limit; a 429 is retried after Retry-After.
@@ -46,6 +52,7 @@ export function parseContractFlags(argv: string[]): RunOptions {
       'max-response-time': { type: 'string' },
       budget: { type: 'string' },
       results: { type: 'string' },
+      'report-dir': { type: 'string' },
     },
     usage,
   );
@@ -65,6 +72,8 @@ export function parseContractFlags(argv: string[]): RunOptions {
       .map((x) => x.trim())
       .filter(Boolean),
   );
+  const badReporter = reporterError(reporters);
+  if (badReporter) throw new UsageError(`--reporter: ${badReporter}\n\n${usage}`);
   return {
     ...(values['base-url'] !== undefined ? { baseUrl: values['base-url'] as string } : {}),
     ...(values.only !== undefined
@@ -82,6 +91,7 @@ export function parseContractFlags(argv: string[]): RunOptions {
     ...(maxRt !== undefined ? { maxResponseTimeMs: maxRt } : {}),
     ...(budget !== undefined ? { budget } : {}),
     ...(values.results !== undefined ? { resultsFile: values.results as string } : {}),
+    ...(values['report-dir'] !== undefined ? { reportDir: values['report-dir'] as string } : {}),
     ...(process.env.DATAAPI_APPKEY ? { appkey: process.env.DATAAPI_APPKEY } : {}),
   };
 }

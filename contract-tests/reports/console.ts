@@ -1,0 +1,172 @@
+/**
+ * The console report, printed after vitest's progress output: the operations-by-checks matrix,
+ * each failure with its request, expected and actual values and Ajv error paths, then totals and
+ * coverage. Text from the target is made single-line and control characters visible, so a hostile
+ * response cannot rewrite the terminal (ANSI escapes) or fake lines of the report.
+ */
+import { CHECKS, type CheckResult, type CheckStatus } from '../results.ts';
+import type { CoverageReport } from './coverage.ts';
+import { oneLine } from './escape.ts';
+import {
+  CHECK_ABBREVIATIONS,
+  failuresOf,
+  matrixOf,
+  percent,
+  waitsOf,
+  type ContractReport,
+} from './report.ts';
+
+export interface ConsoleOptions {
+  /** ANSI colours (default: off). */
+  color?: boolean;
+  /** Report files written by the run, shown at the end (relative paths). */
+  files?: string[];
+  /** Most failures printed in full (the rest are counted; the files have them all). */
+  maxFailures?: number;
+}
+
+const SYMBOL: Record<CheckStatus, string> = { passed: '✓', failed: '✗', skipped: '·' };
+const COLOUR: Record<CheckStatus, string> = { passed: '32', failed: '31', skipped: '2' };
+/** Most errors (Ajv paths) shown per failure. */
+const MAX_ERRORS = 6;
+/** Most "never reached" items listed per line. */
+const MAX_LISTED = 12;
+
+export function renderConsole(report: ContractReport, o: ConsoleOptions = {}): string {
+  const paint = (code: string, text: string) => (o.color ? `\x1b[${code}m${text}\x1b[0m` : text);
+  const lines: string[] = ['', `dataapi contract: ${targetLine(report)}`, ''];
+
+  const rows = matrixOf(report.results);
+  if (rows.length) {
+    const width = Math.max(9, ...rows.map((r) => r.label.length));
+    lines.push(
+      `${'operation'.padEnd(width)}  ${CHECKS.map((c) => CHECK_ABBREVIATIONS[c]).join(' ')}`,
+    );
+    for (const row of rows) {
+      const cells = CHECKS.map((c) => {
+        const r = row.cells[c];
+        return r ? ` ${paint(COLOUR[r.status], SYMBOL[r.status])}` : '  ';
+      });
+      lines.push(`${oneLine(row.label).padEnd(width)}  ${cells.join(' ')}`);
+    }
+    lines.push(
+      '',
+      `  ${SYMBOL.passed} passed  ${SYMBOL.failed} failed  ${SYMBOL.skipped} skipped  (blank: not run for the variant)`,
+      `  ${CHECKS.map((c) => `${CHECK_ABBREVIATIONS[c]} ${c}`).join(', ')}`,
+    );
+  }
+
+  const failures = failuresOf(report);
+  const max = o.maxFailures ?? 50;
+  if (failures.length) lines.push('', paint('31;1', `Failures (${failures.length})`));
+  for (const f of failures.slice(0, max)) lines.push('', ...failureLines(f, paint));
+  if (failures.length > max)
+    lines.push('', `  ... ${failures.length - max} more failures: see the report files`);
+
+  if (report.errors.length) {
+    lines.push('', paint('31;1', `Errors outside any check (${report.errors.length})`));
+    for (const e of report.errors) lines.push(`  ${oneLine(e)}`);
+  }
+
+  lines.push('', totalsLine(report, paint));
+  lines.push(...coverageLines(report.coverageReport));
+  if (o.files?.length) lines.push('', 'Reports:', ...o.files.map((f) => `  ${f}`));
+  lines.push('');
+  return lines.join('\n');
+}
+
+/** The short summary printed when the console report was not asked for (file reports only). */
+export function renderSummary(report: ContractReport, o: { files?: string[] } = {}): string {
+  const lines = ['', `dataapi contract: ${targetLine(report)}`];
+  for (const f of failuresOf(report))
+    lines.push(
+      `  ${SYMBOL.failed} ${oneLine(f.operation)}${f.variant === 'preview' ? ' (preview)' : ''} · ${f.check}: ${oneLine(f.message)}`,
+    );
+  for (const e of report.errors) lines.push(`  error: ${oneLine(e)}`);
+  lines.push(totalsLine(report, (_c, t) => t), coverageLines(report.coverageReport)[0]!);
+  if (o.files?.length) lines.push('Reports:', ...o.files.map((f) => `  ${f}`));
+  lines.push('');
+  return lines.join('\n');
+}
+
+function totalsLine(report: ContractReport, paint: (c: string, t: string) => string): string {
+  const s = report.summary;
+  const waits = waitsOf(report);
+  return (
+    `Checks: ${paint('32', `${s.passed} passed`)}, ${paint(s.failed ? '31;1' : '0', `${s.failed} failed`)}, ${s.skipped} skipped` +
+    ` (${new Set(report.results.map((r) => r.operation)).size} operations, ${s.requests} requests` +
+    (waits.retries ? `, ${waits.retries} 429s retried after ${Math.round(waits.waitedMs)} ms` : '') +
+    `, ${(report.durationMs / 1000).toFixed(1)} s)` +
+    (report.budgetExhausted ? '; the request budget ran out: later checks were skipped' : '')
+  );
+}
+
+function targetLine(report: ContractReport): string {
+  const opts = report.options;
+  const bits = [
+    oneLine(report.target.baseUrl) + (report.target.embeddedMock ? ' (embedded mock)' : ''),
+    opts.only ? `only ${opts.only.join(',')}` : '',
+    opts.shard ? `shard ${opts.shard}` : '',
+  ].filter(Boolean);
+  return bits.join(', ');
+}
+
+function failureLines(f: CheckResult, paint: (c: string, t: string) => string): string[] {
+  const variant = f.variant === 'preview' ? ' (preview)' : '';
+  const out = [
+    `  ${paint('31', SYMBOL.failed)} ${oneLine(f.operation)}${variant} · ${f.check}: ${oneLine(f.message)}`,
+  ];
+  if (f.request) out.push(`      request:  ${oneLine(`${f.request.method} ${f.request.url}`)}`);
+  if (f.expected !== undefined) out.push(`      expected: ${oneLine(f.expected)}`);
+  if (f.actual !== undefined) out.push(`      actual:   ${oneLine(f.actual)}`);
+  for (const e of f.errors.slice(0, MAX_ERRORS)) out.push(`      error:    ${oneLine(e)}`);
+  if (f.errors.length > MAX_ERRORS)
+    out.push(`      ... ${f.errors.length - MAX_ERRORS} more errors in the reports`);
+  if (f.excerpt !== undefined) out.push(`      excerpt:  ${oneLine(f.excerpt)}`);
+  return out;
+}
+
+function list(items: (string | number)[]): string {
+  const shown = items.slice(0, MAX_LISTED).map((x) => oneLine(String(x)));
+  return items.length > MAX_LISTED
+    ? `${shown.join(', ')}, ... (+${items.length - MAX_LISTED})`
+    : shown.join(', ');
+}
+
+export function coverageLines(c: CoverageReport): string[] {
+  const t = c.totals;
+  const tally = (name: string, x: { covered: number; total: number }) =>
+    `${name} ${x.covered}/${x.total} (${percent(x)})`;
+  const out = [
+    `Coverage: ${[
+      tally('operations', t.operations),
+      tally('previews', t.previews),
+      tally('HTTP statuses', t.statuses),
+      tally('business codes', t.businessCodes),
+      tally('parameters', t.parameters),
+    ].join(', ')}`,
+  ];
+  const never = (label: string, items: string[]) => {
+    if (items.length) out.push(`  never reached ${label}: ${list(items)}`);
+  };
+  never('operations', c.operations.missed);
+  never('previews', c.previews.missed);
+  // Statuses: grouped by the missed set, since most operations miss the same ones (403, 429, 5xx).
+  const byMissed = new Map<string, string[]>();
+  for (const [op, s] of Object.entries(c.statuses))
+    if (s.missed.length) {
+      const k = s.missed.join(', ');
+      byMissed.set(k, [...(byMissed.get(k) ?? []), op]);
+    }
+  for (const [missed, ops] of byMissed)
+    out.push(`  never reached HTTP ${missed}: ${ops.length === 1 ? ops[0] : list(ops)}`);
+  for (const [group, g] of Object.entries(c.businessCodes))
+    if (g.missed.length) out.push(`  never reached codes of group ${group}: ${list(g.missed)}`);
+  const params = Object.entries(c.parameters).flatMap(([op, p]) =>
+    p.missed.map((m) => `${op} ${m}`),
+  );
+  never('parameters', params);
+  if (c.operations.notInRun.length)
+    out.push(`  not in this run (--only/--shard): ${c.operations.notInRun.length} operations`);
+  return out;
+}

@@ -1,0 +1,211 @@
+/**
+ * Coverage of a contract run: what the run exercised (the raw `CoverageData` the runner recorded from
+ * every exchange) compared with what the model declares, so reports can say what was never reached.
+ *
+ * Scope: the operations the run was asked to test (`--only`, or with `--shard` the operations that
+ * have results; otherwise every operation of the model). Operations outside the scope are listed as
+ * `notInRun`, not counted as missed.
+ */
+import type { JsonSchema, Operation, ServiceModel } from 'dataapi/model';
+import type { ContractRunResult } from '../results.ts';
+
+export interface Tally {
+  covered: number;
+  total: number;
+}
+
+export interface StatusCoverage {
+  /** Declared response keys ('200', '4XX', 'default'), in the model's order. */
+  declared: string[];
+  covered: string[];
+  missed: string[];
+  /** Statuses received that the operation does not declare (no declared key matches). */
+  undeclared: number[];
+}
+
+export interface CodeCoverage {
+  /** Operations of the run scope that use the group. */
+  operations: string[];
+  declared: number[];
+  covered: number[];
+  missed: number[];
+  /** Codes received by the group's operations that the group does not declare. */
+  undeclared: number[];
+}
+
+export interface ParameterCoverage {
+  /** `query.<name>`, `path.<name>`, `header.<name>`, `cookie.<name>`, `body.<property>`. */
+  declared: string[];
+  covered: string[];
+  missed: string[];
+}
+
+export interface CoverageReport {
+  totals: {
+    operations: Tally;
+    previews: Tally;
+    statuses: Tally;
+    businessCodes: Tally;
+    parameters: Tally;
+  };
+  /** Operations in scope with at least one answered request, and those never answered. */
+  operations: { covered: string[]; missed: string[]; notInRun: string[] };
+  /** Operations in scope that have a preview variant: answered at least once, or never. */
+  previews: { covered: string[]; missed: string[] };
+  /** Per operation in scope. */
+  statuses: Record<string, StatusCoverage>;
+  /** Per business code group used by an operation in scope. */
+  businessCodes: Record<string, CodeCoverage>;
+  /** Per operation in scope that declares parameters or body properties. */
+  parameters: Record<string, ParameterCoverage>;
+}
+
+/** The operations a run was asked to test. */
+export function scopeOf(result: ContractRunResult, model: ServiceModel): Operation[] {
+  const only = result.options.only;
+  if (only?.length) return model.operations.filter((op) => only.includes(op.id));
+  if (result.options.shard) {
+    const ran = new Set(result.results.map((r) => r.operation));
+    return model.operations.filter((op) => ran.has(op.id));
+  }
+  return model.operations;
+}
+
+export function computeCoverage(result: ContractRunResult, model: ServiceModel): CoverageReport {
+  const raw = result.coverage;
+  const scope = scopeOf(result, model);
+  const inScope = new Set(scope.map((op) => op.id));
+  const reached = new Set(raw.operations);
+  const answeredPreview = new Set(raw.previews);
+
+  const operations = {
+    covered: scope.filter((op) => reached.has(op.id)).map((op) => op.id),
+    missed: scope.filter((op) => !reached.has(op.id)).map((op) => op.id),
+    notInRun: model.operations.filter((op) => !inScope.has(op.id)).map((op) => op.id),
+  };
+  const withPreview = scope.filter((op) => op.preview);
+  const previews = {
+    covered: withPreview.filter((op) => answeredPreview.has(op.id)).map((op) => op.id),
+    missed: withPreview.filter((op) => !answeredPreview.has(op.id)).map((op) => op.id),
+  };
+
+  const statuses: Record<string, StatusCoverage> = {};
+  for (const op of scope) statuses[op.id] = statusCoverage(op, raw.statuses[op.id] ?? []);
+
+  const businessCodes: Record<string, CodeCoverage> = {};
+  for (const group of model.businessCodeGroups) {
+    const ops = scope.filter((op) => op.businessCodes === group.name);
+    if (!ops.length) continue;
+    const received = new Set(ops.flatMap((op) => raw.businessCodes[op.id] ?? []));
+    const declared = group.codes.map((c) => c.code);
+    businessCodes[group.name] = {
+      operations: ops.map((op) => op.id),
+      declared,
+      covered: declared.filter((c) => received.has(c)),
+      missed: declared.filter((c) => !received.has(c)),
+      undeclared: [...received].filter((c) => !declared.includes(c)).sort((a, b) => a - b),
+    };
+  }
+
+  const parameters: Record<string, ParameterCoverage> = {};
+  for (const op of scope) {
+    const declared = declaredParameters(op, model);
+    if (!declared.length) continue;
+    const sent = new Set(raw.parameters[op.id] ?? []);
+    parameters[op.id] = {
+      declared,
+      covered: declared.filter((p) => sent.has(p)),
+      missed: declared.filter((p) => !sent.has(p)),
+    };
+  }
+
+  const sum = (xs: { covered: unknown[]; declared: unknown[] }[]): Tally => ({
+    covered: xs.reduce((n, x) => n + x.covered.length, 0),
+    total: xs.reduce((n, x) => n + x.declared.length, 0),
+  });
+  return {
+    totals: {
+      operations: { covered: operations.covered.length, total: scope.length },
+      previews: { covered: previews.covered.length, total: withPreview.length },
+      statuses: sum(Object.values(statuses)),
+      businessCodes: sum(Object.values(businessCodes)),
+      parameters: sum(Object.values(parameters)),
+    },
+    operations,
+    previews,
+    statuses,
+    businessCodes,
+    parameters,
+  };
+}
+
+/**
+ * A declared key is covered by a received status that it matches: exactly, by range (`4XX`) when no
+ * exact key claims the status, or `default` when no other key does.
+ */
+function statusCoverage(op: Operation, received: number[]): StatusCoverage {
+  const declared = op.responses.map((r) => r.status);
+  const keyFor = (s: number): string | undefined => {
+    if (declared.includes(String(s))) return String(s);
+    const range = `${String(s)[0]}XX`;
+    if (declared.some((d) => d.toUpperCase() === range))
+      return declared.find((d) => d.toUpperCase() === range);
+    return declared.includes('default') ? 'default' : undefined;
+  };
+  const hit = new Set<string>();
+  const undeclared: number[] = [];
+  for (const s of received) {
+    const k = keyFor(s);
+    if (k === undefined) undeclared.push(s);
+    else hit.add(k);
+  }
+  return {
+    declared,
+    covered: declared.filter((d) => hit.has(d)),
+    missed: declared.filter((d) => !hit.has(d)),
+    undeclared,
+  };
+}
+
+/** Parameters as the runner records them (`<in>.<name>`), plus the body's top-level properties. */
+export function declaredParameters(op: Operation, model: ServiceModel): string[] {
+  const out = op.parameters.map((p) => `${p.in}.${p.name}`);
+  if (op.body) for (const name of propertiesOf(op.body.schema, model)) out.push(`body.${name}`);
+  return [...new Set(out)];
+}
+
+/** Top-level property names of a schema, through $ref, allOf, anyOf and oneOf. */
+function propertiesOf(schema: JsonSchema, model: ServiceModel, seen = new Set<string>()): string[] {
+  if (typeof schema !== 'object' || schema === null) return [];
+  const names: string[] = [];
+  const ref = schema.$ref;
+  if (typeof ref === 'string' && !seen.has(ref)) {
+    seen.add(ref);
+    const target = resolveRef(ref, model);
+    if (target !== undefined) names.push(...propertiesOf(target, model, seen));
+  }
+  const props = schema.properties;
+  if (props && typeof props === 'object') names.push(...Object.keys(props));
+  for (const k of ['allOf', 'anyOf', 'oneOf'] as const) {
+    const list = schema[k];
+    if (Array.isArray(list))
+      for (const s of list) names.push(...propertiesOf(s as JsonSchema, model, seen));
+  }
+  return [...new Set(names)];
+}
+
+/** Resolves `urn:dataapi:spec#/$defs/...` (every $ref of the model) in `model.schemaRoot`. */
+function resolveRef(ref: string, model: ServiceModel): JsonSchema | undefined {
+  const hash = ref.indexOf('#');
+  if (hash < 0) return undefined;
+  let node: unknown = model.schemaRoot;
+  for (const raw of ref
+    .slice(hash + 1)
+    .split('/')
+    .slice(1)) {
+    const part = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return node as JsonSchema | undefined;
+}

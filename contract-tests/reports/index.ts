@@ -1,0 +1,125 @@
+/**
+ * Contract reports: `--reporter console,junit,json,html [--report-dir reports/]`.
+ *
+ * Our reporters render the structured results of the run (plus coverage against the model); any
+ * other name is one of vitest's own reporters, run while the suite runs (progress output, TAP,
+ * GitHub annotations...). `vitest-junit` and `vitest-json` are vitest's junit and json reporters,
+ * written into the report directory beside ours.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ServiceModel } from 'dataapi/model';
+import { redact } from 'dataapi/runtime/shared';
+import type { ContractRunResult } from '../results.ts';
+import { renderConsole, renderSummary } from './console.ts';
+import { renderHtml } from './html.ts';
+import { renderJson } from './json.ts';
+import { renderJUnit } from './junit.ts';
+import { buildReport, type ContractReport } from './report.ts';
+
+export { buildReport, type ContractReport } from './report.ts';
+export { computeCoverage, type CoverageReport } from './coverage.ts';
+export { renderConsole, renderHtml, renderJson, renderJUnit };
+
+/** Reporters this module renders, and the file each writes into the report directory. */
+export const REPORT_FILES = {
+  junit: 'contract-junit.xml',
+  json: 'contract-report.json',
+  html: 'contract-report.html',
+} as const;
+export const OWN_REPORTERS = ['console', 'junit', 'json', 'html'] as const;
+
+/** vitest's built-in reporters that may be named (ours take `junit` and `json`). */
+const VITEST_REPORTERS = [
+  'default',
+  'verbose',
+  'dot',
+  'tap',
+  'tap-flat',
+  'tree',
+  'minimal',
+  'agent',
+  'blob',
+  'hanging-process',
+  'github-actions',
+  'vitest-junit',
+  'vitest-json',
+];
+/** Where vitest's own file reporters write, in the report directory. */
+export const VITEST_FILES = { junit: 'vitest-junit.xml', json: 'vitest-results.json' } as const;
+
+export const DEFAULT_REPORTERS = ['console'];
+
+/** Why a list of reporter names is not acceptable, or undefined when it is. */
+export function reporterError(names: string[]): string | undefined {
+  const unknown = names.filter(
+    (n) =>
+      !(OWN_REPORTERS as readonly string[]).includes(n) &&
+      !VITEST_REPORTERS.includes(n) &&
+      // A custom vitest reporter given as a module path.
+      !/[/\\.]/.test(n),
+  );
+  if (!unknown.length) return undefined;
+  return `unknown reporter ${unknown.map((n) => JSON.stringify(n)).join(', ')} (ours: ${OWN_REPORTERS.join(', ')}; vitest's: ${VITEST_REPORTERS.join(', ')})`;
+}
+
+/**
+ * The reporters vitest runs for a list of names: vitest's own, or its `default` progress output
+ * for `console`, or `dot` when only file reports were asked for (CI logs still show progress).
+ */
+export function vitestReporters(names: string[] = DEFAULT_REPORTERS): string[] {
+  const list = names.length ? names : DEFAULT_REPORTERS;
+  const theirs = list
+    .filter((n) => !(OWN_REPORTERS as readonly string[]).includes(n))
+    .map((n) => (n === 'vitest-junit' ? 'junit' : n === 'vitest-json' ? 'json' : n));
+  if (theirs.length) return [...new Set(theirs)];
+  return list.includes('console') ? ['default'] : ['dot'];
+}
+
+export interface WriteReportsOptions {
+  model: ServiceModel;
+  /** Reporter names as given (default: console). */
+  reporters?: string[];
+  /** Absolute report directory. */
+  dir: string;
+  /** Paths are shown relative to this. */
+  root: string;
+  out: NodeJS.WritableStream;
+  /** Secrets no report may contain (the key). */
+  secrets: (string | undefined)[];
+  /** The results file the runner wrote (listed with the reports). */
+  resultsFile?: string;
+  color?: boolean;
+}
+
+/** Renders the chosen reports: files into `dir`, the console report (or a summary) to `out`. */
+export async function writeReports(
+  result: ContractRunResult,
+  o: WriteReportsOptions,
+): Promise<{ report: ContractReport; files: string[] }> {
+  const names = new Set(o.reporters?.length ? o.reporters : DEFAULT_REPORTERS);
+  const report = buildReport(result, o.model, o.secrets);
+  const files: string[] = [];
+  const clean = (text: string) => redact(text, o.secrets);
+  const renderers: [keyof typeof REPORT_FILES, (r: ContractReport) => string][] = [
+    ['junit', renderJUnit],
+    ['json', renderJson],
+    ['html', renderHtml],
+  ];
+  for (const [name, render] of renderers) {
+    if (!names.has(name)) continue;
+    const file = path.join(o.dir, REPORT_FILES[name]);
+    await mkdir(o.dir, { recursive: true });
+    await writeFile(file, clean(render(report)));
+    files.push(file);
+  }
+  for (const [name, file] of Object.entries(VITEST_FILES))
+    if (names.has(`vitest-${name}`)) files.push(path.join(o.dir, file));
+  if (o.resultsFile) files.unshift(o.resultsFile);
+  const shown = files.map((f) => path.relative(o.root, f) || f);
+  const text = names.has('console')
+    ? renderConsole(report, { color: o.color ?? false, files: shown })
+    : renderSummary(report, { files: shown });
+  o.out.write(clean(text));
+  return { report, files };
+}

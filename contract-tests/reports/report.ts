@@ -1,0 +1,120 @@
+/**
+ * The report model every reporter renders: the run's results (redacted once more, deeply, so no
+ * renderer can leak the key whatever escaping it applies), the coverage against the model, and the
+ * operations-by-checks matrix.
+ */
+import type { ServiceModel } from 'dataapi/model';
+import { redact } from 'dataapi/runtime/shared';
+import {
+  CHECK_TITLES,
+  CHECKS,
+  type CheckName,
+  type CheckResult,
+  type ContractRunResult,
+  type Variant,
+} from '../results.ts';
+import { computeCoverage, type CoverageReport } from './coverage.ts';
+
+/** The JSON report: a ContractRunResult plus what reporters compute from it (docs/reports.md). */
+export interface ContractReport extends ContractRunResult {
+  /** Version of the fields this module adds; changes only if one changes meaning. */
+  reportVersion: 1;
+  /** The checks in column order, with what each verifies. */
+  checks: { name: CheckName; title: string }[];
+  /** Coverage against the model: covered, never reached, totals. */
+  coverageReport: CoverageReport;
+}
+
+export interface MatrixRow {
+  operation: string;
+  variant: Variant;
+  /** `getAirQuality` or `getAirQuality (preview)`. */
+  label: string;
+  /** The check's result, absent when the variant does not run that check. */
+  cells: Partial<Record<CheckName, CheckResult>>;
+}
+
+/** Replaces the key (and its URL-encoded forms) in every string of a JSON value. */
+export function redactDeep<T>(value: T, secrets: (string | undefined)[]): T {
+  if (!secrets.some(Boolean)) return value;
+  return JSON.parse(JSON.stringify(value), (_k, v: unknown) =>
+    typeof v === 'string' ? redact(v, secrets) : v,
+  ) as T;
+}
+
+export function buildReport(
+  result: ContractRunResult,
+  model: ServiceModel,
+  secrets: (string | undefined)[] = [],
+): ContractReport {
+  const clean = redactDeep(result, secrets);
+  return {
+    ...clean,
+    reportVersion: 1,
+    checks: CHECKS.map((name) => ({ name, title: CHECK_TITLES[name] })),
+    coverageReport: computeCoverage(clean, model),
+  };
+}
+
+/** Rows in result order (operation, then main before preview); one cell per check. */
+export function matrixOf(results: CheckResult[]): MatrixRow[] {
+  const rows = new Map<string, MatrixRow>();
+  for (const r of results) {
+    const key = `${r.operation}\u0000${r.variant}`;
+    let row = rows.get(key);
+    if (!row) {
+      row = {
+        operation: r.operation,
+        variant: r.variant,
+        label: r.variant === 'main' ? r.operation : `${r.operation} (preview)`,
+        cells: {},
+      };
+      rows.set(key, row);
+    }
+    row.cells[r.check] = r;
+  }
+  return [...rows.values()];
+}
+
+export const failuresOf = (report: ContractRunResult): CheckResult[] =>
+  report.results.filter((r) => r.status === 'failed');
+
+/**
+ * Time spent waiting on 429 Retry-After over the run and the number of retried 429s. Checks share
+ * their operation's requests, so each exchange is counted once.
+ */
+export function waitsOf(report: ContractRunResult): { waitedMs: number; retries: number } {
+  const seen = new Set<string>();
+  let waitedMs = 0;
+  let retries = 0;
+  for (const r of report.results)
+    for (const e of r.exchanges) {
+      const id = `${r.operation} ${r.variant} ${e.request.method} ${e.request.url} ${e.request.purpose} ${e.durationMs}`;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      waitedMs += e.waitedMs;
+      retries += e.retries;
+    }
+  return { waitedMs, retries };
+}
+
+export function percent(t: { covered: number; total: number }): string {
+  return t.total === 0 ? '-' : `${Math.floor((100 * t.covered) / t.total)}%`;
+}
+
+/** Short column headings for narrow matrices (console), in CHECKS order. */
+export const CHECK_ABBREVIATIONS: Record<CheckName, string> = {
+  status: 'st',
+  'content-type': 'ct',
+  envelope: 'en',
+  'business-code': 'bc',
+  schema: 'sc',
+  paging: 'pg',
+  auth: 'au',
+  negative: 'ng',
+  'method-path': 'mp',
+  lifecycle: 'lc',
+  headers: 'hd',
+  'response-time': 'rt',
+  'server-errors': '5x',
+};
