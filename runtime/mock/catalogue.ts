@@ -6,6 +6,7 @@
  */
 import type { JsonSchema, Operation, ServiceModel } from 'dataapi/model';
 import { buildEnvelope, codeGroupOf, describeErrors, validatorFor } from 'dataapi/runtime/shared';
+import { respond, type ServiceResult } from 'dataapi/runtime/server';
 import { hashText, sample } from './sampler.ts';
 
 export interface CannedStatus {
@@ -19,6 +20,8 @@ export interface Canned {
   name: string;
   payload: unknown;
   status: CannedStatus;
+  /** The answer as a constant result (serialised once by the server). */
+  result: ServiceResult;
 }
 
 export interface OperationMock {
@@ -44,7 +47,7 @@ export class MockExampleError extends Error {
 function split(op: Operation, name: string, value: unknown): Canned {
   const env = op.envelope;
   if (!env || typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { name, payload: value, status: {} };
+    return canned(name, value, {});
   }
   const body = value as Record<string, unknown>;
   const raw = body[env.statusKey];
@@ -59,7 +62,11 @@ function split(op: Operation, name: string, value: unknown): Canned {
     else if (k !== env.dateTimeField) extra[k] = v;
   }
   if (Object.keys(extra).length > 0) status.extra = extra;
-  return { name, payload: body[env.payloadKey], status };
+  return canned(name, body[env.payloadKey], status);
+}
+
+function canned(name: string, payload: unknown, status: CannedStatus): Canned {
+  return { name, payload, status, result: respond(payload, status, { constant: true }) };
 }
 
 export function buildCatalogue(model: ServiceModel, seed: number): Map<string, OperationMock> {
@@ -94,11 +101,13 @@ export function buildCatalogue(model: ServiceModel, seed: number): Map<string, O
     }
     const sampleSchema = op.envelope ? op.payloadSchema : schema;
     const opSeed = (hashText(op.id) ^ seed) >>> 0;
-    const fallback: Canned = byName.values().next().value ?? {
-      name: 'sample',
-      payload: sampleSchema === undefined ? null : sample(model, sampleSchema, { seed: opSeed }),
-      status: {},
-    };
+    const fallback: Canned =
+      byName.values().next().value ??
+      canned(
+        'sample',
+        sampleSchema === undefined ? null : sample(model, sampleSchema, { seed: opSeed }),
+        {},
+      );
     out.set(op.id, {
       op,
       fallback,

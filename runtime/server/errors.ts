@@ -109,10 +109,19 @@ export class ServiceResult<T = unknown> {
       httpStatus?: number;
       headers?: Record<string, string>;
     } = {},
+    /**
+     * The result (payload and status) never changes: the server serialises it once and reuses
+     * the text (the mock's canned answers). Never mutate a constant result after returning it.
+     */
+    readonly constant: boolean = false,
   ) {}
 }
 
 /** Wraps a payload with explicit envelope status fields (see ServiceResult). */
-export function respond<T>(payload: T, status: ServiceResult<T>['status'] = {}): ServiceResult<T> {
-  return new ServiceResult(payload, status);
+export function respond<T>(
+  payload: T,
+  status: ServiceResult<T>['status'] = {},
+  options: { constant?: boolean } = {},
+): ServiceResult<T> {
+  return new ServiceResult(payload, status, options.constant === true);
 }

@@ -96,6 +96,22 @@ function successStatus(op: Operation): number {
   return Number.isInteger(n) && n >= 200 && n < 300 ? n : 200;
 }
 
+/** The current time as ISO text, computed at most once per millisecond. */
+let lastMs = 0;
+let lastIso = '';
+function nowIso(): string {
+  const t = Date.now();
+  if (t !== lastMs) {
+    lastMs = t;
+    lastIso = new Date(t).toISOString();
+  }
+  return lastIso;
+}
+const CLOCK = { toISOString: nowIso } as unknown as Date;
+const DATE_MARK_TEXT = `\u0000dataapi-date-${Math.random().toString(36).slice(2)}\u0000`;
+const DATE_MARK = { toISOString: () => DATE_MARK_TEXT } as unknown as Date;
+const DATE_MARK_JSON = JSON.stringify(DATE_MARK_TEXT).slice(1, -1);
+
 export async function registerService(
   app: FastifyInstance,
   options: ServiceOptions,
@@ -257,6 +273,29 @@ export async function registerService(
     const renamed = aliases.some(([a, n]) => a !== n);
     const bucketPrefix = `${op.id}${preview ? ':preview' : ''}\u0000`;
 
+    const envelopeOf = (payload: unknown, explicit: ServiceResult | undefined, now: Date) => {
+      const s = explicit?.status;
+      return buildEnvelope(
+        op,
+        payload,
+        {
+          code: s?.code ?? successCode,
+          description: s?.description ?? successText,
+          ...(s?.totalCount !== undefined ? { totalCount: s.totalCount } : {}),
+          ...(s?.extra ? { extra: s.extra } : {}),
+        },
+        now,
+      );
+    };
+    /** Constant results of this route, serialised (split around the date). */
+    const serialised = new WeakMap<ServiceResult, [string, string]>();
+    /** The envelope text of a constant result, split around its date. */
+    const envelopeParts = (explicit: ServiceResult): [string, string] => {
+      const text = JSON.stringify(envelopeOf(explicit.payload, explicit, DATE_MARK));
+      const at = text.indexOf(DATE_MARK_JSON);
+      return [text.slice(0, at), text.slice(at + DATE_MARK_JSON.length)];
+    };
+
     app.route({
       method: op.method.toUpperCase() as 'GET',
       url: route.url,
@@ -377,17 +416,12 @@ export async function registerService(
             op.success?.kind === 'json' || !op.success ? JSON.stringify(payload ?? null) : payload,
           );
         }
-        const s = explicit?.status;
-        return reply.send(
-          JSON.stringify(
-            buildEnvelope(op, payload, {
-              code: s?.code ?? successCode,
-              description: s?.description ?? successText,
-              ...(s?.totalCount !== undefined ? { totalCount: s.totalCount } : {}),
-              ...(s?.extra ? { extra: s.extra } : {}),
-            }),
-          ),
-        );
+        if (explicit?.constant) {
+          let parts = serialised.get(explicit);
+          if (!parts) serialised.set(explicit, (parts = envelopeParts(explicit)));
+          return reply.send(parts[0] + nowIso() + parts[1]);
+        }
+        return reply.send(JSON.stringify(envelopeOf(payload, explicit, CLOCK)));
       },
     });
   }
