@@ -5,12 +5,13 @@
  * with its group's business codes. Client errors are always 4xx, never 500.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isUtf8 } from 'node:buffer';
-import multipart from '@fastify/multipart';
 import type { Operation, ServiceModel } from 'dataapi/model';
 import { buildEnvelope, codeGroupOf } from 'dataapi/runtime/shared';
 import { authenticate, readKey, type VerifyKey } from './auth.ts';
-import { errorBody, defaultEnvelopeOp, HttpError, httpText, ServiceResult } from './errors.ts';
+import { installAnswers } from './answers.ts';
+import { CLOCK, DATE_MARK, DATE_MARK_JSON, nowIso } from './clock.ts';
+import { defaultEnvelopeOp, HttpError, ServiceResult } from './errors.ts';
+import { installParsers, mediaEssence } from './parsers.ts';
 import { formForValidation, readMultipart, type UploadedFile } from './multipart.ts';
 import { createRateLimiter, type RateLimitOptions } from './rate-limit.ts';
 import { createPathMatcher, toRoutePath } from './routes.ts';
@@ -72,12 +73,6 @@ export interface RouteContext {
 
 export const DEFAULT_LIMITS = { bodyBytes: 1 << 20, fileBytes: 10 << 20, files: 10 } as const;
 
-function mediaEssence(header: string | undefined): string {
-  if (!header) return '';
-  const semi = header.indexOf(';');
-  return (semi < 0 ? header : header.slice(0, semi)).trim().toLowerCase();
-}
-
 function accepts(declared: string, actual: string): boolean {
   const d = declared.toLowerCase();
   if (d === actual || d === '*/*') return true;
@@ -96,22 +91,6 @@ function successStatus(op: Operation): number {
   return Number.isInteger(n) && n >= 200 && n < 300 ? n : 200;
 }
 
-/** The current time as ISO text, computed at most once per millisecond. */
-let lastMs = 0;
-let lastIso = '';
-function nowIso(): string {
-  const t = Date.now();
-  if (t !== lastMs) {
-    lastMs = t;
-    lastIso = new Date(t).toISOString();
-  }
-  return lastIso;
-}
-const CLOCK = { toISOString: nowIso } as unknown as Date;
-const DATE_MARK_TEXT = `\u0000dataapi-date-${Math.random().toString(36).slice(2)}\u0000`;
-const DATE_MARK = { toISOString: () => DATE_MARK_TEXT } as unknown as Date;
-const DATE_MARK_JSON = JSON.stringify(DATE_MARK_TEXT).slice(1, -1);
-
 export async function registerService(
   app: FastifyInstance,
   options: ServiceOptions,
@@ -128,106 +107,9 @@ export async function registerService(
   const onOperationRequest = options.onOperationRequest;
 
   app.setValidatorCompiler(validatorCompiler(model));
-  // JSON bodies must be valid UTF-8 (a lossy decode would hide the client's error).
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, data, done) => {
-    const bytes = data as Buffer;
-    if (!isUtf8(bytes)) {
-      done(
-        new HttpError(400, 'Body is not valid UTF-8', { outcome: 'invalid_parameters' }),
-        undefined,
-      );
-      return;
-    }
-    parseJson(request, bytes.toString('utf8'), done);
-  });
-  if (model.operations.some((op) => op.body?.kind === 'multipart')) {
-    await app.register(multipart, {
-      throwFileSizeLimit: true,
-      limits: {
-        fileSize: limits.fileBytes,
-        files: limits.files,
-        fieldSize: limits.bodyBytes,
-        fields: 1000,
-        parts: limits.files + 1000,
-        headerPairs: 200,
-      },
-    });
-  }
-  for (const op of model.operations) {
-    const type = op.body ? mediaEssence(op.body.mediaType) : '';
-    if (!type || type === 'multipart/form-data' || app.hasContentTypeParser(type)) continue;
-    if (op.body?.kind === 'form') {
-      app.addContentTypeParser(type, { parseAs: 'string' }, (_req, text, done) => {
-        const out = Object.create(null) as Record<string, string | string[]>;
-        for (const [k, v] of new URLSearchParams(text as string)) {
-          const prev = out[k];
-          out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
-        }
-        done(null, out);
-      });
-    } else {
-      const parseAs = op.body?.kind === 'text' ? 'string' : 'buffer';
-      app.addContentTypeParser(type.includes('*') ? /.*/ : type, { parseAs }, (_req, data, done) =>
-        done(null, data),
-      );
-    }
-  }
+  await installParsers(app, model, limits);
 
-  app.setErrorHandler(
-    (error: Error & { statusCode?: number; validation?: unknown }, request, reply) => {
-      const ctx = request.routeOptions.config as { dataapi?: RouteContext } | undefined;
-      const op = ctx?.dataapi?.op;
-      let status = typeof error.statusCode === 'number' ? error.statusCode : 500;
-      let message = error.message;
-      if (error instanceof HttpError) {
-        for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
-      } else if (status < 400 || status >= 500) {
-        // Not a client error: never leak internals.
-        request.log.error({ err: error }, 'handler failed');
-        status = 500;
-        message = httpText(500);
-      }
-      if (status === 413 && !/large|limit/i.test(message)) message = httpText(413);
-      reply
-        .code(status)
-        .type('application/json; charset=utf-8')
-        .send(
-          errorBody(model, op, status, message, {
-            ...(error instanceof HttpError && error.outcome ? { outcome: error.outcome } : {}),
-            ...(error instanceof HttpError && error.businessCode !== undefined
-              ? { businessCode: error.businessCode }
-              : {}),
-            ...(envelopeOp ? { envelopeOp } : {}),
-          }),
-        );
-    },
-  );
-
-  app.setNotFoundHandler((request, reply) => {
-    const url = request.raw.url ?? '/';
-    const q = url.indexOf('?');
-    const hit = matcher.match(q < 0 ? url : url.slice(0, q));
-    reply.type('application/json; charset=utf-8');
-    if (hit) {
-      reply
-        .code(405)
-        .header('allow', hit.methods.join(', '))
-        .send(
-          errorBody(
-            model,
-            hit.ops[0],
-            405,
-            `${request.method} is not allowed here; allowed: ${hit.methods.join(', ')}`,
-          ),
-        );
-      return;
-    }
-    reply
-      .code(404)
-      .send(errorBody(model, undefined, 404, httpText(404), envelopeOp ? { envelopeOp } : {}));
-  });
+  installAnswers(app, model, matcher, envelopeOp);
 
   for (const op of model.operations) {
     addRoute(op, false);

@@ -94,6 +94,15 @@ describe('every operation and preview variant', () => {
     expect(Math.max(...(await lengths(1)))).toBeLessThanOrEqual(1);
   });
 
+  it('stamps every answer with the current time, not the example time', async () => {
+    const op = model.operations.find((o) => o.id === 'getAirQuality')!;
+    const before = Date.now();
+    const res = await call(mock.url, validRequest(model, op));
+    const stamp = Date.parse(String(readEnvelope(op, res.body).status?.ResponseDateTime));
+    expect(stamp).toBeGreaterThanOrEqual(before - 1000);
+    expect(stamp).toBeLessThanOrEqual(Date.now() + 1000);
+  });
+
   it('answers /__health', async () => {
     const res = await fetch(`${mock.url}/__health`);
     expect(res.status).toBe(200);

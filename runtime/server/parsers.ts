@@ -1,0 +1,74 @@
+/**
+ * Body parsers: JSON that must be valid UTF-8 (a lossy decode would hide the client's error; the
+ * __proto__ and constructor keys are refused), multipart within the limits, and the form, text
+ * and binary media types the model's operations declare.
+ */
+import { isUtf8 } from 'node:buffer';
+import type { FastifyInstance } from 'fastify';
+import multipart from '@fastify/multipart';
+import type { ServiceModel } from 'dataapi/model';
+import { HttpError } from './errors.ts';
+
+export interface ParserLimits {
+  bodyBytes: number;
+  fileBytes: number;
+  files: number;
+}
+
+export function mediaEssence(header: string | undefined): string {
+  if (!header) return '';
+  const semi = header.indexOf(';');
+  return (semi < 0 ? header : header.slice(0, semi)).trim().toLowerCase();
+}
+
+export async function installParsers(
+  app: FastifyInstance,
+  model: ServiceModel,
+  limits: ParserLimits,
+): Promise<void> {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, data, done) => {
+    const bytes = data as Buffer;
+    if (!isUtf8(bytes)) {
+      done(
+        new HttpError(400, 'Body is not valid UTF-8', { outcome: 'invalid_parameters' }),
+        undefined,
+      );
+      return;
+    }
+    parseJson(request, bytes.toString('utf8'), done);
+  });
+  if (model.operations.some((op) => op.body?.kind === 'multipart')) {
+    await app.register(multipart, {
+      throwFileSizeLimit: true,
+      limits: {
+        fileSize: limits.fileBytes,
+        files: limits.files,
+        fieldSize: limits.bodyBytes,
+        fields: 1000,
+        parts: limits.files + 1000,
+        headerPairs: 200,
+      },
+    });
+  }
+  for (const op of model.operations) {
+    const type = op.body ? mediaEssence(op.body.mediaType) : '';
+    if (!type || type === 'multipart/form-data' || app.hasContentTypeParser(type)) continue;
+    if (op.body?.kind === 'form') {
+      app.addContentTypeParser(type, { parseAs: 'string' }, (_req, text, done) => {
+        const out = Object.create(null) as Record<string, string | string[]>;
+        for (const [k, v] of new URLSearchParams(text as string)) {
+          const prev = out[k];
+          out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+        }
+        done(null, out);
+      });
+    } else {
+      const parseAs = op.body?.kind === 'text' ? 'string' : 'buffer';
+      app.addContentTypeParser(type.includes('*') ? /.*/ : type, { parseAs }, (_req, data, done) =>
+        done(null, data),
+      );
+    }
+  }
+}
