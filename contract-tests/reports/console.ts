@@ -8,6 +8,8 @@ import { CHECKS, type CheckResult, type CheckStatus } from '../results.ts';
 import type { CoverageReport } from './coverage.ts';
 import { oneLine } from './escape.ts';
 import {
+  answerLine,
+  responseOf,
   CHECK_ABBREVIATIONS,
   failuresOf,
   matrixOf,
@@ -95,7 +97,7 @@ function totalsLine(report: ContractReport, paint: (c: string, t: string) => str
   return (
     `Checks: ${paint('32', `${s.passed} passed`)}, ${paint(s.failed ? '31;1' : '0', `${s.failed} failed`)}, ${s.skipped} skipped` +
     ` (${new Set(report.results.map((r) => r.operation)).size} operations, ${s.requests} requests` +
-    (waits.retries ? `, ${waits.retries} 429s retried after ${Math.round(waits.waitedMs)} ms` : '') +
+    (waits.retries ? `, 429 retries: ${waits.retries} (waited ${Math.round(waits.waitedMs)} ms)` : '') +
     `, ${(report.durationMs / 1000).toFixed(1)} s)` +
     (report.budgetExhausted ? '; the request budget ran out: later checks were skipped' : '')
   );
@@ -122,7 +124,9 @@ function failureLines(f: CheckResult, paint: (c: string, t: string) => string): 
   for (const e of f.errors.slice(0, MAX_ERRORS)) out.push(`      error:    ${oneLine(e)}`);
   if (f.errors.length > MAX_ERRORS)
     out.push(`      ... ${f.errors.length - MAX_ERRORS} more errors in the reports`);
-  if (f.excerpt !== undefined) out.push(`      excerpt:  ${oneLine(f.excerpt)}`);
+  if (f.excerpt !== undefined) out.push(`      value:    ${oneLine(f.excerpt)}`);
+  const response = responseOf(f);
+  if (response) out.push(`      response: ${oneLine(answerLine(response))}`);
   return out;
 }
 

@@ -13,7 +13,9 @@ import { CHECKS, type CheckResult, type ExchangeRecord } from '../results.ts';
 import { html } from './escape.ts';
 import { SCRIPT, STYLE } from './html-assets.ts';
 import {
+  answerLine,
   failuresOf,
+  responseOf,
   matrixOf,
   percent,
   waitsOf,
@@ -73,7 +75,7 @@ function header(r: ContractReport): string {
 <p class="meta">Started ${html(r.startedAt)}, took ${(r.durationMs / 1000).toFixed(1)} s; ${html(opts.join('; '))}</p>
 <ul class="totals" id="totals">
 <li class="passed">${s.passed} passed</li><li class="failed">${s.failed} failed</li><li class="skipped">${s.skipped} skipped</li>
-<li class="info">${new Set(r.results.map((x) => x.operation)).size} operations</li><li class="info">${s.requests} requests</li>${waits.retries ? `<li class="info">${waits.retries} 429s retried, ${Math.round(waits.waitedMs)} ms waited</li>` : ''}${r.budgetExhausted ? '<li class="failed">request budget ran out</li>' : ''}
+<li class="info">${new Set(r.results.map((x) => x.operation)).size} operations</li><li class="info">${s.requests} requests</li>${waits.retries ? `<li class="info">429 retries: ${waits.retries} (waited ${Math.round(waits.waitedMs)} ms)</li>` : ''}${r.budgetExhausted ? '<li class="failed">request budget ran out</li>' : ''}
 </ul>
 </header>`;
 }
@@ -163,6 +165,7 @@ function failure(f: CheckResult, id: string): string {
   const field = (name: string, value: string | undefined, cls = '') =>
     value === undefined ? '' : `<dt>${name}</dt><dd><pre${cls ? ` class="${cls}"` : ''}>${html(value)}</pre></dd>`;
   const variant = f.variant === 'preview' ? ' (preview)' : '';
+  const response = responseOf(f);
   return `<details class="failure" id="${id}" data-operation="${html(f.operation)}" data-variant="${html(f.variant)}" data-check="${html(f.check)}">
 <summary>✗ ${html(f.operation)}${variant} · ${html(f.check)}: ${html(f.message)}</summary>
 <dl>
@@ -170,7 +173,9 @@ ${field('Request', f.request ? `${f.request.method} ${f.request.url}` : undefine
 ${field('Expected', f.expected)}
 ${field('Actual', f.actual)}
 ${f.errors.length ? `<dt>Errors</dt><dd><pre class="errors-list">${html(f.errors.join('\n'))}</pre></dd>` : ''}
-${field('Response excerpt', f.excerpt, 'excerpt')}
+${field('Offending value', f.excerpt, 'excerpt')}
+${response ? field('Response', answerLine(response), 'answer') : ''}
+${response?.excerpt !== undefined ? field('Response excerpt', response.excerpt, 'response') : ''}
 ${f.waitedMs > 0 ? `<dt>Waited</dt><dd>${Math.round(f.waitedMs)} ms on 429 Retry-After</dd>` : ''}
 </dl>
 ${exchanges(f.exchanges)}

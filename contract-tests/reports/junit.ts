@@ -13,7 +13,7 @@
  */
 import { CHECK_TITLES, type CheckResult } from '../results.ts';
 import { xmlAttr, xmlText } from './escape.ts';
-import { percent, type ContractReport } from './report.ts';
+import { answerLine, percent, responseOf, type ContractReport } from './report.ts';
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
@@ -75,7 +75,10 @@ export function details(r: CheckResult): string {
   if (r.expected !== undefined) lines.push(`expected: ${r.expected}`);
   if (r.actual !== undefined) lines.push(`actual:   ${r.actual}`);
   if (r.errors.length) lines.push('errors:', ...r.errors.map((e) => `  ${e}`));
-  if (r.excerpt !== undefined) lines.push(`excerpt:  ${r.excerpt}`);
+  if (r.excerpt !== undefined) lines.push(`value:    ${r.excerpt}`);
+  const response = responseOf(r);
+  if (response) lines.push(`response: ${answerLine(response)}`);
+  if (response?.excerpt !== undefined) lines.push(`body:     ${response.excerpt}`);
   if (r.waitedMs > 0) lines.push(`waited ${Math.round(r.waitedMs)} ms on 429 Retry-After`);
   return lines.join('\n');
 }

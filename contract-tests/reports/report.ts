@@ -11,6 +11,7 @@ import {
   type CheckName,
   type CheckResult,
   type ContractRunResult,
+  type ExchangeRecord,
   type Variant,
 } from '../results.ts';
 import { computeCoverage, type CoverageReport } from './coverage.ts';
@@ -74,6 +75,27 @@ export function matrixOf(results: CheckResult[]): MatrixRow[] {
     row.cells[r.check] = r;
   }
   return [...rows.values()];
+}
+
+/** The exchange of a check's failing request (its response, or why none arrived). */
+export function responseOf(r: CheckResult): ExchangeRecord | undefined {
+  const req = r.request;
+  if (!req) return undefined;
+  const same = r.exchanges.filter((e) => e.request.method === req.method && e.request.url === req.url);
+  return same.find((e) => e.status !== undefined) ?? same[0];
+}
+
+/** One line about an exchange's answer: `HTTP 200, application/json, code 100` or the error. */
+export function answerLine(e: ExchangeRecord): string {
+  if (e.status === undefined) return `no response: ${e.error ?? 'unknown error'}`;
+  return [
+    `HTTP ${e.status}`,
+    e.contentType,
+    e.businessCode !== undefined ? `code ${e.businessCode}` : undefined,
+    e.retries ? `after ${e.retries} 429 retries (waited ${Math.round(e.waitedMs)} ms)` : undefined,
+  ]
+    .filter(Boolean)
+    .join(', ');
 }
 
 export const failuresOf = (report: ContractRunResult): CheckResult[] =>

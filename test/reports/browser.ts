@@ -1,0 +1,56 @@
+/**
+ * Finds a Chromium for the HTML report test and launches it headless with a fresh profile.
+ * CI must have one (.ci/run installs Debian's package): there a missing browser is an error, not a skip.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { BrowserContext } from 'playwright-core';
+
+const CANDIDATES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
+
+export function findChromium(): string | undefined {
+  if (process.env.CHROMIUM_PATH && existsSync(process.env.CHROMIUM_PATH))
+    return process.env.CHROMIUM_PATH;
+  if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean))
+    for (const name of CANDIDATES) {
+      const file = path.join(dir, name);
+      if (existsSync(file)) return file;
+    }
+  return undefined;
+}
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** A headless browser context on a fresh user-data-dir, removed by `close()`. */
+export async function launch(
+  executablePath: string,
+): Promise<{ context: BrowserContext; close(): Promise<void> }> {
+  const { chromium } = await import('playwright-core');
+  const profile = await mkdtemp(path.join(os.tmpdir(), 'dataapi-report-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 900 },
+    // Nothing the report does may need the network; fail loudly if it tries.
+    offline: true,
+  });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
