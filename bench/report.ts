@@ -18,7 +18,8 @@ export interface RunInfo {
   quick: boolean;
   command: string;
   startedAt: Date;
-  loadGenerator?: string;
+  /** os.loadavg() when the run started. */
+  startLoad: number[];
 }
 
 const PACKAGES = [
@@ -56,14 +57,14 @@ export function versions(root: string): [string, string][] {
   return out;
 }
 
-export function machine(): string {
+export function machine(startLoad: number[]): string {
   const cpus = os.cpus();
+  const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(' / ');
   return `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(
     os.totalmem() / 2 ** 30,
-  )} GiB memory, ${os.type()} ${os.release()} (${os.arch()}), load average at start ${os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' / ')}`;
+  )} GiB memory, ${os.type()} ${os.release()} (${os.arch()}); load average (1 / 5 / 15 min) ${load(
+    startLoad,
+  )} at the start of the run and ${load(os.loadavg())} at its end (2 would mean both cores busy)`;
 }
 
 const START = (id: string) => `<!-- section:${id} -->`;
@@ -127,7 +128,7 @@ export function renderReport(info: RunInfo, sections: StoredSection[]): string {
     '',
     '> Figures were taken on a **shared 2-core machine** while other engineers ran test suites on it, so absolute times are noisy; the targets are ratios measured side by side in one run, with the contenders taking turns in each round.',
     '',
-    `- Machine: ${machine()}`,
+    `- Machine: ${machine(info.startLoad)}`,
     `- Method: ${
       info.quick
         ? '**quick run** (1 measured run, no warm-up): indicative only, not the figures of record'

@@ -4,7 +4,7 @@
  * machine hits all of them alike instead of one contender's whole series.
  */
 import path from 'node:path';
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import type { BenchContext } from './context.ts';
 import { ensureOk, timed, type TimedRun } from './proc.ts';
 import { fmtMiB, fmtMs, fmtRatio, maxOf, median, minOf } from './stats.ts';
@@ -13,6 +13,8 @@ export interface Contender {
   label: string;
   /** Program and arguments, relative to the project root, as a reader would type them. */
   argv: string[];
+  /** Working directory relative to the project root (default: the root). */
+  cwd?: string;
   /** Folders or files removed before every run (not timed): what makes the run cold. */
   clean?: string[];
 }
@@ -42,7 +44,9 @@ async function runOnce(ctx: BenchContext, c: Contender): Promise<TimedRun> {
   const [program, ...args] = c.argv as [string, ...string[]];
   const file =
     program === 'node' ? process.execPath : path.resolve(ctx.root, BIN[program] ?? program);
-  return ensureOk(c.label, await timed(file, args, { cwd: ctx.root, timeoutMs: 15 * 60_000 }));
+  const cwd = path.resolve(ctx.root, c.cwd ?? '.');
+  await mkdir(cwd, { recursive: true });
+  return ensureOk(c.label, await timed(file, args, { cwd, timeoutMs: 15 * 60_000 }));
 }
 
 export async function sideBySide(
@@ -102,7 +106,8 @@ export function commandList(measured: Measured[]): string {
   return measured
     .map((m) => {
       const clean = m.contender.clean?.length ? `rm -rf ${m.contender.clean.join(' ')} && ` : '';
-      return `- ${m.contender.label}: \`${clean}${displayCommand(m.contender.argv)}\``;
+      const cmd = displayCommand(m.contender.argv);
+      return `- ${m.contender.label}: \`${clean}${m.contender.cwd ? `(cd ${m.contender.cwd} && ${cmd})` : cmd}\``;
     })
     .join('\n');
 }

@@ -1,5 +1,6 @@
 /** `dataapi bench`: run the benchmarks of bench/ side by side and rewrite BENCHMARKS.md. */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from '../cli.ts';
@@ -70,6 +71,7 @@ export const command: Command = {
       await rm(work, { recursive: true, force: true });
       await mkdir(work, { recursive: true });
       const startedAt = new Date();
+      const startLoad = os.loadavg();
       const ctx: BenchContext = {
         root: PROJECT_ROOT,
         work,
@@ -114,7 +116,10 @@ export const command: Command = {
       await mkdir(path.dirname(out), { recursive: true });
       await writeFile(
         out,
-        renderReport({ root: PROJECT_ROOT, runs, warmup, quick, command, startedAt }, merged),
+        renderReport(
+          { root: PROJECT_ROOT, runs, warmup, quick, command, startedAt, startLoad },
+          merged,
+        ),
       );
       for (const v of sections.flatMap((s) => s.verdicts))
         process.stdout.write(
