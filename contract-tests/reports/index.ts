@@ -15,7 +15,7 @@ import { renderConsole, renderSummary } from './console.ts';
 import { renderHtml } from './html.ts';
 import { renderJson } from './json.ts';
 import { renderJUnit } from './junit.ts';
-import { buildReport, type ContractReport } from './report.ts';
+import { buildReport, secretForms, type ContractReport } from './report.ts';
 
 export { buildReport, type ContractReport } from './report.ts';
 export { computeCoverage, type CoverageReport } from './coverage.ts';
@@ -100,7 +100,8 @@ export async function writeReports(
   const names = new Set(o.reporters?.length ? o.reporters : DEFAULT_REPORTERS);
   const report = buildReport(result, o.model, o.secrets);
   const files: string[] = [];
-  const clean = (text: string) => redact(text, o.secrets);
+  const forms = secretForms(o.secrets);
+  const clean = (text: string) => redact(text, forms);
   const renderers: [keyof typeof REPORT_FILES, (r: ContractReport) => string][] = [
     ['junit', renderJUnit],
     ['json', renderJson],

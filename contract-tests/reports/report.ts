@@ -35,11 +35,28 @@ export interface MatrixRow {
   cells: Partial<Record<CheckName, CheckResult>>;
 }
 
+/**
+ * Every way a key can be written in a URL: as is, `encodeURIComponent` (what `redact` covers), form
+ * encoding by `URLSearchParams` (which also encodes ' ( ) ! ~ and writes a space as +) and `encodeURI`.
+ */
+export function secretForms(secrets: (string | undefined)[]): string[] {
+  const forms = new Set<string>();
+  for (const s of secrets) {
+    if (!s) continue;
+    forms.add(s);
+    forms.add(new URLSearchParams({ k: s }).toString().slice(2));
+    forms.add(encodeURI(s));
+  }
+  // Longest first, so that a form containing another is replaced whole.
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+
 /** Replaces the key (and its URL-encoded forms) in every string of a JSON value. */
 export function redactDeep<T>(value: T, secrets: (string | undefined)[]): T {
-  if (!secrets.some(Boolean)) return value;
+  const forms = secretForms(secrets);
+  if (!forms.length) return value;
   return JSON.parse(JSON.stringify(value), (_k, v: unknown) =>
-    typeof v === 'string' ? redact(v, secrets) : v,
+    typeof v === 'string' ? redact(v, forms) : v,
   ) as T;
 }
 

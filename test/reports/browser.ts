@@ -11,8 +11,9 @@ import type { BrowserContext } from 'playwright-core';
 const CANDIDATES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
 
 export function findChromium(): string | undefined {
-  if (process.env.CHROMIUM_PATH && existsSync(process.env.CHROMIUM_PATH))
-    return process.env.CHROMIUM_PATH;
+  // An explicit path wins, even a wrong one (it is how a missing browser is simulated).
+  if (process.env.CHROMIUM_PATH)
+    return existsSync(process.env.CHROMIUM_PATH) ? process.env.CHROMIUM_PATH : undefined;
   if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
   for (const dir of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean))
     for (const name of CANDIDATES) {
