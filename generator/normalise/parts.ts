@@ -27,7 +27,10 @@ export function readParameters(
     if (!Array.isArray(list)) continue;
     for (const raw of list) {
       const p = resolve(doc, raw);
-      if (isObj(p) && typeof p['name'] === 'string') byKey.set(`${p['in']}:${p['name']}`, p);
+      if (!isObj(p) || typeof p['name'] !== 'string') continue;
+      // Header names are case-insensitive: an operation's `x-trace` overrides a path's `X-Trace`.
+      const name = p['in'] === 'header' ? p['name'].toLowerCase() : p['name'];
+      byKey.set(`${p['in']}:${name}`, p);
     }
   }
   const out: Parameter[] = [];

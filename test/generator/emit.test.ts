@@ -6,10 +6,10 @@
 import { spawn } from 'node:child_process';
 import { cp, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { safeOutputPath } from '../../generator/emit/render.ts';
 import { generate } from '../../generator/generate.ts';
-import { cli, leftovers, readAll, ROOT, scratch, snapshot, type Run } from './helpers.ts';
+import { cleanup, cli, leftovers, readAll, ROOT, scratch, snapshot, type Run } from './helpers.ts';
 
 const SPEC = path.join(ROOT, 'spec/openapi.yaml');
 const relOf = (p: string) => path.relative(ROOT, p);
@@ -21,13 +21,20 @@ let first: Record<string, string>;
 /** A copy of the first run's tree (manifest included, so runs into it reuse its formatting). */
 async function copyOfFirst(name: string): Promise<string> {
   const dir = await scratch(name);
+  made.push(dir);
   await cp(dirA, dir, { recursive: true });
   return dir;
 }
 
+const made: string[] = [];
+afterAll(async () => {
+  for (const dir of made) await cleanup(dir);
+});
+
 beforeAll(async () => {
   dirA = await scratch('emit-a');
   dirB = await scratch('emit-b');
+  made.push(dirA, dirB);
   await generate({ spec: SPEC, out: dirA });
   await generate({ spec: SPEC, out: dirB });
   first = await readAll(dirA);
@@ -180,6 +187,7 @@ describe('atomic writes', () => {
 
   it('refuses to replace a non-empty folder that has no dataapi manifest', async () => {
     const dir = await scratch('emit-foreign', true);
+    made.push(dir);
     await writeFile(path.join(dir, 'notes.txt'), 'mine\n');
     await mkdir(path.join(dir, 'src'));
     await writeFile(path.join(dir, 'src/index.ts'), 'export const mine = 1;\n');

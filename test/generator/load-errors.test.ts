@@ -4,9 +4,9 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec, SpecError } from '../../generator/load.ts';
-import { cli, FIXTURES, ROOT, scratch, snapshot, type Run } from './helpers.ts';
+import { cleanup, cli, FIXTURES, ROOT, scratch, snapshot, type Run } from './helpers.ts';
 
 const rel = (p: string) => path.relative(ROOT, path.join(FIXTURES, p));
 
@@ -113,8 +113,14 @@ describe('dataapi generate on a bad description', () => {
   // Every other case runs into an existing output folder, the others into an absent one.
   const intoExisting = (i: number) => i % 2 === 1;
 
+  let absentOut: string;
+  afterAll(async () => {
+    await cleanup(absentOut);
+    await cleanup(existingOut);
+  });
+
   beforeAll(async () => {
-    const absentOut = await scratch('load-absent');
+    absentOut = await scratch('load-absent');
     existingOut = await scratch('load-existing');
     // An output folder from a good run, which a bad run must leave byte for byte as it was.
     const good = await cli(
@@ -187,5 +193,6 @@ describe('a split description', () => {
     expect(err).toBeInstanceOf(SpecError);
     expect(err.file).toBe(path.relative(ROOT, path.join(dir, 'sub/a.yaml')));
     expect(err.problems[0]?.line).toBeGreaterThan(0);
+    await cleanup(dir);
   });
 });

@@ -242,7 +242,7 @@ describe('odd but valid descriptions', () => {
       ['path', 'item-id', 'itemId', true],
       ['query', 'filter', 'filter', false],
       ['query', 'item_id', 'itemId2', false],
-      ['header', 'X-Trace', 'xTrace', true], // the operation's override of the path-level one
+      ['header', 'x-trace', 'xTrace', true], // overrides the path-level X-Trace (any case)
       ['cookie', 'itemId', 'itemId3', false],
     ]);
     const filter = get.parameters.find((p) => p.name === 'filter');

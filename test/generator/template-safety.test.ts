@@ -5,10 +5,10 @@
  */
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAFE_HELPERS } from '../../generator/emit/engine.ts';
 import { scanTemplates, type TemplateFinding } from '../../generator/emit/template-scan.ts';
-import { ROOT, scratch } from './helpers.ts';
+import { cleanup, ROOT, scratch } from './helpers.ts';
 
 describe('templates/', () => {
   it('interpolates spec data only through escaping helpers', async () => {
@@ -83,8 +83,10 @@ const GOOD = [
 describe('the scanner', () => {
   let findings: TemplateFinding[];
   let good: TemplateFinding[];
+  let dir: string;
+  afterAll(() => cleanup(dir));
   beforeAll(async () => {
-    const dir = await scratch('template-scan', true);
+    dir = await scratch('template-scan', true);
     for (const [rel, { text }] of Object.entries(BAD)) {
       await mkdir(path.dirname(path.join(dir, 'bad', rel)), { recursive: true });
       await writeFile(path.join(dir, 'bad', rel), text);
