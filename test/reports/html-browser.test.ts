@@ -148,7 +148,7 @@ describe.skipIf(!chromium)(
         return {
           error: error?.textContent ?? null,
           cases: doc.querySelectorAll('testcase').length,
-          failures: [...doc.querySelectorAll('testcase')]
+          failures: Array.from(doc.querySelectorAll("testcase"))
             .filter((t) => t.querySelector('failure'))
             .map((t) => `${t.getAttribute('classname')} ${t.getAttribute('name')}`),
         };
