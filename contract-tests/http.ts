@@ -90,6 +90,9 @@ export function createTransport(config: ContractConfig, scheduler: Scheduler): T
           record.durationMs += performance.now() - started;
           record.error = clean(describeFetchError(err, config.timeoutMs));
           return base;
+        } finally {
+          // The slot's window starts now that the answer is in (see LocalScheduler).
+          await scheduler.release(op.id, grant.token);
         }
         record.durationMs += performance.now() - started;
         const headers: Record<string, string> = {};

@@ -8,25 +8,36 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RateLimit } from 'dataapi/model';
 
-export type Grant = { ok: true } | { ok: false; reason: string };
+export type Grant = { ok: true; token: number } | { ok: false; reason: string };
 
 export interface Scheduler {
   /** Resolves when a request of this operation may be sent now (or is refused by the budget). */
   acquire(key: string, limit: RateLimit): Promise<Grant>;
+  /** Marks a granted request as answered (or failed): its slot frees one window after this. */
+  release(key: string, token: number): Promise<void> | void;
 }
 
+/** A slot whose release never came (a worker died) frees this long after its grant. */
+const LEASE_MS = 120_000;
+
 /**
- * Sliding window per key: at most `limit` sends in any window of `windowMs` (plus a margin for
- * the time between the grant and the request's arrival at the target).
+ * Sliding window per key, counted from completion: a request holds its slot while in flight and
+ * for one window after its response arrived. A request reaches the target before its response
+ * comes back, so any `limit + 1` consecutive arrivals at the target span at least one window,
+ * whatever the latency; timing from the send instead lets a slow request and a fast one land
+ * closer together than the window (seen: 6 arrivals in 978 ms against 5 per second).
  */
 export class LocalScheduler implements Scheduler {
-  private sent = new Map<string, number[]>();
+  /** key -> token -> completion time (Infinity while in flight). */
+  private slots = new Map<string, Map<number, { granted: number; done: number }>>();
   private queues = new Map<string, Promise<unknown>>();
   private used = 0;
+  private seq = 0;
 
   constructor(
     private budget?: number,
-    private marginMs?: number,
+    /** Extra time per window for clock granularity (default 10 ms). */
+    private marginMs = 10,
   ) {}
 
   get requests(): number {
@@ -48,29 +59,37 @@ export class LocalScheduler implements Scheduler {
     return next;
   }
 
+  release(key: string, token: number): void {
+    const slot = this.slots.get(key)?.get(token);
+    if (slot && slot.done === Infinity) slot.done = performance.now();
+  }
+
   private async grant(key: string, limit: RateLimit): Promise<Grant> {
-    if (this.budget !== undefined && this.used >= this.budget)
-      return { ok: false, reason: `request budget of ${this.budget} exhausted` };
-    // The margin absorbs the jitter between a grant and the request's arrival at the target.
-    const window = limit.windowMs + (this.marginMs ?? Math.max(50, limit.windowMs * 0.05));
+    if (this.exhausted) return { ok: false, reason: `request budget of ${this.budget} exhausted` };
+    const window = limit.windowMs + this.marginMs;
     const max = Math.max(1, limit.limit);
-    let times = this.sent.get(key) ?? [];
+    const slots = this.slots.get(key) ?? new Map<number, { granted: number; done: number }>();
+    this.slots.set(key, slots);
     for (;;) {
       const now = performance.now();
-      times = times.filter((t) => now - t < window);
-      if (times.length < max) break;
-      await new Promise((r) => setTimeout(r, window - (now - times[0]!) + 1));
+      let wait = 25; // in-flight slots only: look again shortly (a release may come any time)
+      for (const [token, slot] of slots) {
+        const done = Math.min(slot.done, slot.granted + LEASE_MS);
+        if (now - done >= window) slots.delete(token);
+        else if (done !== Infinity) wait = Math.min(wait, window - (now - done));
+      }
+      if (slots.size < max) break;
+      await new Promise((r) => setTimeout(r, Math.max(1, Math.ceil(wait))));
     }
-    if (this.budget !== undefined && this.used >= this.budget)
-      return { ok: false, reason: `request budget of ${this.budget} exhausted` };
-    times.push(performance.now());
-    this.sent.set(key, times);
+    if (this.exhausted) return { ok: false, reason: `request budget of ${this.budget} exhausted` };
+    const token = ++this.seq;
+    slots.set(token, { granted: performance.now(), done: Infinity });
     this.used++;
-    return { ok: true };
+    return { ok: true, token };
   }
 }
 
-/** Serves a LocalScheduler on 127.0.0.1 for the workers: POST /acquire {key, limit}. */
+/** Serves a LocalScheduler on 127.0.0.1 for the workers: POST /acquire {key, limit}, POST /release {key, token}. */
 export async function serveScheduler(
   scheduler: LocalScheduler,
 ): Promise<{ url: string; close(): Promise<void> }> {
@@ -78,11 +97,16 @@ export async function serveScheduler(
     let text = '';
     req.on('data', (c: Buffer) => (text += c.toString('utf8')));
     req.on('end', () => {
-      let input: { key: string; limit: RateLimit };
+      let input: { key: string; limit: RateLimit; token?: number };
       try {
-        input = JSON.parse(text) as { key: string; limit: RateLimit };
+        input = JSON.parse(text) as { key: string; limit: RateLimit; token?: number };
       } catch {
         res.writeHead(400).end();
+        return;
+      }
+      if (req.url === '/release') {
+        scheduler.release(input.key, Number(input.token));
+        res.writeHead(204).end();
         return;
       }
       void scheduler.acquire(input.key, input.limit).then((grant) => {
@@ -115,5 +139,9 @@ export class RemoteScheduler implements Scheduler {
       body: JSON.stringify({ key, limit }),
     });
     return (await res.json()) as Grant;
+  }
+
+  async release(key: string, token: number): Promise<void> {
+    await fetch(`${this.url}/release`, { method: 'POST', body: JSON.stringify({ key, token }) });
   }
 }

@@ -121,12 +121,29 @@ describe('scheduling', () => {
     const times: number[] = [];
     for (let i = 0; i < 5; i++) {
       const g = await s.acquire('op', limit);
-      if (g.ok) times.push(performance.now());
-      else expect(g.reason).toMatch(/budget of 4/);
+      if (g.ok) {
+        times.push(performance.now());
+        s.release('op', g.token);
+      } else expect(g.reason).toMatch(/budget of 4/);
     }
     expect(times).toHaveLength(4);
     expect(times[2]! - times[0]!).toBeGreaterThanOrEqual(200);
     expect(times[3]! - times[1]!).toBeGreaterThanOrEqual(200);
+  });
+
+  it('holds a slot while its request is in flight and frees it one window after the answer', async () => {
+    const s = new LocalScheduler(undefined, 0);
+    const limit = { limit: 1, per: 'second' as const, windowMs: 100, source: 'operation' as const };
+    const first = await s.acquire('op', limit);
+    let second = false;
+    const next = s.acquire('op', limit).then(() => (second = true));
+    // The first request is still "in flight" well past one window: no second grant yet.
+    await new Promise((r) => setTimeout(r, 250));
+    expect(second).toBe(false);
+    const answered = performance.now();
+    if (first.ok) s.release('op', first.token);
+    await next;
+    expect(performance.now() - answered).toBeGreaterThanOrEqual(99);
   });
 
   it('reads Retry-After in seconds or as a date, capped', () => {
