@@ -17,6 +17,8 @@ export interface TimedRun {
   ms: number;
   /** Maximum RSS of the largest process (GNU time), in KiB; undefined without /usr/bin/time. */
   maxRssKb?: number;
+  /** CPU time (user + system) of the child and its waited-for descendants, in ms (GNU time). */
+  cpuMs?: number;
   /** Peak of the summed RSS of the process tree (sampled every 50 ms), in KiB, when asked for. */
   treeRssKb?: number;
   code: number;
@@ -41,7 +43,9 @@ export async function timed(
 ): Promise<TimedRun> {
   const rssFile = path.join(os.tmpdir(), `dataapi-bench-rss-${process.pid}-${seq++}`);
   const gnu = hasGnuTime();
-  const [file, argv] = gnu ? [GNU_TIME, ['-f', '%M', '-o', rssFile, cmd, ...args]] : [cmd, args];
+  const [file, argv] = gnu
+    ? [GNU_TIME, ['-f', '%M %U %S', '-o', rssFile, cmd, ...args]]
+    : [cmd, args];
   const started = performance.now();
   const child = spawn(file, argv, {
     cwd: options.cwd,
@@ -74,11 +78,15 @@ export async function timed(
   if (sampler) clearInterval(sampler);
   if (killer) clearTimeout(killer);
   let maxRssKb: number | undefined;
+  let cpuMs: number | undefined;
   if (gnu) {
     const text = await readFile(rssFile, 'utf8').catch(() => '');
-    // GNU time writes "Command exited with non-zero status N" before the figure on failure.
-    const last = text.trim().split('\n').pop() ?? '';
-    maxRssKb = /^\d+$/.test(last) ? Number(last) : undefined;
+    // GNU time writes "Command exited with non-zero status N" before the figures on failure.
+    const m = /^(\d+) ([\d.]+) ([\d.]+)$/.exec(text.trim().split('\n').pop() ?? '');
+    if (m) {
+      maxRssKb = Number(m[1]);
+      cpuMs = (Number(m[2]) + Number(m[3])) * 1000;
+    }
     await rm(rssFile, { force: true });
   }
   return {
@@ -86,6 +94,7 @@ export async function timed(
     code,
     output,
     ...(maxRssKb !== undefined ? { maxRssKb } : {}),
+    ...(cpuMs !== undefined ? { cpuMs } : {}),
     ...(options.sampleTree ? { treeRssKb: treePeak } : {}),
   };
 }
