@@ -34,9 +34,12 @@ export function run(cmd: string, args: string[], cwd = ROOT): Promise<Run> {
 /** `node bin/dataapi.js <args>`, the way a user runs it. */
 export const cli = (...args: string[]) => run(process.execPath, ['bin/dataapi.js', ...args]);
 
-/** A fresh, empty-or-absent scratch folder `test/.work/generator-<name>` (removed first). */
+/**
+ * A fresh, empty-or-absent scratch folder `test/.work/generator-<name>-<pid>` (removed first).
+ * The pid keeps two test runs at once (several people, or CI jobs, on one checkout) apart.
+ */
 export async function scratch(name: string, create = false): Promise<string> {
-  const dir = path.join(WORK, `generator-${name}`);
+  const dir = path.join(WORK, `generator-${name}-${process.pid}`);
   await rm(dir, { recursive: true, force: true });
   if (create) await mkdir(dir, { recursive: true });
   return dir;

@@ -40,10 +40,10 @@ afterAll(() => cleanup(base));
 function errorsByTree(): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const line of (tsc.stdout + tsc.stderr).split('\n')) {
-    const m = /generator-third-party\/([^/]+)\/([^/(]+)[^(]*\(\d+,\d+\): error/.exec(line);
+    const m = /generator-third-party-\d+\/([^/]+)\/([^/(]+)[^(]*\(\d+,\d+\): error/.exec(line);
     if (!m) continue;
     const key = `${m[1]} ${m[2]}`;
-    out.set(key, [...(out.get(key) ?? []), line.replace(/^.*?generator-third-party\//, '')]);
+    out.set(key, [...(out.get(key) ?? []), line.replace(/^.*?generator-third-party-\d+\//, '')]);
   }
   return out;
 }
