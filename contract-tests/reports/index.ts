@@ -6,18 +6,19 @@
  * GitHub annotations...). `vitest-junit` and `vitest-json` are vitest's junit and json reporters,
  * written into the report directory beside ours.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ServiceModel } from 'dataapi/model';
-import { redact } from 'dataapi/runtime/shared';
+import type { Reporter } from 'vitest/node';
 import type { ContractRunResult } from '../results.ts';
 import { renderConsole, renderSummary } from './console.ts';
 import { renderHtml } from './html.ts';
 import { renderJson } from './json.ts';
 import { renderJUnit } from './junit.ts';
-import { buildReport, secretForms, type ContractReport } from './report.ts';
+import { ProgressReporter } from './progress.ts';
+import { buildReport, redactor, type ContractReport } from './report.ts';
 
-export { buildReport, type ContractReport } from './report.ts';
+export { buildReport, redactor, type ContractReport } from './report.ts';
 export { computeCoverage, type CoverageReport } from './coverage.ts';
 export { renderConsole, renderHtml, renderJson, renderJUnit };
 
@@ -63,17 +64,30 @@ export function reporterError(names: string[]): string | undefined {
   return `unknown reporter ${unknown.map((n) => JSON.stringify(n)).join(', ')} (ours: ${OWN_REPORTERS.join(', ')}; vitest's: ${VITEST_REPORTERS.join(', ')})`;
 }
 
+/** vitest reporters that print progress to the terminal themselves. */
+const VITEST_TERMINAL = ['default', 'verbose', 'dot', 'tap', 'tap-flat', 'tree', 'minimal', 'agent'];
+
 /**
- * The reporters vitest runs for a list of names: vitest's own, or its `default` progress output
- * for `console`, or `dot` when only file reports were asked for (CI logs still show progress).
+ * The reporters vitest runs for a list of names: vitest's own by name, plus a compact line per
+ * operation file (ProgressReporter, which prints no text a target sent) unless one of vitest's
+ * terminal reporters was named. vitest's `default` prints its failure messages itself, so it is
+ * only used when named.
  */
-export function vitestReporters(names: string[] = DEFAULT_REPORTERS): string[] {
+export function vitestReporters(
+  names: string[] = DEFAULT_REPORTERS,
+  out: NodeJS.WritableStream = process.stdout,
+): (string | Reporter)[] {
   const list = names.length ? names : DEFAULT_REPORTERS;
-  const theirs = list
-    .filter((n) => !(OWN_REPORTERS as readonly string[]).includes(n))
-    .map((n) => (n === 'vitest-junit' ? 'junit' : n === 'vitest-json' ? 'json' : n));
-  if (theirs.length) return [...new Set(theirs)];
-  return list.includes('console') ? ['default'] : ['dot'];
+  const theirs = [
+    ...new Set(
+      list
+        .filter((n) => !(OWN_REPORTERS as readonly string[]).includes(n))
+        .map((n) => (n === 'vitest-junit' ? 'junit' : n === 'vitest-json' ? 'json' : n)),
+    ),
+  ];
+  return theirs.some((n) => VITEST_TERMINAL.includes(n))
+    ? theirs
+    : [new ProgressReporter(out), ...theirs];
 }
 
 export interface WriteReportsOptions {
@@ -100,8 +114,7 @@ export async function writeReports(
   const names = new Set(o.reporters?.length ? o.reporters : DEFAULT_REPORTERS);
   const report = buildReport(result, o.model, o.secrets);
   const files: string[] = [];
-  const forms = secretForms(o.secrets);
-  const clean = (text: string) => redact(text, forms);
+  const clean = redactor(o.secrets);
   const renderers: [keyof typeof REPORT_FILES, (r: ContractReport) => string][] = [
     ['junit', renderJUnit],
     ['json', renderJson],
@@ -114,8 +127,16 @@ export async function writeReports(
     await writeFile(file, clean(render(report)));
     files.push(file);
   }
-  for (const [name, file] of Object.entries(VITEST_FILES))
-    if (names.has(`vitest-${name}`)) files.push(path.join(o.dir, file));
+  // vitest's own files hold its error messages and their properties as vitest printed them: they
+  // are reports too, so they get the same redaction.
+  for (const [name, file] of Object.entries(VITEST_FILES)) {
+    if (!names.has(`vitest-${name}`)) continue;
+    const full = path.join(o.dir, file);
+    const text = await readFile(full, 'utf8').catch(() => undefined);
+    if (text === undefined) continue;
+    await writeFile(full, clean(text));
+    files.push(full);
+  }
   if (o.resultsFile) files.unshift(o.resultsFile);
   const shown = files.map((f) => path.relative(o.root, f) || f);
   const text = names.has('console')

@@ -22,6 +22,7 @@ import {
   writeReports,
 } from '../../contract-tests/reports/index.ts';
 import { CHECK_ABBREVIATIONS } from '../../contract-tests/reports/report.ts';
+import { ProgressReporter } from '../../contract-tests/reports/progress.ts';
 import { html, xmlAttr, xmlText } from '../../contract-tests/reports/escape.ts';
 import { EXPECTED_FAILURES, HOSTILE, loadFixture } from './fixture.ts';
 
@@ -296,12 +297,23 @@ describe('the key', () => {
 });
 
 describe('reporter names', () => {
-  it('maps ours to vitest progress and passes vitest names through', () => {
-    expect(vitestReporters(undefined)).toEqual(['default']);
-    expect(vitestReporters(['console', 'junit'])).toEqual(['default']);
-    expect(vitestReporters(['junit', 'html'])).toEqual(['dot']);
+  it('maps ours to a compact progress line per file and passes vitest names through', () => {
+    const progress = (names?: string[]) => {
+      const r = vitestReporters(names);
+      return r.length === 1 && r[0] instanceof ProgressReporter;
+    };
+    expect(progress(undefined)).toBe(true);
+    expect(progress(['console', 'junit'])).toBe(true);
+    expect(progress(['junit', 'html'])).toBe(true);
     expect(vitestReporters(['default', 'junit'])).toEqual(['default']);
-    expect(vitestReporters(['verbose', 'vitest-junit', 'vitest-json'])).toEqual(['verbose', 'junit', 'json']);
+    expect(vitestReporters(['verbose', 'vitest-junit', 'vitest-json'])).toEqual([
+      'verbose',
+      'junit',
+      'json',
+    ]);
+    const withFiles = vitestReporters(['console', 'vitest-junit']);
+    expect(withFiles[0]).toBeInstanceOf(ProgressReporter);
+    expect(withFiles.slice(1)).toEqual(['junit']);
   });
 
   it('refuses an unknown name with the list of known ones', () => {

@@ -1,0 +1,40 @@
+/**
+ * Progress while the suite runs (the `console` reporter's live part): one compact line per
+ * operation file as it finishes, from the CheckResults the tests attached. It prints only
+ * operation ids and counts, never vitest's failure messages (their details come after the run in
+ * the matrix, from the redacted results), so nothing a target sent reaches the terminal here.
+ */
+import type { Reporter, TestModule } from 'vitest/node';
+import type { CheckResult } from '../results.ts';
+
+export class ProgressReporter implements Reporter {
+  private done = 0;
+  private total = 0;
+
+  constructor(private out: NodeJS.WritableStream) {}
+
+  onTestRunStart(specifications: ReadonlyArray<unknown>): void {
+    this.total = specifications.length;
+    this.done = 0;
+    this.out.write(`dataapi contract: running ${this.total} operation files\n`);
+  }
+
+  onTestModuleEnd(module: TestModule): void {
+    this.done++;
+    const results: CheckResult[] = [];
+    let broken = 0;
+    for (const test of module.children.allTests()) {
+      const meta = test.meta().dataapi;
+      if (meta) results.push(meta);
+      else if (test.result().state === 'failed') broken++;
+    }
+    const ops = [...new Set(results.map((r) => r.operation))];
+    const count = (s: CheckResult['status']) => results.filter((r) => r.status === s).length;
+    const failed = count('failed') + broken + (module.errors().length ? 1 : 0);
+    const name = ops.join(', ') || module.moduleId.split(/[\\/]/).pop() || module.moduleId;
+    const ms = module.diagnostic().duration;
+    this.out.write(
+      `  ${failed ? '✗' : '✓'} [${this.done}/${this.total}] ${name}: ${count('passed')} passed, ${failed} failed, ${count('skipped')} skipped (${(ms / 1000).toFixed(1)} s)\n`,
+    );
+  }
+}
