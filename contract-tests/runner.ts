@@ -14,7 +14,7 @@ import { Collector } from './collector.ts';
 import { coverageOf, type ContractRunResult } from './results.ts';
 import { LocalScheduler, serveScheduler } from './scheduler.ts';
 import { startEmbeddedMock } from './target.ts';
-import { vitestReporters, VITEST_FILES, writeReports } from './reports/index.ts';
+import { redactor, vitestReporters, VITEST_FILES, writeReports } from './reports/index.ts';
 
 export interface RunOptions {
   /** Project root: where generated/ is (default: cwd). */
@@ -106,7 +106,7 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
     const { startVitest } = await import('vitest/node');
     const filters = (only ?? []).map((id) => `/${toFileStem(id, 'operation')}.test.ts`);
     const reportDir = path.resolve(root, o.reportDir ?? 'reports');
-    const reporters = vitestReporters(o.reporters);
+    const reporters = vitestReporters(o.reporters, out);
     const savedExitCode = process.exitCode;
     const vitest = await startVitest(
       'test',
@@ -163,7 +163,8 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
         path.join(reportDir, 'contract-results.json'),
     );
     await mkdir(path.dirname(resultsFile), { recursive: true });
-    await writeFile(resultsFile, redact(JSON.stringify(result, null, 2), [appkey]) + '\n');
+    // Also the key's escaped forms and a key cut short by an excerpt (reports/report.ts).
+    await writeFile(resultsFile, redactor([appkey])(JSON.stringify(result, null, 2)) + '\n');
     await writeReports(result, {
       model,
       ...(o.reporters ? { reporters: o.reporters } : {}),
