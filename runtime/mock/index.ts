@@ -3,8 +3,9 @@
  * seeded samples), scenarios that produce every documented error on demand, and state for
  * uploads and asynchronous tasks. `createMock` returns a ready Fastify instance (not listening).
  *
- * Keys: the mock accepts `mock-appkey` (documented, not a secret) and the value of
- * DATAAPI_APPKEY when set; any other key is a wrong key (401 with the group's wrong-key code).
+ * Keys: the mock accepts the value of DATAAPI_APPKEY, or the documented default `mock-appkey`
+ * (not a secret) when that is unset; any other key is a wrong key (401 with the group's
+ * wrong-key code).
  *
  * `Prefer: business-code=N` answers HTTP 200 with N in the envelope (seed 7: a request the
  * gateway accepts is a 200 and the outcome is the body's code); combine it with `code=403`
@@ -32,7 +33,7 @@ export { readScenario, type Scenario } from './scenarios.ts';
 export const DEFAULT_MOCK_APPKEY = 'mock-appkey';
 
 export interface MockOptions {
-  /** Keys accepted (default: `mock-appkey` and DATAAPI_APPKEY when set). */
+  /** Keys accepted (default: DATAAPI_APPKEY, or `mock-appkey` when that is unset). */
   appkeys?: string[];
   /** Per-key, per-operation rate limits of the spec (default on; false for load tests). */
   rateLimit?: boolean | RateLimitOptions;
@@ -45,10 +46,11 @@ export interface MockOptions {
   handlers?: Record<string, Handler | undefined>;
 }
 
+/** The key in DATAAPI_APPKEY, or the documented default `mock-appkey` when that is unset. */
 export function mockAppkeys(options: Pick<MockOptions, 'appkeys'> = {}): string[] {
   if (options.appkeys) return options.appkeys;
   const env = process.env.DATAAPI_APPKEY;
-  return env ? [DEFAULT_MOCK_APPKEY, env] : [DEFAULT_MOCK_APPKEY];
+  return env ? [env] : [DEFAULT_MOCK_APPKEY];
 }
 
 /** Reads the request's scenario; a forced error status is answered right away. */

@@ -17,7 +17,7 @@ const usage = `Usage: dataapi mock [--port 4010] [--host 127.0.0.1] [--no-rate-l
   --spec FILE       serve a mock of this OpenAPI file instead (no generate needed)
   --seed N          seed of schema-derived samples                  default: 1
 
-Keys: the mock accepts \`mock-appkey\` and, when set, the value of DATAAPI_APPKEY.
+Key: the mock accepts the value of DATAAPI_APPKEY, or \`mock-appkey\` when that is unset.
 Scenarios: Prefer: code=429 | example=NAME | dynamic=true | business-code=N (or __code=...
 in the query). GET /__health answers when the mock is ready.`;
 
@@ -89,13 +89,11 @@ export const command: Command = {
         await app.close();
         return 1;
       }
+      // The default key is documented and no secret; a key from the environment may be one.
       const env = process.env.DATAAPI_APPKEY;
-      const keys = [
-        'mock-appkey',
-        ...(env && env !== 'mock-appkey' ? [`${REDACTED} (DATAAPI_APPKEY)`] : []),
-      ];
+      const key = env ? `${REDACTED} (from DATAAPI_APPKEY)` : 'mock-appkey';
       process.stdout.write(
-        `dataapi mock: listening on ${url}\n  accepted keys: ${keys.join(', ')}\n  rate limits: ${rateLimit ? 'on' : 'off'}\n  health: ${url}/__health\nPress Ctrl+C to stop.\n`,
+        `dataapi mock: listening on ${url}\n  accepted key: ${key}\n  rate limits: ${rateLimit ? 'on' : 'off'}\n  health: ${url}/__health\nPress Ctrl+C to stop.\n`,
       );
       return new Promise<number>((resolve) => {
         const stop = (signal: string) => {

@@ -119,7 +119,7 @@ describe('keys', () => {
     expect((await call(mock.url, validRequest(model, exam))).status).toBe(200);
   });
 
-  it('accepts DATAAPI_APPKEY by default', async () => {
+  it('accepts DATAAPI_APPKEY instead of mock-appkey when it is set', async () => {
     process.env.DATAAPI_APPKEY = 'env-key-123';
     const { createMockServer } = await import('../../generated/mock/index.ts');
     const app = await createMockServer({ rateLimit: false });
@@ -127,7 +127,7 @@ describe('keys', () => {
       const url = await app.listen({ port: 0, host: '127.0.0.1' });
       for (const [key, status] of [
         ['env-key-123', 200],
-        ['mock-appkey', 200],
+        ['mock-appkey', 401],
         ['other', 401],
       ] as const) {
         expect((await call(url, validRequest(model, op('getAirQuality'), { key }))).status).toBe(

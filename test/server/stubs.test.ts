@@ -86,6 +86,30 @@ describe('generated stubs with handler files', () => {
   });
 });
 
+describe('servicePlugin', () => {
+  it('registers the same routes through app.register', async () => {
+    const { servicePlugin } = await import('../../generated/server/index.ts');
+    const app = Fastify();
+    try {
+      await app.register(servicePlugin, {
+        handlers: await loadHandlers(path.join(here, 'fixtures/handlers'), model),
+        rateLimit: false,
+      });
+      const res = await app.inject({ url: '/Weather/AirQuality/demo?city=Xi%27an' });
+      expect(res.statusCode).toBe(200);
+      expect(
+        (readEnvelope(op('getAirQuality'), res.json()).payload as { City: string }[])[0]?.City,
+      ).toBe("Xi'an");
+      expect((await app.inject({ url: '/nowhere' })).statusCode).toBe(404);
+      expect((await app.inject({ url: '/Weather/AirQuality', method: 'POST' })).statusCode).toBe(
+        405,
+      );
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('a third-party description (petstore 3.0)', () => {
   const out = path.join(root, 'test/.work/server-stubs-petstore');
   const spec = path.join(root, 'node_modules/@readme/oas-examples/3.0/json/petstore.json');
