@@ -120,7 +120,7 @@ function coverage(r: ContractReport): string {
     return `<tr data-coverage="${id}"><th scope="row">${name}</th><td>${t.covered} / ${t.total}</td><td>${percent(t)}</td><td><div class="bar"><i style="width:${pct.toFixed(1)}%"></i></div></td></tr>`;
   };
   const codes = (xs: (string | number)[]) =>
-    xs.length ? xs.map((x) => `<code>${html(x)}</code>`).join('') : 'none';
+    xs.length ? xs.map((x) => `<code>${html(x)}</code>`).join(' ') : 'none';
   const never: string[] = [
     `<p class="never"><b>Operations:</b> ${codes(c.operations.missed)}</p>`,
     `<p class="never"><b>Preview variants:</b> ${codes(c.previews.missed)}</p>`,

@@ -92,6 +92,17 @@ describe('coverage against the model', () => {
     expect(c.totals.parameters.total).toBe(total);
   });
 
+  it('scopes a shard to the operations it ran', () => {
+    const r = loadFixture();
+    delete r.options.only;
+    r.options.shard = '1/2';
+    r.results = r.results.filter((x) => x.operation.startsWith('getFund'));
+    const cov = buildReport(r, model).coverageReport;
+    expect(cov.totals.operations.total).toBe(6);
+    expect(Object.keys(cov.statuses).every((op) => op.startsWith('getFund'))).toBe(true);
+    expect(cov.operations.notInRun).toContain('getAirQuality');
+  });
+
   it('counts an operation that never answered as never reached', () => {
     const r = loadFixture();
     r.coverage.operations = r.coverage.operations.filter((o) => o !== 'getSslCertInfo');
