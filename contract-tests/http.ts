@@ -3,7 +3,7 @@
  * Retry-After, and returns everything a check needs. Never throws: a missing response is recorded.
  */
 import type { Operation } from 'dataapi/model';
-import { excerpt, redact } from 'dataapi/runtime/shared';
+import { excerpt, redact, redactDeep } from 'dataapi/runtime/shared';
 import type { ContractConfig } from './config.ts';
 import type { ExchangeRecord } from './results.ts';
 import type { Scheduler } from './scheduler.ts';
@@ -96,7 +96,7 @@ export function createTransport(config: ContractConfig, scheduler: Scheduler): T
         }
         record.durationMs += performance.now() - started;
         const headers: Record<string, string> = {};
-        res.headers.forEach((v, k) => (headers[k] = v));
+        res.headers.forEach((v, k) => (headers[k] = clean(v)));
         if (res.status === 429 && attempt < config.maxRetries) {
           const wait = retryAfterMs(headers['retry-after'], attempt, config.maxRetryWaitMs);
           record.retries++;
@@ -107,14 +107,18 @@ export function createTransport(config: ContractConfig, scheduler: Scheduler): T
         }
         let json: unknown;
         let isJson = false;
+        // A target may echo the key back (in a body, a header, an error text): remove it here,
+        // before any check excerpts the answer, so no message or report can carry it, whole or cut.
+        // (Parsed before the text is cleaned: a replacement must not break the JSON.)
         if (text.length > 0) {
           try {
-            json = JSON.parse(text);
+            json = redactDeep(JSON.parse(text), secrets);
             isJson = true;
           } catch {
             // not JSON: content-type and schema checks report it
           }
         }
+        text = clean(text);
         record.status = res.status;
         if (headers['content-type']) record.contentType = headers['content-type'];
         record.excerpt = clean(excerpt(isJson ? json : text, 200));

@@ -6,7 +6,7 @@
  */
 import { describe, inject, it } from 'vitest';
 import type { ServiceModel } from 'dataapi/model';
-import { findOperation } from 'dataapi/runtime/shared';
+import { findOperation, redactDeep } from 'dataapi/runtime/shared';
 import { runCheck } from './checks.ts';
 import { CONFIG_KEY, configFromEnv, type ContractConfig } from './config.ts';
 import { createTransport, type Transport } from './http.ts';
@@ -96,7 +96,8 @@ export function contractSuite(model: ServiceModel, operationId: string): void {
           }
           probes ??= runProbes(model, op, variant, transportFor(cfg));
           const set = await probes;
-          const result = runCheck(check, { model, op, set, config: cfg });
+          // Exchanges are redacted as they arrive; this pass also covers text the checks composed.
+          const result = redactDeep(runCheck(check, { model, op, set, config: cfg }), [cfg.appkey]);
           ctx.task.meta.dataapi = result;
           if (result.status === 'skipped') ctx.skip(result.message);
           if (result.status === 'failed') throw new ContractViolation(result);

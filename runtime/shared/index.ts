@@ -194,15 +194,33 @@ export function redact(text: string, secrets: (string | undefined)[]): string {
   let out = text;
   for (const secret of secrets) {
     if (!secret) continue;
-    for (const form of new Set([
+    // Longest first, so a raw form that is a prefix of an encoded one cannot leave a tail behind.
+    const forms = [
       secret,
       encodeURIComponent(secret),
       encodeURIComponent(secret).replace(/%20/g, '+'),
-    ])) {
-      out = out.split(form).join(REDACTED);
-    }
+      new URLSearchParams([['k', secret]]).toString().slice(2), // form encoding: ' -> %27, space -> +
+      JSON.stringify(secret).slice(1, -1), // as escaped inside JSON text
+    ].sort((a, b) => b.length - a.length);
+    for (const form of new Set(forms)) out = out.split(form).join(REDACTED);
   }
   return out;
+}
+
+/** redact() over every string (and object key) of a JSON-like value; returns a copy. */
+export function redactDeep<T>(value: T, secrets: (string | undefined)[]): T {
+  if (!secrets.some(Boolean)) return value;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return redact(v, secrets);
+    if (Array.isArray(v)) return v.map(walk);
+    if (typeof v === 'object' && v !== null) {
+      const out: Record<string, unknown> = {};
+      for (const [k, inner] of Object.entries(v)) out[redact(k, secrets)] = walk(inner);
+      return out;
+    }
+    return v;
+  };
+  return walk(value) as T;
 }
 
 /** Short, single-line excerpt of a value for messages. */
