@@ -35,6 +35,35 @@ export async function renderTypes(document: unknown): Promise<string> {
   // defaultNonNullable off: a field with a `default` stays optional in request types (the server
   // fills it in); emptyObjectsUnknown: an open object (a body the seed does not show) accepts fields.
   const options = { alphabetize: false, defaultNonNullable: false, emptyObjectsUnknown: true };
-  const out = astToString(await openapiTS(JSON.parse(text) as never, options));
+  const doc = JSON.parse(text) as unknown;
+  qualifyDiscriminatorMappings(doc);
+  const out = astToString(await openapiTS(doc as never, options));
   return trapped ? out.replace(RESTORE, (_m, i: string) => TRAPS[Number(i)] as string) : out;
+}
+
+type Obj = { [key: string]: unknown };
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A discriminator mapping value may be a bare schema name (`Cat`) as well as a reference;
+ * openapi-typescript only resolves references, so bare names become `#/components/schemas/Cat`.
+ */
+function qualifyDiscriminatorMappings(doc: unknown): void {
+  const schemas =
+    isObj(doc) && isObj(doc['components']) && isObj(doc['components']['schemas'])
+      ? doc['components']['schemas']
+      : {};
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!isObj(node)) return;
+    const mapping = isObj(node['discriminator']) ? node['discriminator']['mapping'] : undefined;
+    if (isObj(mapping)) {
+      for (const [key, value] of Object.entries(mapping)) {
+        if (typeof value === 'string' && !value.includes('/') && Object.hasOwn(schemas, value))
+          mapping[key] = `#/components/schemas/${value.replace(/~/g, '~0')}`;
+      }
+    }
+    for (const value of Object.values(node)) visit(value);
+  };
+  visit(doc);
 }

@@ -13,6 +13,8 @@ const SPECS: Record<string, string> = {
   'uspto-30': path.join(OAS_EXAMPLES, '3.0/json/uspto.json'),
   'petstore-31': path.join(OAS_EXAMPLES, '3.1/json/petstore.json'),
   'star-trek-30': path.join(OAS_EXAMPLES, '3.0/json/star-trek.json'),
+  // discriminator mappings by bare schema name
+  'discriminators-30': path.join(OAS_EXAMPLES, '3.0/json/discriminators.json'),
   // 3.1 without a single path (webhooks only): the output must still compile.
   'webhooks-31': path.join(OAS_EXAMPLES, '3.1/json/webhooks.json'),
   odd: path.join(FIXTURES, 'generator-odd.yaml'),
