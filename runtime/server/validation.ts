@@ -44,12 +44,30 @@ export const OPTIONAL_BODY = Symbol('dataapi.optionalBody');
 /** Marks a form body: its fields arrive as text and are coerced like query parameters. */
 export const TEXT_FIELDS = Symbol('dataapi.textFields');
 
+/**
+ * A parameter arrives as text and is coerced: "7" then fits both `integer` and `string`, so a
+ * `oneOf` of them would refuse it. For parameters, any matching alternative is enough.
+ */
+export function relaxOneOf(schema: JsonSchema): JsonSchema {
+  if (typeof schema !== 'object' || !Array.isArray(schema.oneOf) || 'anyOf' in schema)
+    return schema;
+  const { oneOf, ...rest } = schema;
+  return { ...rest, anyOf: oneOf };
+}
+
 export function routeSchemas(op: Operation, paramAliases: Map<string, string>): RouteSchemas {
   let query = op.querySchema;
-  if (typeof query === 'object' && query.additionalProperties === false) {
-    // Unknown query parameters (the key, scenario switches) are allowed by design.
-    query = { ...query };
-    delete query.additionalProperties;
+  if (typeof query === 'object') {
+    const properties = query.properties as Record<string, JsonSchema> | undefined;
+    const relaxed =
+      properties && Object.values(properties).some((p) => relaxOneOf(p) !== p)
+        ? Object.fromEntries(Object.entries(properties).map(([k, p]) => [k, relaxOneOf(p)]))
+        : undefined;
+    if (relaxed || query.additionalProperties === false) {
+      query = { ...query, ...(relaxed ? { properties: relaxed } : {}) };
+      // Unknown query parameters (the key, scenario switches) are allowed by design.
+      delete query.additionalProperties;
+    }
   }
   const out: RouteSchemas = { querystring: query };
   const pathParams = op.parameters.filter((p) => p.in === 'path');
@@ -57,7 +75,7 @@ export function routeSchemas(op: Operation, paramAliases: Map<string, string>): 
     const byName = new Map(pathParams.map((p) => [p.name, p]));
     const properties: Record<string, JsonSchema> = {};
     for (const [alias, name] of paramAliases) {
-      properties[alias] = byName.get(name)?.schema ?? { type: 'string' };
+      properties[alias] = relaxOneOf(byName.get(name)?.schema ?? { type: 'string' });
     }
     out.params = { type: 'object', properties, required: [...paramAliases.keys()] };
   }
@@ -67,7 +85,7 @@ export function routeSchemas(op: Operation, paramAliases: Map<string, string>): 
     const required: string[] = [];
     for (const h of headers) {
       const name = h.name.toLowerCase();
-      properties[name] = h.schema;
+      properties[name] = relaxOneOf(h.schema);
       if (h.required) required.push(name);
     }
     out.headers = { type: 'object', properties, required };
