@@ -70,23 +70,32 @@ function deepSchemaRefs(doc: Obj): Map<string, Obj[]> {
   return found;
 }
 
-function nameFor(tokens: string[], taken: Obj): string {
+function nameFor(tokens: string[], taken: Obj, hint: string | undefined): string {
   const meaningful = tokens.filter(
     (t) => !['components', 'schemas', 'paths', 'content', 'schema', 'properties'].includes(t),
   );
   const base =
+    (hint ?? '')
+      .replace(/[^A-Za-z0-9_.-]+/g, '_')
+      .replace(/^_+|_+$/g, '')
+      .slice(0, 60) ||
     meaningful
       .join('_')
       .replace(/[^A-Za-z0-9_.-]+/g, '_')
       .replace(/^_+|_+$/g, '')
-      .slice(0, 60) || 'Schema';
+      .slice(0, 60) ||
+    'Schema';
   let name = base;
   for (let n = 2; Object.hasOwn(taken, name); n++) name = `${base}_${n}`;
   return name;
 }
 
 /** Hoists deep schema refs into `components.schemas`, in place. */
-export function hoistDeepSchemaRefs(doc: Obj): void {
+export function hoistDeepSchemaRefs(
+  doc: Obj,
+  /** The author's name for what sits at a pointer (see SpecFiles.refNameAt). */
+  nameHint: (pointer: string) => string | undefined = () => undefined,
+): void {
   for (let round = 0; round < 20; round++) {
     const refs = deepSchemaRefs(doc);
     if (refs.size === 0) return;
@@ -105,7 +114,7 @@ export function hoistDeepSchemaRefs(doc: Obj): void {
     const schemas = isObj(components['schemas'])
       ? components['schemas']
       : (components['schemas'] = {});
-    const name = nameFor(tokens, schemas);
+    const name = nameFor(tokens, schemas, nameHint(pointer));
     const home = `#/components/schemas/${encode(name)}`;
     Object.defineProperty(schemas, name, {
       value: target,

@@ -145,6 +145,32 @@ export class SpecFiles {
    * at, following `$ref`s (the nearest existing node when the pointer names a missing property).
    */
   trace(pointer: string): SpecProblem & { file?: string } {
+    const { file, tokens } = this.walk(pointer);
+    const pos = locateNearest(file, tokens);
+    return {
+      message: '',
+      pointer: toPointer(tokens) || '/',
+      line: pos?.line,
+      column: pos?.column,
+      ...(file !== this.root ? { file: file.shown } : {}),
+    };
+  }
+
+  /**
+   * The name the author gave what sits at `pointer` of the bundled document, when it was written
+   * as a `$ref` there: the last token of the reference (`NewPet` of `pet.yaml#/NewPet`) or the
+   * referenced file's stem.
+   */
+  refNameAt(pointer: string): string | undefined {
+    const { node, file } = this.walk(pointer);
+    if (!isObj(node) || typeof node['$ref'] !== 'string') return undefined;
+    const t = this.target(file, node['$ref']);
+    if (!t) return undefined;
+    return t.tokens[t.tokens.length - 1] ?? path.basename(t.file).replace(/\.[^.]*$/, '');
+  }
+
+  /** Follows `pointer` from the root through `$ref`s; stops on the node at its last token. */
+  private walk(pointer: string): { file: SpecFile; tokens: string[]; node: unknown } {
     let file = this.root;
     let node: unknown = file.raw;
     let tokens: string[] = [];
@@ -172,14 +198,7 @@ export class SpecFiles {
       node = next;
       tokens = [...tokens, token];
     }
-    const pos = locateNearest(file, tokens);
-    return {
-      message: '',
-      pointer: toPointer(tokens) || '/',
-      line: pos?.line,
-      column: pos?.column,
-      ...(file !== this.root ? { file: file.shown } : {}),
-    };
+    return { file, tokens, node };
   }
 }
 

@@ -185,7 +185,7 @@ export async function loadSpec(specPath: string): Promise<LoadedSpec> {
       file,
       structuredClone(raw) as never,
     )) as unknown as OpenApiDocument;
-    hoistDeepSchemaRefs(document);
+    hoistDeepSchemaRefs(document, (pointer) => files.refNameAt(pointer));
     // validate() dereferences in place, so it gets its own copy.
     await SwaggerParser.validate(withoutValidatorFalsePositives(document) as never);
   } catch (err) {

@@ -177,6 +177,12 @@ describe('a split description', () => {
     const paths = spec.document['paths'] as Record<string, Record<string, { operationId: string }>>;
     expect(paths['/pets']?.['get']?.operationId).toBe('listPets');
     expect(paths['/pets/{petId}']?.['get']?.operationId).toBe('showPetById');
+    // Schemas inlined by the bundler are hoisted back to components under their own names,
+    // and no reference points inside another schema (openapi-typescript cannot type those).
+    const components = spec.document['components'] as { schemas: Record<string, unknown> };
+    expect(Object.keys(components.schemas).sort()).toEqual(['Error', 'NewPet', 'Pet']);
+    expect(text).not.toMatch(/"\$ref":"#\/components\/schemas\/[^"]+\//);
+    expect(text).not.toMatch(/"\$ref":"#\/paths\//);
   });
 
   it('reports a syntax error inside a referenced file with that file', async () => {
