@@ -69,7 +69,23 @@ function canned(name: string, payload: unknown, status: CannedStatus): Canned {
   return { name, payload, status, result: respond(payload, status, { constant: true }) };
 }
 
-export function buildCatalogue(model: ServiceModel, seed: number): Map<string, OperationMock> {
+export interface CatalogueOptions {
+  seed: number;
+  /** What to do with an example that does not match its schema (default 'error'). */
+  invalidExamples?: 'error' | 'skip';
+  /** Told about each skipped example. */
+  onSkip?: (message: string) => void;
+}
+
+export function buildCatalogue(
+  model: ServiceModel,
+  options: CatalogueOptions,
+): Map<string, OperationMock> {
+  const { seed } = options;
+  const refuse = (message: string) => {
+    if (options.invalidExamples !== 'skip') throw new MockExampleError(message);
+    options.onSkip?.(message);
+  };
   const validator = validatorFor(model);
   const out = new Map<string, OperationMock>();
   for (const op of model.operations) {
@@ -80,9 +96,10 @@ export function buildCatalogue(model: ServiceModel, seed: number): Map<string, O
     const byName = new Map<string, Canned>();
     for (const example of success?.examples ?? []) {
       if (check && !check(example.value)) {
-        throw new MockExampleError(
+        refuse(
           `mock: example ${JSON.stringify(example.name)} of operation ${op.id} (${op.method.toUpperCase()} ${op.path}) does not match its response schema:\n  ${describeErrors(check.errors, example.value).join('\n  ')}`,
         );
+        continue;
       }
       byName.set(example.name, split(op, example.name, example.value));
     }
@@ -93,7 +110,7 @@ export function buildCatalogue(model: ServiceModel, seed: number): Map<string, O
       const checkError = validator.compile(response.schema);
       for (const example of response.examples) {
         if (!checkError(example.value)) {
-          throw new MockExampleError(
+          refuse(
             `mock: example ${JSON.stringify(example.name)} of operation ${op.id} (${op.method.toUpperCase()} ${op.path}), response ${response.status}, does not match its schema:\n  ${describeErrors(checkError.errors, example.value).join('\n  ')}`,
           );
         }

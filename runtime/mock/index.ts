@@ -42,6 +42,13 @@ export interface MockOptions {
   /** Seed of schema-derived samples (default 1). */
   seed?: number;
   limits?: Limits;
+  /**
+   * An example that does not match its schema stops the start ('error', the default) or is left
+   * out ('skip': third-party descriptions whose examples are known to be loose).
+   */
+  invalidExamples?: 'error' | 'skip';
+  /** Told about each example left out under `invalidExamples: 'skip'`. */
+  onSkippedExample?: (message: string) => void;
   /** Handlers that replace the mock's own for some operations. */
   handlers?: Record<string, Handler | undefined>;
 }
@@ -95,7 +102,11 @@ export async function createMock(
   model: ServiceModel,
   options: MockOptions = {},
 ): Promise<FastifyInstance> {
-  const catalogue = buildCatalogue(model, options.seed ?? 1);
+  const catalogue = buildCatalogue(model, {
+    seed: options.seed ?? 1,
+    invalidExamples: options.invalidExamples ?? 'error',
+    ...(options.onSkippedExample ? { onSkip: options.onSkippedExample } : {}),
+  });
   const keys = new Set(mockAppkeys(options));
   const app = Fastify({
     logger: options.logger ?? false,

@@ -16,6 +16,9 @@ const usage = `Usage: dataapi mock [--port 4010] [--host 127.0.0.1] [--no-rate-l
   --dir DIR         the generated tree whose mock to serve          default: generated
   --spec FILE       serve a mock of this OpenAPI file instead (no generate needed)
   --seed N          seed of schema-derived samples                  default: 1
+  --skip-invalid-examples
+                    leave out examples that do not match their schema (with a warning)
+                    instead of refusing to start
 
 Key: the mock accepts the value of DATAAPI_APPKEY, or \`mock-appkey\` when that is unset.
 Scenarios: Prefer: code=429 | example=NAME | dynamic=true | business-code=N (or __code=...
@@ -58,6 +61,7 @@ export const command: Command = {
           dir: { type: 'string', default: 'generated' },
           spec: { type: 'string' },
           seed: { type: 'string', default: '1' },
+          'skip-invalid-examples': { type: 'boolean', default: false },
         },
         usage,
       );
@@ -73,7 +77,12 @@ export const command: Command = {
       let app: FastifyInstance;
       try {
         const create = await loadCreate(values.spec as string | undefined, values.dir as string);
-        app = await create({ rateLimit, seed });
+        app = await create({
+          rateLimit,
+          seed,
+          invalidExamples: values['skip-invalid-examples'] === true ? 'skip' : 'error',
+          onSkippedExample: (message) => process.stderr.write(`warning: ${message}\n`),
+        });
       } catch (err) {
         if (err instanceof UsageError) throw err;
         process.stderr.write(`dataapi mock: ${(err as Error).message}\n`);

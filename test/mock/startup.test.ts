@@ -27,6 +27,31 @@ describe('start-up', () => {
     );
   });
 
+  it("with invalidExamples: 'skip', leaves the bad example out and says so", async () => {
+    const broken = structuredClone(model) as ServiceModel;
+    const op = broken.operations.find((o) => o.id === 'getAirQuality')!;
+    const example = op.success!.examples.find((e) => e.name === 'stale')!;
+    ((example.value as { Data: { AQI: unknown }[] }).Data[0] as { AQI: unknown }).AQI = 42;
+    const skipped: string[] = [];
+    const app = await createMock(broken, {
+      rateLimit: false,
+      appkeys: ['k'],
+      invalidExamples: 'skip',
+      onSkippedExample: (m) => skipped.push(m),
+    });
+    try {
+      expect(skipped).toHaveLength(1);
+      expect(skipped[0]).toContain('"stale" of operation getAirQuality');
+      const url = '/Weather/AirQuality?appkey=k&city=x';
+      expect((await app.inject({ url, headers: { prefer: 'example=stale' } })).statusCode).toBe(
+        400,
+      );
+      expect((await app.inject({ url })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('starts from the real spec', async () => {
     const app = await createMock(model, { rateLimit: false });
     expect((await app.inject({ url: '/__health' })).statusCode).toBe(200);
