@@ -59,10 +59,20 @@ export function createEngine(): typeof Handlebars {
 
 /** Reads every `*.hbs` under `dir`; `_partials/` become partials named by their file stem. */
 export async function loadTemplates(dir: string, hb: typeof Handlebars): Promise<TemplateSet> {
+  // Loaded here, not at the top: template-scan.ts reads SAFE_HELPERS from this module.
+  const { scanTemplate } = await import('./template-scan.ts');
   const templates = new Map<string, Handlebars.TemplateDelegate>();
   const files = (await readdir(dir, { recursive: true })).filter((f) => f.endsWith('.hbs')).sort();
   for (const rel of files) {
     const text = await readFile(path.join(dir, rel), 'utf8');
+    // A template that could pass spec text through unescaped is refused, not just flagged by a test.
+    const findings = scanTemplate(text, rel.split(path.sep).join('/'));
+    if (findings.length > 0) {
+      const lines = findings.map((f) => `  ${f.file}:${f.line}:${f.column}: ${f.message}`);
+      throw new Error(
+        `unsafe template (spec data must go through an escaping helper):\n${lines.join('\n')}`,
+      );
+    }
     const options = { strict: true, noEscape: true, preventIndent: true } as const;
     if (rel.split(path.sep).includes('_partials')) {
       hb.registerPartial(path.basename(rel, '.hbs'), hb.compile(text, options));

@@ -41,6 +41,16 @@ export const command: Command = {
       const spec = values.spec as string;
       const out = values.out as string;
       let result;
+      // openapi-typescript can throw from a callback after its promise settled: that must still be
+      // a clear "bad input" (exit 2) with nothing written, not a crash.
+      const escaped = (err: unknown) => {
+        process.stderr.write(
+          `dataapi generate: ${(err as Error)?.message ?? String(err)}\nNothing was written.\n`,
+        );
+        process.exit(2);
+      };
+      process.once('uncaughtException', escaped);
+      process.once('unhandledRejection', escaped);
       try {
         result = await generate({
           spec,

@@ -112,3 +112,21 @@ describe('the scanner', () => {
     expect(good).toEqual([]);
   });
 });
+
+describe('the engine', () => {
+  it('refuses to render from an unsafe template, and writes nothing', async () => {
+    const { createEngine, loadTemplates } = await import('../../generator/emit/engine.ts');
+    const dir = await scratch('unsafe-templates');
+    await mkdir(path.join(dir, 'client'), { recursive: true });
+    await writeFile(
+      path.join(dir, 'client', 'index.ts.hbs'),
+      '// {{comment header}}\nexport const a = 1;\n',
+    );
+    // Good alone: it loads.
+    await expect(loadTemplates(dir, createEngine())).resolves.toBeDefined();
+    await writeFile(path.join(dir, 'client', 'leak.ts.hbs'), '/** {{op.description}} */\n');
+    await expect(loadTemplates(dir, createEngine())).rejects.toThrow(
+      /unsafe template[\s\S]*client\/leak\.ts\.hbs:1:5/,
+    );
+  });
+});
