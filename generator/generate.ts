@@ -77,7 +77,15 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     { manifest: previous, read: async (rel) => existing.get(rel) },
     prettierConfig,
   );
-  files.push({ path: MANIFEST, content: JSON.stringify(manifest, null, 2) + '\n' });
+  if (options.kinds)
+    keepOtherKinds(options.kinds, templates.templates.keys(), existing, previous, files, manifest);
+  const sortedManifest = {
+    ...manifest,
+    files: Object.fromEntries(
+      Object.entries(manifest.files).sort(([a], [b]) => a.localeCompare(b, 'en')),
+    ),
+  };
+  files.push({ path: MANIFEST, content: JSON.stringify(sortedManifest, null, 2) + '\n' });
 
   const drift = compareTree(files, existing);
   const written = [...drift.added, ...drift.changed];
@@ -96,6 +104,31 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   if (written.length > 0 || drift.removed.length > 0)
     await writeTreeAtomically(options.out, files, options.hooks);
   return { model, files, written, unchanged, formatted, ms: performance.now() - started };
+}
+
+/**
+ * With `--kinds`, the files of the kinds not asked for stay as they are (a partial run must not
+ * delete the rest of the tree).
+ */
+function keepOtherKinds(
+  kinds: string[],
+  templatePaths: Iterable<string>,
+  existing: Map<string, string>,
+  previous: Manifest | undefined,
+  files: RenderedFile[],
+  manifest: Manifest,
+): void {
+  const all = new Set(
+    [...templatePaths].filter((t) => t.includes('/')).map((t) => t.split('/')[0]),
+  );
+  for (const [rel, content] of existing) {
+    const kind = rel.split('/')[0] as string;
+    if (!rel.includes('/') || !all.has(kind) || kinds.includes(kind)) continue;
+    files.push({ path: rel, content });
+    const entry = previous?.files[rel];
+    if (entry) manifest.files[rel] = entry;
+  }
+  files.sort((a, b) => a.path.localeCompare(b.path, 'en'));
 }
 
 function parseManifest(text: string | undefined): Manifest | undefined {

@@ -10,7 +10,8 @@ const usage = `Usage: dataapi generate [--spec spec/openapi.yaml] [--out generat
   --spec FILE   OpenAPI 3.0/3.1 description (YAML or JSON)     default: spec/openapi.yaml
   --out DIR     output folder, replaced atomically              default: generated
   --kinds LIST  render only these template kinds (client,server,mock,contract-tests);
-                types.ts and the model are always emitted
+                types.ts and the model are always emitted; the other kinds'
+                files already in --out are kept as they are
   --check       write nothing; compare with --out, list the files that differ,
                 exit 1 on drift (for CI)
 

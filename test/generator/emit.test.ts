@@ -208,3 +208,19 @@ describe('output paths', () => {
     expect(safeOutputPath('client/./a.ts')).toBe('client/a.ts');
   });
 });
+
+describe('--kinds', () => {
+  it('renders only the kinds asked for and keeps the other kinds as they are', async () => {
+    const dir = await copyOfFirst('emit-kinds');
+    // A stale client file (as if the spec changed since): a partial run of `server` keeps it as is.
+    const stale = path.join(dir, 'client/index.ts');
+    await writeFile(stale, '// kept as it was\n');
+    await rm(path.join(dir, 'server/index.ts'));
+    const result = await generate({ spec: SPEC, out: dir, kinds: ['server'] });
+    expect(result.written).toEqual(['server/index.ts']);
+    const after = await readAll(dir);
+    expect(after['client/index.ts']).toBe('// kept as it was\n');
+    expect(Object.keys(after).sort()).toEqual(Object.keys(first).sort());
+    expect(after['server/index.ts']).toBe(first['server/index.ts']);
+  });
+});
