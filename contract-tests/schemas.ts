@@ -3,6 +3,7 @@
  * flattening `allOf`, and deriving a sample value where the spec gives no example.
  */
 import type { JsonSchema, ServiceModel } from 'dataapi/model';
+import { resolveRef } from 'dataapi/runtime/shared';
 
 export type Obj = { [key: string]: unknown };
 
@@ -15,7 +16,7 @@ export function resolveSchema(model: ServiceModel, schema: JsonSchema | undefine
   const ref = schema['$ref'];
   if (typeof ref === 'string') {
     delete out['$ref'];
-    out = { ...resolveSchema(model, pointerTarget(model, ref), depth + 1), ...out };
+    out = { ...resolveSchema(model, resolveRef(model, ref), depth + 1), ...out };
   }
   const allOf = schema['allOf'];
   if (Array.isArray(allOf)) {
@@ -34,20 +35,6 @@ export function resolveSchema(model: ServiceModel, schema: JsonSchema | undefine
     }
   }
   return out;
-}
-
-function pointerTarget(model: ServiceModel, ref: string): JsonSchema | undefined {
-  const hash = ref.indexOf('#');
-  if (hash < 0) return undefined;
-  let node: unknown = model.schemaRoot;
-  for (const token of ref
-    .slice(hash + 1)
-    .split('/')
-    .slice(1)) {
-    const key = decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~');
-    node = isObj(node) ? node[key] : undefined;
-  }
-  return node as JsonSchema | undefined;
 }
 
 /** The types a schema allows (`type` as string or array); empty when unconstrained. */

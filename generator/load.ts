@@ -138,13 +138,14 @@ interface AjvLikeError {
   params?: Record<string, unknown>;
 }
 
-/** Loads, validates and bundles a description. Throws SpecError; never returns a bad document. */
-export async function loadSpec(specPath: string): Promise<LoadedSpec> {
+/** Reads a description's text; `shown` is the path as messages give it (relative to the cwd). */
+export async function readSpecText(
+  specPath: string,
+): Promise<{ file: string; shown: string; text: string }> {
   const file = path.resolve(specPath);
   const shown = path.relative(process.cwd(), file) || file;
-  let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    return { file, shown, text: await readFile(file, 'utf8') };
   } catch (err) {
     throw new SpecError(
       shown,
@@ -152,6 +153,11 @@ export async function loadSpec(specPath: string): Promise<LoadedSpec> {
       'DATAAPI_SPEC_UNREADABLE',
     );
   }
+}
+
+/** Loads, validates and bundles a description. Throws SpecError; never returns a bad document. */
+export async function loadSpec(specPath: string): Promise<LoadedSpec> {
+  const { file, shown, text } = await readSpecText(specPath);
   const parsed = parseSpecText(shown, text);
   const raw = parsed.raw;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {

@@ -8,6 +8,7 @@
  */
 import type { JsonSchema, Operation, ServiceModel } from 'dataapi/model';
 import type { ContractRunResult } from '../results.ts';
+import { resolveRef } from 'dataapi/runtime/shared';
 
 export interface Tally {
   covered: number;
@@ -181,7 +182,7 @@ function propertiesOf(schema: JsonSchema, model: ServiceModel, seen = new Set<st
   const ref = schema.$ref;
   if (typeof ref === 'string' && !seen.has(ref)) {
     seen.add(ref);
-    const target = resolveRef(ref, model);
+    const target = resolveRef(model, ref);
     if (target !== undefined) names.push(...propertiesOf(target, model, seen));
   }
   const props = schema.properties;
@@ -194,18 +195,3 @@ function propertiesOf(schema: JsonSchema, model: ServiceModel, seen = new Set<st
   return [...new Set(names)];
 }
 
-/** Resolves `urn:dataapi:spec#/$defs/...` (every $ref of the model) in `model.schemaRoot`. */
-function resolveRef(ref: string, model: ServiceModel): JsonSchema | undefined {
-  const hash = ref.indexOf('#');
-  if (hash < 0) return undefined;
-  let node: unknown = model.schemaRoot;
-  for (const raw of ref
-    .slice(hash + 1)
-    .split('/')
-    .slice(1)) {
-    const part = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Record<string, unknown>)[part];
-  }
-  return node as JsonSchema | undefined;
-}

@@ -3,9 +3,14 @@
  * JSON pointer, the line and a stable rule id; throws SpecError only for input it cannot read
  * (unreadable, not YAML/JSON, not a valid OpenAPI description: exit code 2).
  */
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { loadSpec, parseSpecText, SpecError, splitPointer, type LoadedSpec } from '../load.ts';
+import {
+  loadSpec,
+  parseSpecText,
+  readSpecText,
+  SpecError,
+  splitPointer,
+  type LoadedSpec,
+} from '../load.ts';
 import { normalise } from '../normalise/index.ts';
 import { escapeToken, isObj, type Obj } from '../normalise/refs.ts';
 import { checkCatalogue, checkOperationIds } from './rules.ts';
@@ -14,18 +19,7 @@ import type { Finding, LintReport } from './types.ts';
 export { RULES, type Finding, type LintReport, type RuleId, type Severity } from './types.ts';
 
 export async function lintSpec(specPath: string): Promise<LintReport> {
-  const file = path.resolve(specPath);
-  const shown = path.relative(process.cwd(), file) || file;
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new SpecError(
-      shown,
-      [{ message: `cannot read the file (${(err as NodeJS.ErrnoException).code ?? 'error'})` }],
-      'DATAAPI_SPEC_UNREADABLE',
-    );
-  }
+  const { file, shown, text } = await readSpecText(specPath);
   const parsed = parseSpecText(shown, text);
   const findings: Omit<Finding, 'line' | 'column'>[] = [];
   const add = (f: Omit<Finding, 'line' | 'column'>) => findings.push(f);

@@ -14,6 +14,7 @@ import type {
 } from 'dataapi/model';
 
 export type { ErrorObject, ValidateFunction };
+export { deref, isArraySchema, propertiesOf, resolveRef } from './schema-ref.ts';
 
 export interface SchemaValidator {
   ajv: Ajv2020;
