@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { BenchContext, Section } from './lib/context.ts';
-import { ensureOk, timed, type TimedRun } from './lib/proc.ts';
+import { ensureOk, suiteSummary, timed, type TimedRun } from './lib/proc.ts';
 import { fmtMiB, fmtMs, maxOf, median, minOf } from './lib/stats.ts';
 
 export async function contractSuite(ctx: BenchContext): Promise<Section> {
@@ -37,11 +37,7 @@ export async function contractSuite(ctx: BenchContext): Promise<Section> {
     );
     runs.push(run);
   }
-  const summary =
-    /(\d+) operations, (\d+) checks: (\d+) passed, (\d+) failed, (\d+) skipped; (\d+) requests/.exec(
-      runs.at(-1)?.output ?? '',
-    );
-  let counts = summary ? summary[0] : 'summary line not found';
+  let counts = suiteSummary(runs.at(-1)?.output ?? '') ?? 'no summary printed';
   try {
     JSON.parse(await readFile(path.join(ctx.root, results), 'utf8'));
   } catch {

@@ -15,7 +15,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Operation, ServiceModel } from 'dataapi/model';
 import type { BenchContext, Section } from './lib/context.ts';
-import { timed } from './lib/proc.ts';
+import { suiteSummary, timed } from './lib/proc.ts';
 import { startServer, type RunningServer } from './lib/servers.ts';
 import { fmtInt, type Verdict } from './lib/stats.ts';
 
@@ -206,9 +206,7 @@ export async function livePacing(ctx: BenchContext): Promise<Section> {
       env: { ...process.env, DATAAPI_APPKEY: 'mock-appkey' },
       timeoutMs: 10 * 60_000,
     });
-    const suiteLine =
-      /(\d+) operations, (\d+) checks: .*requests/.exec(suite.output)?.[0] ??
-      `exit code ${suite.code}`;
+    const suiteLine = `${suiteSummary(suite.output) ?? 'no summary printed'} (exit code ${suite.code})`;
     const whole = analyse(model, await arrivalsOf(admin));
 
     const windows = ctx.quick ? 2 : 3;
@@ -245,7 +243,7 @@ export async function livePacing(ctx: BenchContext): Promise<Section> {
         '',
         `**Whole suite** (\`DATAAPI_APPKEY=mock-appkey node ${argv.join(' ').replace(recorder.url, '<recorder>')}\`): ${suiteLine}.${
           whole.unattributed
-            ? ` ${whole.unattributed} requests matched no declared path (unknown-path probes).`
+            ? ` ${whole.unattributed} request(s) matched no declared path (the runner's reachability check of the base URL).`
             : ''
         } The suite sends few requests per operation, so most fit in one window; efficiency is shown where they do not.`,
         '',

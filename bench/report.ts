@@ -18,6 +18,8 @@ export interface RunInfo {
   quick: boolean;
   command: string;
   startedAt: Date;
+  /** Benchmarks this run measured, when only some (`--only`). */
+  only?: string[];
   /** os.loadavg() when the run started. */
   startLoad: number[];
 }
@@ -133,6 +135,10 @@ export function renderReport(info: RunInfo, sections: StoredSection[]): string {
       info.quick
         ? '**quick run** (1 measured run, no warm-up): indicative only, not the figures of record'
         : `median of ${info.runs} measured runs after ${info.warmup} warm-up run${info.warmup === 1 ? '' : 's'} of every contender`
+    }${
+      info.only
+        ? ` (this run measured only ${info.only.join(', ')}; the other sections are kept from earlier runs, each with its own date and method)`
+        : ''
     }; generation commands are cold processes (a new \`node\` each run, output folder emptied first), peak memory is the child's maximum resident set size from GNU time (\`/usr/bin/time -f %M\`).`,
     '',
     '## Summary',

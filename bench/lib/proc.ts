@@ -139,3 +139,12 @@ export function ensureOk(label: string, run: TimedRun): TimedRun {
     throw new Error(`${label} exited with ${run.code}:\n${run.output.trim().slice(-2000)}`);
   return run;
 }
+
+/** The closing summary `dataapi contract` prints (its "Checks:" and "Coverage:" lines). */
+export function suiteSummary(output: string): string | undefined {
+  const lines = output
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => /^(Checks|Coverage):/.test(l) || /\d+ operations, \d+ checks:/.test(l));
+  return lines.length ? lines.join('; ') : undefined;
+}

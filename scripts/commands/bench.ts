@@ -114,13 +114,25 @@ export const command: Command = {
       );
       const command = `npm run bench${argv.length ? ` -- ${argv.join(' ')}` : ''}`;
       await mkdir(path.dirname(out), { recursive: true });
-      await writeFile(
-        out,
+      // Formatted like every other file of the tree (`npm test` runs `prettier --check .`).
+      const prettier = await import('prettier');
+      const text = await prettier.format(
         renderReport(
-          { root: PROJECT_ROOT, runs, warmup, quick, command, startedAt, startLoad },
+          {
+            root: PROJECT_ROOT,
+            runs,
+            warmup,
+            quick,
+            command,
+            startedAt,
+            startLoad,
+            ...(only.length < BENCHMARK_IDS.length ? { only } : {}),
+          },
           merged,
         ),
+        { ...((await prettier.resolveConfig(out)) ?? {}), parser: 'markdown' },
       );
+      await writeFile(out, text);
       for (const v of sections.flatMap((s) => s.verdicts))
         process.stdout.write(
           `${verdictText(v).replace(/\*/g, '').padEnd(13)} ${v.target}: ${v.measured}\n`,
