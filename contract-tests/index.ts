@@ -7,7 +7,7 @@
 import { describe, inject, it } from 'vitest';
 import type { ServiceModel } from 'dataapi/model';
 import { findOperation, redactDeep } from 'dataapi/runtime/shared';
-import { runCheck } from './checks.ts';
+import { runCheck } from './checks/index.ts';
 import { CONFIG_KEY, configFromEnv, type ContractConfig } from './config.ts';
 import { createTransport, type Transport } from './http.ts';
 import { runProbes, type ProbeSet } from './probes.ts';

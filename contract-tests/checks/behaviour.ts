@@ -1,0 +1,163 @@
+/** Checks of how the target behaves: keys, invalid input, methods and paths, lifecycles, time, 5xx. */
+import { codeGroupOf, excerpt } from 'dataapi/runtime/shared';
+import {
+  actualOf,
+  answered,
+  ok,
+  statusOf,
+  type CheckName,
+  type Judge,
+  type Violation,
+} from './judge.ts';
+
+export const BEHAVIOUR_JUDGES: Partial<Record<CheckName, Judge>> = {
+  auth(ctx) {
+    if (ctx.set.variant === 'preview') {
+      const covered = ctx.set.probes.filter((p) => p.role === 'valid' && answered(p));
+      const violations = covered
+        .filter((p) => !ok(p))
+        .map((p) => ({
+          probe: p,
+          expected: 'a success answer without a key (preview)',
+          actual: actualOf(p),
+          excerpt: excerpt(p.exchange.json ?? p.exchange.text),
+        }));
+      return { covered, violations };
+    }
+    const covered = ctx.set.probes.filter((p) => p.role === 'no-key' || p.role === 'wrong-key');
+    if (covered.length === 0)
+      return { covered, violations: [], skip: 'the operation takes no key' };
+    const want = codeGroupOf(ctx.model, ctx.op)?.byHttpStatus['401'];
+    const violations: Violation[] = [];
+    for (const p of covered.filter(answered)) {
+      const code = p.exchange.record.businessCode;
+      if (statusOf(p) !== 401 || (want !== undefined && ctx.op.envelope && code !== want))
+        violations.push({
+          probe: p,
+          expected: `HTTP 401${want !== undefined ? `, business code ${want}` : ''}`,
+          actual: actualOf(p),
+          excerpt: excerpt(p.exchange.json ?? p.exchange.text),
+        });
+    }
+    return { covered, violations };
+  },
+
+  negative(ctx) {
+    const covered = ctx.set.probes.filter((p) => p.role === 'negative');
+    if (covered.length === 0)
+      return { covered, violations: [], skip: 'no negative case derives from the schemas' };
+    const group = codeGroupOf(ctx.model, ctx.op);
+    const paramCode = group?.codes.find((c) => c.outcome === 'invalid_parameters')?.code;
+    const violations: Violation[] = [];
+    for (const p of covered.filter(answered)) {
+      const s = statusOf(p);
+      const c = p.negative!;
+      const refused =
+        s === 400 ||
+        (c.target.startsWith('path.') && s === 404) ||
+        (c.kind === 'body' && s === 415) ||
+        (ok(p) && paramCode !== undefined && p.exchange.record.businessCode === paramCode);
+      if (!refused)
+        violations.push({
+          probe: p,
+          expected: `refused: HTTP 400${paramCode !== undefined ? ` or business code ${paramCode}` : ''} (${c.label})`,
+          actual: actualOf(p),
+          excerpt: excerpt(p.exchange.json ?? p.exchange.text),
+        });
+    }
+    return { covered, violations };
+  },
+
+  'method-path'(ctx) {
+    const covered = ctx.set.probes.filter((p) =>
+      ['wrong-method', 'unknown-path', 'wrong-content-type'].includes(p.role),
+    );
+    const violations: Violation[] = [];
+    const declared = ctx.model.operations
+      .filter((o) => o.path === ctx.op.path)
+      .map((o) => o.method.toUpperCase());
+    for (const p of covered.filter(answered)) {
+      const s = statusOf(p);
+      if (p.role === 'wrong-method') {
+        const allow = (p.exchange.headers['allow'] ?? '')
+          .split(',')
+          .map((m) => m.trim().toUpperCase())
+          .filter(Boolean);
+        const missing = declared.filter((m) => !allow.includes(m));
+        if (s !== 405) violations.push({ probe: p, expected: 'HTTP 405', actual: actualOf(p) });
+        else if (!p.exchange.headers['allow'])
+          violations.push({
+            probe: p,
+            expected: `an Allow header listing ${declared.join(', ')}`,
+            actual: 'no Allow header',
+          });
+        else if (missing.length > 0 || allow.includes(p.method!.toUpperCase()))
+          violations.push({
+            probe: p,
+            expected: `Allow: ${declared.join(', ')}`,
+            actual: `Allow: ${p.exchange.headers['allow']}`,
+          });
+      } else if (p.role === 'unknown-path' && s !== 404)
+        violations.push({ probe: p, expected: 'HTTP 404 on an unknown path', actual: actualOf(p) });
+      else if (p.role === 'wrong-content-type' && s !== 415)
+        violations.push({
+          probe: p,
+          expected: 'HTTP 415 for a body of the wrong content type',
+          actual: actualOf(p),
+        });
+    }
+    return { covered, violations };
+  },
+
+  lifecycle(ctx) {
+    const l = ctx.set.lifecycle;
+    if (ctx.op.async?.role === 'status')
+      return { covered: [], violations: [], skip: `driven from ${ctx.op.async.partner}` };
+    if (!l?.ran) return { covered: [], violations: [], skip: l?.note ?? 'not applicable' };
+    const covered = ctx.set.probes.filter((p) => p.role === 'lifecycle' || p.role === 'valid');
+    const last = covered[covered.length - 1]!;
+    return {
+      covered,
+      violations: l.problems.length
+        ? [{ probe: last, expected: l.note, actual: l.problems[0]!, errors: l.problems }]
+        : [],
+    };
+  },
+
+  'response-time'(ctx) {
+    const max = ctx.config.maxResponseTimeMs;
+    if (max === undefined)
+      return { covered: [], violations: [], skip: 'no --max-response-time given' };
+    const covered = ctx.set.probes.filter(answered);
+    const violations = covered
+      .filter((p) => p.exchange.record.durationMs / (p.exchange.record.retries + 1) > max)
+      .map((p) => ({
+        probe: p,
+        expected: `a response within ${max} ms`,
+        actual: `${Math.round(p.exchange.record.durationMs)} ms`,
+      }));
+    return { covered, violations };
+  },
+
+  'server-errors'(ctx) {
+    const covered = ctx.set.probes;
+    const violations: Violation[] = [];
+    for (const p of covered) {
+      if (p.exchange.budgetRefused) continue;
+      if (!answered(p))
+        violations.push({
+          probe: p,
+          expected: `a response within ${ctx.config.timeoutMs} ms`,
+          actual: actualOf(p),
+        });
+      else if (statusOf(p) >= 500)
+        violations.push({
+          probe: p,
+          expected: 'no 5xx',
+          actual: actualOf(p),
+          excerpt: excerpt(p.exchange.json ?? p.exchange.text),
+        });
+    }
+    return { covered, violations };
+  },
+};

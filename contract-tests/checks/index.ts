@@ -1,0 +1,72 @@
+/**
+ * The checks: each judges the probes of one operation and variant and returns a CheckResult.
+ * A check fails on the first violated expectation of any probe it covers (and lists the rest),
+ * is skipped when it does not apply or the budget refused its requests, and passes otherwise.
+ */
+import type { CheckName, CheckResult } from '../results.ts';
+import { BEHAVIOUR_JUDGES } from './behaviour.ts';
+import { answered, type CheckContext, type Judge } from './judge.ts';
+import { RESPONSE_JUDGES } from './response.ts';
+
+export { declaredResponse, type CheckContext } from './judge.ts';
+
+const JUDGES = { ...RESPONSE_JUDGES, ...BEHAVIOUR_JUDGES } as Record<CheckName, Judge>;
+
+export function runCheck(check: CheckName, ctx: CheckContext): CheckResult {
+  const { covered, violations, skip } = JUDGES[check](ctx);
+  const exchanges = covered.map((p) => p.exchange.record);
+  const base = {
+    operation: ctx.op.id,
+    variant: ctx.set.variant,
+    check,
+    durationMs: Math.round(exchanges.reduce((s, e) => s + e.durationMs, 0)),
+    waitedMs: Math.round(exchanges.reduce((s, e) => s + e.waitedMs, 0)),
+    exchanges,
+  };
+  if (violations.length > 0) {
+    const first = violations[0]!;
+    const req = first.probe.exchange.record.request;
+    return {
+      ...base,
+      status: 'failed',
+      message: `${req.purpose}: expected ${first.expected}, got ${first.actual}`,
+      request: { method: req.method, url: req.url },
+      expected: first.expected,
+      actual: first.actual,
+      errors: violations
+        .flatMap((v) =>
+          v.errors && v.errors.length > 0
+            ? v.errors.map((e) => `${v.probe.exchange.record.request.purpose}: ${e}`)
+            : [
+                `${v.probe.exchange.record.request.purpose}: expected ${v.expected}, got ${v.actual}`,
+              ],
+        )
+        .slice(0, 20),
+      ...(first.excerpt !== undefined
+        ? { excerpt: first.excerpt }
+        : first.probe.exchange.record.excerpt !== undefined
+          ? { excerpt: first.probe.exchange.record.excerpt }
+          : {}),
+    };
+  }
+  const refused = covered.filter((p) => p.exchange.budgetRefused);
+  const unanswered = check !== 'server-errors' && covered.length > 0 && !covered.some(answered);
+  if (skip || covered.length === 0 || refused.length > 0 || unanswered) {
+    const message =
+      skip ??
+      (refused.length > 0
+        ? refused[0]!.exchange.record.error!
+        : unanswered
+          ? `no response to judge (${covered[0]!.exchange.record.error ?? 'none'}; see server-errors)`
+          : 'no request to judge');
+    return { ...base, status: 'skipped', message, errors: [] };
+  }
+  const main = covered[0]!.exchange.record.request;
+  return {
+    ...base,
+    status: 'passed',
+    message: `${covered.length} request(s) conform`,
+    request: { method: main.method, url: main.url },
+    errors: [],
+  };
+}

@@ -1,0 +1,60 @@
+/** What every check is built from: the probes it judges and the violations it finds. */
+import type { Operation, Response, ServiceModel } from 'dataapi/model';
+import type { ContractConfig } from '../config.ts';
+import { ok, type Probe, type ProbeSet } from '../probes.ts';
+import type { CheckName } from '../results.ts';
+
+export interface Violation {
+  probe: Probe;
+  expected: string;
+  actual: string;
+  errors?: string[];
+  excerpt?: string;
+}
+
+export interface CheckContext {
+  model: ServiceModel;
+  op: Operation;
+  set: ProbeSet;
+  config: ContractConfig;
+}
+
+export type Judge = (ctx: CheckContext) => {
+  covered: Probe[];
+  violations: Violation[];
+  skip?: string;
+};
+
+/** The declared response for a status: exact, then `4XX`, then `default`. */
+export function declaredResponse(op: Operation, status: number): Response | undefined {
+  return (
+    op.responses.find((r) => r.status === String(status)) ??
+    op.responses.find((r) => r.status.toUpperCase() === `${String(status)[0]}XX`) ??
+    op.responses.find((r) => r.status === 'default')
+  );
+}
+
+export const own = (ctx: CheckContext) =>
+  ctx.set.probes.filter((p) => p.op === ctx.op && p.role !== 'unknown-path');
+export const answered = (p: Probe) => p.exchange.record.status !== undefined;
+export const statusOf = (p: Probe) => p.exchange.record.status!;
+export const mediaOf = (v: string | undefined) => (v ?? '').split(';')[0]!.trim().toLowerCase();
+export const actualOf = (p: Probe) => {
+  const r = p.exchange.record;
+  if (r.status === undefined) return r.error ?? 'no response';
+  return `HTTP ${r.status}${r.businessCode !== undefined ? `, business code ${r.businessCode}` : ''}`;
+};
+export const isValid = (p: Probe) => p.role === 'valid' || p.role === 'paging';
+
+/** Header text to the schema's type before validating (headers are strings on the wire). */
+export function typed(raw: string, schema: Record<string, unknown>): unknown {
+  const t = schema['type'];
+  const types = Array.isArray(t) ? t : [t];
+  if ((types.includes('integer') || types.includes('number')) && /^-?\d+(\.\d+)?$/.test(raw.trim()))
+    return Number(raw);
+  if (types.includes('boolean') && (raw === 'true' || raw === 'false')) return raw === 'true';
+  return raw;
+}
+
+export { ok };
+export type { CheckName };

@@ -1,0 +1,229 @@
+/** Checks of what a response looks like: status, media type, envelope, codes, schema, paging, headers. */
+import {
+  codeGroupOf,
+  describeErrors,
+  excerpt,
+  readEnvelope,
+  validatorFor,
+} from 'dataapi/runtime/shared';
+import {
+  actualOf,
+  answered,
+  declaredResponse,
+  isValid,
+  mediaOf,
+  ok,
+  own,
+  statusOf,
+  typed,
+  type CheckName,
+  type Judge,
+  type Violation,
+} from './judge.ts';
+import type { Probe } from '../probes.ts';
+
+export const RESPONSE_JUDGES: Partial<Record<CheckName, Judge>> = {
+  status(ctx) {
+    const covered = own(ctx);
+    const violations: Violation[] = [];
+    const declared = ctx.op.responses.map((r) => r.status).join(', ');
+    const success = ctx.op.success?.status ?? '2XX';
+    for (const p of covered.filter(answered)) {
+      const s = statusOf(p);
+      if (!declaredResponse(ctx.op, s))
+        violations.push({ probe: p, expected: `one of ${declared}`, actual: actualOf(p) });
+      else if (isValid(p) && !ok(p) && !(p.uncertain && s === 404))
+        violations.push({
+          probe: p,
+          expected: `${success} on a valid request`,
+          actual: p.exchange.rateLimited
+            ? `HTTP 429 after ${p.exchange.record.retries} retries (waited ${Math.round(p.exchange.record.waitedMs)} ms)`
+            : actualOf(p),
+        });
+    }
+    for (const p of covered.filter((p) => isValid(p) && !answered(p) && !p.exchange.budgetRefused))
+      violations.push({ probe: p, expected: `${success} on a valid request`, actual: actualOf(p) });
+    return { covered, violations };
+  },
+
+  'content-type'(ctx) {
+    const covered = own(ctx).filter(answered);
+    const violations: Violation[] = [];
+    for (const p of covered) {
+      const r = declaredResponse(ctx.op, statusOf(p));
+      if (!r) continue;
+      const got = mediaOf(p.exchange.record.contentType);
+      const body = p.exchange.text ?? '';
+      if (r.mediaType) {
+        if (got !== mediaOf(r.mediaType))
+          violations.push({
+            probe: p,
+            expected: r.mediaType,
+            actual: got || '(no content-type)',
+            excerpt: excerpt(body),
+          });
+        else if (r.kind === 'json' && !p.exchange.isJson)
+          violations.push({
+            probe: p,
+            expected: `a JSON body (${r.mediaType})`,
+            actual: body ? 'a body that is not JSON' : 'an empty body',
+            excerpt: excerpt(body),
+          });
+      } else if (r.kind === 'empty' && body.length > 0)
+        violations.push({
+          probe: p,
+          expected: 'no body',
+          actual: got || 'a body',
+          excerpt: excerpt(body),
+        });
+    }
+    return { covered, violations };
+  },
+
+  envelope(ctx) {
+    const env = ctx.op.envelope;
+    if (!env) return { covered: [], violations: [], skip: 'plain JSON operation (no envelope)' };
+    const covered = own(ctx).filter((p) => answered(p) && p.exchange.isJson);
+    const violations: Violation[] = [];
+    for (const p of covered) {
+      const reading = readEnvelope(ctx.op, p.exchange.json);
+      const x = excerpt(p.exchange.json);
+      const expected = `${env.spelling} envelope: ${env.statusKey} and ${env.payloadKey}`;
+      if (reading.foreignKeys.length > 0)
+        violations.push({
+          probe: p,
+          expected,
+          actual: `keys of the other spelling: ${reading.foreignKeys.join(', ')}`,
+          excerpt: x,
+        });
+      else if (!reading.status)
+        violations.push({ probe: p, expected, actual: `no ${env.statusKey} object`, excerpt: x });
+      else if (ok(p) && !reading.wellFormed)
+        violations.push({ probe: p, expected, actual: `no ${env.payloadKey}`, excerpt: x });
+    }
+    return { covered, violations };
+  },
+
+  'business-code'(ctx) {
+    const group = codeGroupOf(ctx.model, ctx.op);
+    if (!group || !ctx.op.envelope)
+      return { covered: [], violations: [], skip: 'the operation has no business code group' };
+    const covered = own(ctx).filter((p) => answered(p) && p.exchange.isJson);
+    const violations: Violation[] = [];
+    const codes = group.codes.map((c) => c.code);
+    for (const p of covered) {
+      const code = p.exchange.record.businessCode;
+      const s = statusOf(p);
+      const x = excerpt(p.exchange.json);
+      if (ok(p) && isValid(p) && !p.uncertain) {
+        if (code !== group.successCode)
+          violations.push({
+            probe: p,
+            expected: `success code ${group.successCode} (group ${group.name})`,
+            actual: code === undefined ? 'no business code' : `code ${code}`,
+            excerpt: x,
+          });
+      } else if (!ok(p) && group.byHttpStatus[String(s)] !== undefined) {
+        const want = group.byHttpStatus[String(s)]!;
+        if (code !== want)
+          violations.push({
+            probe: p,
+            expected: `code ${want} (group ${group.name}) with HTTP ${s}`,
+            actual: code === undefined ? 'no business code' : `code ${code}`,
+            excerpt: x,
+          });
+      } else if (ok(p) && (code === undefined || !codes.includes(code)))
+        violations.push({
+          probe: p,
+          expected: `a code of group ${group.name} (${codes.join(', ')})`,
+          actual: code === undefined ? 'no business code' : `code ${code}`,
+          excerpt: x,
+        });
+    }
+    return { covered, violations };
+  },
+
+  schema(ctx) {
+    const covered = own(ctx).filter((p) => answered(p) && p.exchange.isJson);
+    const violations: Violation[] = [];
+    const v = validatorFor(ctx.model);
+    for (const p of covered) {
+      const r = declaredResponse(ctx.op, statusOf(p));
+      if (!r?.schema) continue;
+      const validate = v.compile(r.schema);
+      if (!validate(p.exchange.json)) {
+        const errors = describeErrors(validate.errors, p.exchange.json);
+        violations.push({
+          probe: p,
+          expected: `body valid against the ${r.status} schema`,
+          actual: errors[0] ?? 'invalid',
+          errors,
+          excerpt: errors[0]?.replace(/^.*\(got (.*)\)$/, '$1') ?? excerpt(p.exchange.json),
+        });
+      }
+    }
+    return { covered, violations };
+  },
+
+  paging(ctx) {
+    const covered = ctx.set.probes.filter(
+      (p) => p.op === ctx.op && p.pageSize !== undefined && ok(p),
+    );
+    if (!ctx.set.probes.some((p) => p.pageSize !== undefined))
+      return { covered: [], violations: [], skip: 'the operation takes no page size' };
+    const violations: Violation[] = [];
+    for (const p of covered) {
+      const payload = readEnvelope(ctx.op, p.exchange.json).payload;
+      const items = Array.isArray(payload)
+        ? payload
+        : typeof payload === 'object' && payload !== null
+          ? Object.values(payload).filter(Array.isArray).length === 1
+            ? (Object.values(payload).find(Array.isArray) as unknown[])
+            : undefined
+          : undefined;
+      if (items && items.length > p.pageSize!)
+        violations.push({
+          probe: p,
+          expected: `at most ${p.pageSize} items`,
+          actual: `${items.length} items`,
+          excerpt: excerpt(items),
+        });
+    }
+    return { covered, violations };
+  },
+
+  headers(ctx) {
+    const covered = own(ctx).filter(answered);
+    const violations: Violation[] = [];
+    const v = validatorFor(ctx.model);
+    const checkOne = (p: Probe, status: number, headers: Record<string, string>) => {
+      for (const h of declaredResponse(ctx.op, status)?.headers ?? []) {
+        const raw = headers[h.name.toLowerCase()];
+        if (raw === undefined) {
+          if (h.required)
+            violations.push({
+              probe: p,
+              expected: `header ${h.name} (required on ${status})`,
+              actual: 'absent',
+            });
+          continue;
+        }
+        const value = typed(raw, h.schema as Record<string, unknown>);
+        const validate = v.compile(h.schema);
+        if (!validate(value))
+          violations.push({
+            probe: p,
+            expected: `header ${h.name} valid against its schema`,
+            actual: `${h.name}: ${raw}`,
+            errors: describeErrors(validate.errors, value),
+            excerpt: raw,
+          });
+      }
+    };
+    for (const p of covered) {
+      checkOne(p, statusOf(p), p.exchange.headers);
+      for (const h of p.exchange.retriedHeaders) checkOne(p, 429, h);
+    }
+    return { covered, violations };
+  },
+};
