@@ -2,7 +2,7 @@
  * Generation benchmarks (issue 9, items 1-3): dataapi against openapi-typescript and
  * @hey-api/openapi-ts on the same input, each a cold process.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { BenchContext, Section } from './lib/context.ts';
 import {
@@ -15,6 +15,25 @@ import {
 } from './lib/side-by-side.ts';
 import { fmtMiB, fmtMs, fmtRatio } from './lib/stats.ts';
 import { synthSpec } from './synth.ts';
+import { profileByPackage, profileTable } from './lib/profile.ts';
+
+/** The `n` largest files under `dir`, as "name (size)" text. */
+async function largestFiles(dir: string, n: number): Promise<string> {
+  const found: [string, number][] = [];
+  const walk = async (d: string) => {
+    for (const e of await readdir(d, { withFileTypes: true }).catch(() => [])) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) await walk(p);
+      else found.push([path.relative(dir, p), (await stat(p)).size]);
+    }
+  };
+  await walk(dir);
+  return found
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([f, size]) => `\`${f}\` (${(size / 2 ** 20).toFixed(1)} MiB)`)
+    .join(', ');
+}
 
 export const SERVICE_SPEC = 'spec/openapi.yaml';
 export const GITHUB_SPEC = 'node_modules/@octokit/openapi/generated/api.github.com.json';
@@ -73,6 +92,15 @@ export async function serviceGeneration(ctx: BenchContext): Promise<Section> {
   const coldRatio = cold.medianMs / base;
   const rerunRatio = rerun.medianMs / base;
   const files = /(\d+) files/.exec(cold.runs[0]?.output ?? '')?.[1] ?? '?';
+  // One more cold run under the CPU profiler, to show where dataapi's time goes.
+  const profOut = `${out}/dataapi-profiled`;
+  await rm(path.resolve(ctx.root, profOut), { recursive: true, force: true });
+  const profile = await profileByPackage(
+    ctx.root,
+    ['bin/dataapi.js', 'generate', '--spec', SERVICE_SPEC, '--out', profOut],
+    path.join(ctx.work, 'profile-service'),
+  );
+  const biggest = await largestFiles(path.resolve(ctx.root, profOut), 3);
   return {
     id: 'generation-service',
     title: '1. Generating the service description',
@@ -89,6 +117,10 @@ export async function serviceGeneration(ctx: BenchContext): Promise<Section> {
       '',
       'Commands (from the project root):',
       commandList(m),
+      '',
+      `Where a cold dataapi run spends its CPU time (one extra run under \`node --cpu-prof\`, main thread, ${Math.round(profile.total)} ms busy; prettier's share includes formatting the largest outputs: ${biggest}):`,
+      '',
+      profileTable(profile),
     ].join('\n'),
     verdicts: [
       {
@@ -172,6 +204,7 @@ export async function syntheticGeneration(ctx: BenchContext): Promise<Section> {
   const perOp = new Map<number, number>();
   const rss = new Map<number, number>();
   const cpuPerOp = new Map<number, number>();
+  let biggestAtMax = '';
   await warmUpOnService(ctx, rel(ctx, dir));
   for (const n of SYNTH_SIZES) {
     const spec = rel(ctx, path.join(dir, `synth-${n}.json`));
@@ -184,6 +217,7 @@ export async function syntheticGeneration(ctx: BenchContext): Promise<Section> {
     const theirs = ots(spec, rel(ctx, path.join(dir, `ots-${n}.ts`)));
     const m = await sideBySide(ctx, withOts ? [theirs, ours] : [ours], { warmup: 0 });
     const d = byLabel(m, ours.label);
+    if (withOts) biggestAtMax = await largestFiles(path.resolve(ctx.root, ours.clean[0]!), 3);
     const o = withOts ? byLabel(m, theirs.label) : undefined;
     perOp.set(n, d.medianMs / n);
     cpuPerOp.set(n, d.cpuMs / n);
@@ -215,6 +249,8 @@ export async function syntheticGeneration(ctx: BenchContext): Promise<Section> {
     title: '3. Scaling: synthetic descriptions of 200, 1,000 and 2,000 operations',
     body: [
       'Input: `bench/synth.ts` (deterministic; 5 operations per resource, each resource with its own schemas using enums, formats, ranges, nullable type arrays, `oneOf`, `allOf`, `$ref`). dataapi generates its whole output, cold. Time per operation is the median wall time (process start included, which favours small inputs) divided by the number of operations. Warm-up: each tool once on the service description.',
+      '',
+      `Largest files of the ${SYNTH_SIZES.at(-1)}-operation output: ${biggestAtMax}.`,
       '',
       '| operations | dataapi wall | per operation | CPU time² per op | own time per op¹ | dataapi max RSS | openapi-typescript wall | its max RSS | dataapi / openapi-typescript |',
       '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',

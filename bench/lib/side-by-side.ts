@@ -121,5 +121,5 @@ export function commandList(measured: Measured[]): string {
 
 export const OWN_TIME_NOTE = [
   '¹ own time: the time `dataapi generate` prints for itself (load to write, without process start-up).',
-  '² CPU time: user + system time of the process (GNU time), median. Other processes on a shared machine stretch wall time far more than CPU time, so the CPU ratio is the steadier estimate of the wall ratio on an idle machine; the targets are judged on wall time.',
+  "² CPU time: user + system time of the process and all its threads (GNU time), median. Other processes on a shared machine stretch wall time but hardly CPU time, so the CPU ratio shows whether a wall ratio moved because of them; it is not the wall ratio of an idle machine, since threads beside the main one (tsx's loader, the garbage collector) run in parallel there. The targets are judged on wall time.",
 ].join('  \n');
