@@ -69,6 +69,11 @@ export async function formatFiles(
         continue;
       }
     }
+    if (file.formatted) {
+      out.push({ path: file.path, content: file.content });
+      manifest.files[file.path] = { raw, out: raw };
+      continue;
+    }
     verifySyntax(file);
     const parser = parserFor(file.path);
     const content = parser

@@ -15,6 +15,8 @@ export interface RenderedFile {
   /** Output path relative to the output folder, `/`-separated. */
   path: string;
   content: string;
+  /** Already in prettier's layout (the JSON printer): formatting would give the same bytes. */
+  formatted?: boolean;
 }
 
 export interface RenderOptions {
