@@ -2,16 +2,12 @@
  * `dataapi generate`: load -> normalise -> emit. Writes the output tree atomically, or with
  * `check` compares it and reports drift. Nothing is written when anything fails.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import * as prettier from 'prettier';
-import { loadSpec } from './load.ts';
 import type { ServiceModel } from './model.ts';
-import { normalise } from './normalise/index.ts';
-import { createEngine, loadTemplates } from './emit/engine.ts';
-import { MANIFEST, formatFiles, type Manifest } from './emit/format.ts';
-import { renderAll, type RenderedFile } from './emit/render.ts';
+import { MANIFEST, type Manifest } from './emit/manifest.ts';
+import type { RenderedFile } from './emit/render.ts';
+import { freshStamp, writeStamp, type StampContext } from './emit/stamp.ts';
 import {
   compareTree,
   readTree,
@@ -19,8 +15,6 @@ import {
   type Drift,
   type WriteHooks,
 } from './emit/write.ts';
-import { printJson } from './emit/json-print.ts';
-import { renderTypes } from './emit/types.ts';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -28,6 +22,8 @@ export interface GenerateOptions {
   spec: string;
   out: string;
   check?: boolean;
+  /** Regenerate even when the inputs and output are as the last run left them. */
+  force?: boolean;
   templatesDir?: string;
   /** Template kinds to render (folders of templates/); all when omitted. */
   kinds?: string[];
@@ -35,7 +31,12 @@ export interface GenerateOptions {
 }
 
 export interface GenerateResult {
-  model: ServiceModel;
+  /** The model; absent when the run was skipped because nothing had changed (`upToDate`). */
+  model?: ServiceModel;
+  operations: number;
+  previews: number;
+  /** Inputs and output were exactly as the last run left them: nothing was loaded or written. */
+  upToDate: boolean;
   files: RenderedFile[];
   /** Files whose content differs from what was in the output folder before. */
   written: string[];
@@ -47,17 +48,54 @@ export interface GenerateResult {
 
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
   const started = performance.now();
-  const spec = await loadSpec(options.spec);
-  const model = normalise(spec);
   const specLabel =
     path.relative(process.cwd(), path.resolve(options.spec)).split(path.sep).join('/') ||
     options.spec;
+  const templatesDir = options.templatesDir ?? path.join(PROJECT_ROOT, 'templates');
+  const stampContext: StampContext = {
+    projectRoot: PROJECT_ROOT,
+    templatesDir,
+    specLabel,
+    ...(options.kinds ? { kinds: options.kinds } : {}),
+  };
+  // A write run whose inputs and output are as the last run left them has nothing to do. `--check`
+  // always regenerates: it is what CI trusts.
+  if (!options.check && !options.force) {
+    const fresh = await freshStamp(options.out, stampContext);
+    if (fresh) {
+      const tree = await readTree(options.out);
+      return {
+        operations: fresh.operations,
+        previews: fresh.previews,
+        upToDate: true,
+        files: [...tree].map(([p, content]) => ({ path: p, content })),
+        written: [],
+        unchanged: tree.size,
+        formatted: 0,
+        ms: performance.now() - started,
+      };
+    }
+  }
+  // The heavy parts load only when there is work (a shortcut run never pays for them).
+  const [{ loadSpec }, { normalise }, engineModule, { renderAll }, { renderTypes }, prettier] =
+    await Promise.all([
+      import('./load.ts'),
+      import('./normalise/index.ts'),
+      import('./emit/engine.ts'),
+      import('./emit/render.ts'),
+      import('./emit/types.ts'),
+      import('prettier'),
+    ]);
+  const { formatFiles } = await import('./emit/format.ts');
+  const { printJson } = await import('./emit/json-print.ts');
+  const spec = await loadSpec(options.spec);
+  const model = normalise(spec);
+  const counts = {
+    operations: model.operations.length,
+    previews: model.operations.filter((o) => o.preview).length,
+  };
 
-  const engine = createEngine();
-  const templates = await loadTemplates(
-    options.templatesDir ?? path.join(PROJECT_ROOT, 'templates'),
-    engine,
-  );
+  const templates = await engineModule.loadTemplates(templatesDir, engineModule.createEngine());
   const rendered = renderAll(model, templates, {
     specLabel,
     ...(options.kinds ? { kinds: options.kinds } : {}),
@@ -97,6 +135,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   if (options.check) {
     return {
       model,
+      ...counts,
+      upToDate: false,
       files,
       written: [],
       unchanged,
@@ -107,7 +147,23 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   }
   if (written.length > 0 || drift.removed.length > 0)
     await writeTreeAtomically(options.out, files, options.hooks);
-  return { model, files, written, unchanged, formatted, ms: performance.now() - started };
+  await writeStamp(
+    options.out,
+    stampContext,
+    spec.inputs ?? [path.resolve(options.spec)],
+    counts,
+    files,
+  );
+  return {
+    model,
+    ...counts,
+    upToDate: false,
+    files,
+    written,
+    unchanged,
+    formatted,
+    ms: performance.now() - started,
+  };
 }
 
 /**

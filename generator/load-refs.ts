@@ -53,6 +53,11 @@ export class SpecFiles {
     this.files.set(root.abs, root);
   }
 
+  /** Absolute paths of every file the description was read from (the root and its `$ref`s). */
+  get paths(): string[] {
+    return [...this.files.keys()].sort();
+  }
+
   /** Loads a referenced file; a syntax error in it is a SpecError naming that file. */
   private file(abs: string): SpecFile {
     let f = this.files.get(abs);

@@ -48,6 +48,8 @@ export interface LoadedSpec {
   document: OpenApiDocument;
   /** Line and column of a JSON pointer in the root file, when the parser knows it. */
   locate(pointer: string): { line: number; column: number } | undefined;
+  /** Absolute paths of every file read: the root and the files its `$ref`s point into. */
+  inputs?: string[];
 }
 
 /** Parses YAML or JSON text, keeping positions so pointers can be mapped back to lines. */
@@ -197,7 +199,7 @@ export async function loadSpec(specPath: string): Promise<LoadedSpec> {
   } catch (err) {
     throw toSpecError(shown, files, err);
   }
-  return { file: shown, document, locate: parsed.locate };
+  return { file: shown, document, locate: parsed.locate, inputs: files.paths };
 }
 
 /**

@@ -12,6 +12,8 @@ const usage = `Usage: dataapi generate [--spec spec/openapi.yaml] [--out generat
   --kinds LIST  render only these template kinds (client,server,mock,contract-tests);
                 types.ts and the model are always emitted; the other kinds'
                 files already in --out are kept as they are
+  --force       regenerate even when nothing changed since the last run (a re-run
+                with unchanged spec, templates and toolkit is otherwise skipped)
   --check       write nothing; compare with --out, list the files that differ,
                 exit 1 on drift (for CI)
 
@@ -28,6 +30,7 @@ export const command: Command = {
           spec: { type: 'string', default: 'spec/openapi.yaml' },
           out: { type: 'string', default: 'generated' },
           check: { type: 'boolean', default: false },
+          force: { type: 'boolean', default: false },
           kinds: { type: 'string' },
         },
         usage,
@@ -57,6 +60,7 @@ export const command: Command = {
           spec,
           out,
           check: values.check === true,
+          force: values.force === true,
           ...(kinds ? { kinds } : {}),
         });
       } catch (err) {
@@ -67,8 +71,8 @@ export const command: Command = {
         process.stderr.write(`dataapi generate: ${(err as Error).message}\nNothing was written.\n`);
         return 2;
       }
-      const ops = result.model.operations.length;
-      const previews = result.model.operations.filter((o) => o.preview).length;
+      const ops = result.operations;
+      const previews = result.previews;
       const secs = (result.ms / 1000).toFixed(2);
       if (values.check) {
         if (hasDrift(result.drift)) {

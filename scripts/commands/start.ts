@@ -31,7 +31,7 @@ export const command: Command = {
       try {
         const g = await generate({ spec: values.spec as string, out: 'generated' });
         process.stdout.write(
-          `dataapi start: generated ${g.model.operations.length} operations (${g.written.length} files written)\n`,
+          `dataapi start: generated ${g.operations} operations (${g.written.length} files written)\n`,
         );
       } catch (err) {
         const msg = err instanceof SpecError ? err.message : (err as Error).message;

@@ -4,7 +4,7 @@
  * the two renames), and no overwriting of a folder dataapi did not write.
  */
 import { spawn } from 'node:child_process';
-import { cp, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { safeOutputPath } from '../../generator/emit/render.ts';
@@ -55,7 +55,10 @@ describe('determinism', () => {
   });
 
   it('a re-run with unchanged input writes nothing and skips prettier (manifest cache)', async () => {
-    const result = await generate({ spec: SPEC, out: dirA });
+    // force: past the up-to-date shortcut, so the whole pipeline runs and the manifest is what
+    // spares prettier.
+    const result = await generate({ spec: SPEC, out: dirA, force: true });
+    expect(result.upToDate).toBe(false);
     expect(result.written).toEqual([]);
     expect(result.formatted).toBe(0);
     expect(result.unchanged).toBe(result.files.length);
@@ -222,5 +225,36 @@ describe('--kinds', () => {
     expect(after['client/index.ts']).toBe('// kept as it was\n');
     expect(Object.keys(after).sort()).toEqual(Object.keys(first).sort());
     expect(after['server/index.ts']).toBe(first['server/index.ts']);
+  });
+});
+
+describe('the up-to-date shortcut', () => {
+  it('skips a re-run whose inputs and output are unchanged, and only that', async () => {
+    const dir = await copyOfFirst('emit-stamp');
+    const specCopy = path.join(dir, '..', 'emit-stamp-spec.yaml');
+    made.push(specCopy);
+    await cp(SPEC, specCopy);
+    const run = () => generate({ spec: specCopy, out: dir });
+    expect((await run()).upToDate).toBe(false); // first run into this folder: no stamp yet
+    const again = await run();
+    expect(again.upToDate).toBe(true);
+    expect(again.written).toEqual([]);
+    expect(again.model).toBeUndefined(); // nothing was loaded
+    expect(again.operations).toBeGreaterThan(20);
+
+    // A hand edit of the output is not "up to date": the run restores the file.
+    const edited = path.join(dir, 'client/index.ts');
+    await writeFile(edited, '// edited by hand\n');
+    const restored = await run();
+    expect(restored.upToDate).toBe(false);
+    expect(restored.written).toEqual(['client/index.ts']);
+
+    // A change of the spec is not either.
+    expect((await run()).upToDate).toBe(true);
+    const text = await readFile(specCopy, 'utf8');
+    await writeFile(specCopy, text.replace("version: '3.1'", "version: '3.1.1'"));
+    const changed = await run();
+    expect(changed.upToDate).toBe(false);
+    expect(changed.written).toContain('model.json');
   });
 });

@@ -49,7 +49,7 @@ beforeAll(async () => {
     importAll(path.join(planted, 'exit')),
   ]);
   out = path.join(base, 'a/b/out');
-  result = await generate({ spec: SPEC, out });
+  result = await generate({ spec: SPEC, out, force: true });
   tree = await snapshot(base);
   // One compiler run and one importing process, side by side.
   [tsc, imports] = await Promise.all([typecheck(out), importAll(out)]);
@@ -66,7 +66,7 @@ describe('a hostile description', () => {
     expect(kinds.length).toBeGreaterThan(0);
     const top = new Set(result.files.map((f) => f.path.split('/')[0]));
     for (const kind of kinds) expect(top, kind).toContain(kind);
-    expect(result.model.operations.map((o) => o.operationId ?? null).sort()).toEqual(
+    expect(result.model!.operations.map((o) => o.operationId ?? null).sort()).toEqual(
       ['../../evil', '/etc/x', 'class', null].sort(),
     );
   });

@@ -30,7 +30,9 @@ beforeAll(async () => {
   for (const [name, spec] of Object.entries(SPECS)) {
     results.set(
       name,
-      await generate({ spec, out: path.join(base, name) }).catch((e: unknown) => e as Error),
+      await generate({ spec, out: path.join(base, name), force: true }).catch(
+        (e: unknown) => e as Error,
+      ),
     );
   }
   tsc = await typecheck(base);
@@ -55,9 +57,9 @@ describe('third-party descriptions', () => {
     it(`${name}: generates every kind of output`, () => {
       const r = results.get(name);
       if (r instanceof Error) throw r;
-      if (name !== 'webhooks-31') expect(r!.model.operations.length).toBeGreaterThan(0);
+      if (name !== 'webhooks-31') expect(r!.operations).toBeGreaterThan(0);
       const kinds = new Set(r!.files.map((f) => f.path.split('/')[0]));
-      const perOperation = r!.model.operations.length > 0 ? ['contract-tests'] : [];
+      const perOperation = r!.operations > 0 ? ['contract-tests'] : [];
       for (const kind of ['client', 'server', 'mock', ...perOperation, 'types.ts', 'model.ts'])
         expect(kinds, kind).toContain(kind);
     });
@@ -73,10 +75,10 @@ describe('third-party descriptions', () => {
 
   it('operations without operationId, tags or envelopes are plain JSON operations', () => {
     const r = results.get('uspto-30') as GenerateResult;
-    expect(r.model.operations.every((o) => o.envelope === undefined)).toBe(true);
+    expect(r.model!.operations.every((o) => o.envelope === undefined)).toBe(true);
     const star = results.get('star-trek-30') as GenerateResult;
-    expect(star.model.operations.length).toBe(120);
-    const ids = star.model.operations.map((o) => o.id);
+    expect(star.model!.operations.length).toBe(120);
+    const ids = star.model!.operations.map((o) => o.id);
     expect(new Set(ids).size).toBe(ids.length);
   });
 });
