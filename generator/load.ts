@@ -189,11 +189,17 @@ export async function loadSpec(specPath: string): Promise<LoadedSpec> {
   // rejects the valid path items that still hold a `$ref`.
   let document: OpenApiDocument;
   try {
-    document = (await SwaggerParser.bundle(
-      file,
-      structuredClone(raw) as never,
-    )) as unknown as OpenApiDocument;
-    hoistDeepSchemaRefs(document, (pointer) => files.refNameAt(pointer));
+    if (files.paths.length === 1) {
+      // One file, internal `$ref`s only (checkRefs read every file a `$ref` reaches): the bundle
+      // would be the document itself, so the bundler's crawl is skipped.
+      document = structuredClone(raw) as OpenApiDocument;
+    } else {
+      document = (await SwaggerParser.bundle(
+        file,
+        structuredClone(raw) as never,
+      )) as unknown as OpenApiDocument;
+      hoistDeepSchemaRefs(document, (pointer) => files.refNameAt(pointer));
+    }
     // validate() dereferences in place, so it gets its own copy.
     await SwaggerParser.validate(withoutValidatorFalsePositives(document) as never);
   } catch (err) {

@@ -12,34 +12,21 @@ import type ts from 'typescript';
 import * as prettier from 'prettier';
 import type { Manifest } from './manifest.ts';
 import type { RenderedFile } from './render.ts';
+import { syntaxError } from './syntax.ts';
 
 export { MANIFEST, type Manifest } from './manifest.ts';
 
 export const hash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);
 
 /** The TypeScript compiler, loaded when a file first needs checking (re-runs never load it). */
-let tsModule: typeof import('typescript') | undefined;
+let tsModule: typeof ts | undefined;
 
+/** Throws when the file does not parse (run on the main thread when no worker checked it). */
 export async function verifySyntax(file: RenderedFile): Promise<void> {
   if (!/\.(ts|tsx|mts)$/.test(file.path)) return;
-  const ts = (tsModule ??= (await import('typescript')).default);
-  const source = ts.createSourceFile(
-    file.path,
-    file.content,
-    ts.ScriptTarget.Latest,
-    false,
-    ts.ScriptKind.TS,
-  );
-  const diagnostics =
-    (source as unknown as { parseDiagnostics?: ts.Diagnostic[] }).parseDiagnostics ?? [];
-  if (diagnostics.length > 0) {
-    const d = diagnostics[0] as ts.Diagnostic;
-    const { line, character } = source.getLineAndCharacterOfPosition(d.start ?? 0);
-    const excerpt = file.content.split('\n')[line]?.trim().slice(0, 160) ?? '';
-    throw new Error(
-      `emitted ${file.path} does not parse: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')} at line ${line + 1}:${character + 1}\n  ${excerpt}`,
-    );
-  }
+  const compiler = (tsModule ??= (await import('typescript')).default);
+  const error = syntaxError(compiler, file);
+  if (error) throw new Error(error);
 }
 
 function parserFor(file: string): string | undefined {
@@ -56,6 +43,8 @@ export async function formatFiles(
   files: RenderedFile[],
   previous: { manifest?: Manifest; read: (rel: string) => Promise<string | undefined> },
   options: prettier.Options,
+  /** The files were already parsed by the TypeScript compiler (in the worker). */
+  verified = false,
 ): Promise<{ files: RenderedFile[]; manifest: Manifest; formatted: number }> {
   const manifest: Manifest = { version: 1, files: {} };
   let formatted = 0;
@@ -76,7 +65,7 @@ export async function formatFiles(
       manifest.files[file.path] = { raw, out: raw };
       continue;
     }
-    await verifySyntax(file);
+    if (!verified) await verifySyntax(file);
     const parser = parserFor(file.path);
     const content = parser
       ? await prettier

@@ -1,0 +1,74 @@
+/**
+ * The TypeScript-side work of a run (openapi-typescript, the compiler's syntax check) in a worker
+ * thread started at the beginning of the run, so that loading them overlaps the spec's validation
+ * on the main thread (machines here have two cores or more). Falls back to the main thread when a
+ * worker cannot start.
+ */
+import { Worker } from 'node:worker_threads';
+import type { RenderedFile } from './render.ts';
+
+export interface TypesRenderer {
+  /** generated/types.ts's text for a bundled document (openapi-typescript). */
+  render(document: unknown): Promise<string>;
+  /** The parse errors of emitted TypeScript files (empty when all parse). */
+  check(files: RenderedFile[]): Promise<string[]>;
+  close(): void;
+}
+
+type Reply = { id: number; result?: unknown; error?: string };
+
+export function startTypesRenderer(): TypesRenderer {
+  let worker: Worker;
+  try {
+    worker = new Worker(new URL('./types-worker.mjs', import.meta.url));
+  } catch {
+    return inProcess();
+  }
+  const pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  let failure: Error | undefined;
+  const failAll = (err: Error) => {
+    failure ??= err;
+    for (const p of pending.values()) p.reject(err);
+    pending.clear();
+  };
+  worker.on('message', (m: Reply) => {
+    const p = pending.get(m.id);
+    if (!p) return;
+    pending.delete(m.id);
+    if (m.error !== undefined) p.reject(new Error(m.error));
+    else p.resolve(m.result);
+  });
+  worker.on('error', failAll);
+  worker.on('exit', (code) => failAll(new Error(`the types worker stopped (exit code ${code})`)));
+  let next = 0;
+  const ask = <T>(kind: string, payload: unknown) =>
+    new Promise<T>((resolve, reject) => {
+      if (failure) return reject(failure);
+      const id = next++;
+      pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      worker.postMessage({ id, kind, payload });
+    });
+  return {
+    render: (document) => ask<string>('types', document),
+    check: (files) =>
+      ask<string[]>(
+        'check',
+        files.map((f) => ({ path: f.path, content: f.content })),
+      ),
+    close: () => void worker.terminate(),
+  };
+}
+
+function inProcess(): TypesRenderer {
+  return {
+    render: async (document) => (await import('./types.ts')).renderTypes(document),
+    check: async (files) => {
+      const [{ syntaxError }, ts] = await Promise.all([
+        import('./syntax.ts'),
+        import('typescript'),
+      ]);
+      return files.map((f) => syntaxError(ts.default, f)).filter((e): e is string => !!e);
+    },
+    close: () => undefined,
+  };
+}
