@@ -134,6 +134,9 @@ async function fullRun(
   // Every emitted TypeScript file is parsed by the TypeScript compiler (in the worker) first.
   const parseErrors = await typesRenderer.check(rendered.filter((f) => !f.formatted));
   if (parseErrors.length > 0) throw new Error(parseErrors.join('\n'));
+  // The worker's last job is done: its heap (the compiler, openapi-typescript's tree) goes now,
+  // before prettier's own peak on types.ts.
+  typesRenderer.close();
   const { files, manifest, formatted } = await formatFiles(
     rendered,
     { manifest: previous, read: async (rel) => existing.get(rel) },
