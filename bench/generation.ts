@@ -118,7 +118,7 @@ export async function serviceGeneration(ctx: BenchContext): Promise<Section> {
       'Commands (from the project root):',
       commandList(m),
       '',
-      `Where a cold dataapi run spends its CPU time (one extra run under \`node --cpu-prof\`, main thread, ${Math.round(profile.total)} ms busy; prettier's share includes formatting the largest outputs: ${biggest}):`,
+      `Where a cold dataapi run spends its CPU time (one extra run under \`node --cpu-prof\`, self time summed over its ${profile.threads.length} threads, busy ${profile.threads.map((t) => `${Math.round(t)} ms`).join(' + ')}; prettier's share includes formatting the largest outputs: ${biggest}):`,
       '',
       profileTable(profile),
     ].join('\n'),

@@ -24,24 +24,26 @@ function bucketOf(url: string, fn: string, root: string): string {
   return fn ? `(${fn.replace(/[()]/g, '')})` : '(native)';
 }
 
-/** Self time per bucket (ms), largest first, of the profile with the most busy samples. */
+/**
+ * Self time per bucket (ms), largest first, summed over every thread's profile (the main thread,
+ * tsx's loader, any worker the generator starts), with each thread's busy time.
+ */
 export async function profileByPackage(
   root: string,
   argv: string[],
   dir: string,
-): Promise<{ total: number; rows: [string, number][] }> {
+): Promise<{ total: number; threads: number[]; rows: [string, number][] }> {
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
   ensureOk(
     'profiled run',
     await timed(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, ...argv], { cwd: root }),
   );
-  let best: Map<string, number> | undefined;
-  let bestBusy = -1;
-  for (const file of await readdir(dir)) {
+  const buckets = new Map<string, number>();
+  const threads: number[] = [];
+  for (const file of (await readdir(dir)).sort()) {
     const p = JSON.parse(await readFile(path.join(dir, file), 'utf8')) as CpuProfile;
     const byId = new Map(p.nodes.map((n) => [n.id, n]));
-    const buckets = new Map<string, number>();
     let busy = 0;
     p.samples.forEach((id, i) => {
       const node = byId.get(id);
@@ -49,15 +51,12 @@ export async function profileByPackage(
       if (!node || node.callFrame.functionName === '(idle)') return;
       const key = bucketOf(node.callFrame.url, node.callFrame.functionName, root);
       buckets.set(key, (buckets.get(key) ?? 0) + us / 1000);
-      busy += us;
+      busy += us / 1000;
     });
-    if (busy > bestBusy) {
-      bestBusy = busy;
-      best = buckets;
-    }
+    threads.push(busy);
   }
-  const rows = [...(best ?? new Map<string, number>())].sort((a, b) => b[1] - a[1]);
-  return { total: bestBusy / 1000, rows };
+  const rows = [...buckets].sort((a, b) => b[1] - a[1]);
+  return { total: threads.reduce((a, b) => a + b, 0), threads, rows };
 }
 
 export function profileTable(
