@@ -8,24 +8,17 @@
  * reused and prettier is skipped. The output is the same bytes either way.
  */
 import { createHash } from 'node:crypto';
-import type ts from 'typescript';
 import * as prettier from 'prettier';
 import type { Manifest } from './manifest.ts';
 import type { RenderedFile } from './render.ts';
-import { syntaxError } from './syntax.ts';
 
 export { MANIFEST, type Manifest } from './manifest.ts';
 
 export const hash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);
 
-/** The TypeScript compiler, loaded when a file first needs checking (re-runs never load it). */
-let tsModule: typeof ts | undefined;
-
-/** Throws when the file does not parse (run on the main thread when no worker checked it). */
+/** Throws when the file does not parse (on the main thread, when no worker checked it). */
 export async function verifySyntax(file: RenderedFile): Promise<void> {
-  if (!/\.(ts|tsx|mts)$/.test(file.path)) return;
-  const compiler = (tsModule ??= (await import('typescript')).default);
-  const error = syntaxError(compiler, file);
+  const error = (await import('./typescript-side.mjs')).syntaxError(file);
   if (error) throw new Error(error);
 }
 

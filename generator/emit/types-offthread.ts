@@ -60,14 +60,12 @@ export function startTypesRenderer(): TypesRenderer {
 }
 
 function inProcess(): TypesRenderer {
+  const side = import('./typescript-side.mjs');
   return {
-    render: async (document) => (await import('./types.ts')).renderTypes(document),
+    render: async (document) => (await side).renderTypes(document),
     check: async (files) => {
-      const [{ syntaxError }, ts] = await Promise.all([
-        import('./syntax.ts'),
-        import('typescript'),
-      ]);
-      return files.map((f) => syntaxError(ts.default, f)).filter((e): e is string => !!e);
+      const { syntaxError } = await side;
+      return files.map((f) => syntaxError(f)).filter((e): e is string => !!e);
     },
     close: () => undefined,
   };
