@@ -3,7 +3,7 @@
  * `check` compares it and reports drift. Nothing is written when anything fails.
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT } from './root.ts';
 import type { ServiceModel } from './model.ts';
 import { MANIFEST, type Manifest } from './emit/manifest.ts';
 import type { RenderedFile } from './emit/render.ts';
@@ -17,7 +17,7 @@ import {
   type WriteHooks,
 } from './emit/write.ts';
 
-export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export { PROJECT_ROOT };
 
 export interface GenerateOptions {
   spec: string;

@@ -4,7 +4,9 @@
  * on the main thread (machines here have two cores or more). Falls back to the main thread when a
  * worker cannot start.
  */
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { PROJECT_ROOT } from '../root.ts';
 import type { RenderedFile } from './render.ts';
 
 export interface TypesRenderer {
@@ -20,7 +22,7 @@ type Reply = { id: number; result?: unknown; error?: string };
 export function startTypesRenderer(): TypesRenderer {
   let worker: Worker;
   try {
-    worker = new Worker(new URL('./types-worker.mjs', import.meta.url));
+    worker = new Worker(path.join(PROJECT_ROOT, 'generator/emit/types-worker.mjs'));
   } catch {
     return inProcess();
   }

@@ -258,3 +258,22 @@ describe('the up-to-date shortcut', () => {
     expect(changed.written).toContain('model.json');
   });
 });
+
+describe('the command line', () => {
+  it('gives the same tree from its bundled fast path as through the TypeScript loader', async () => {
+    const bundled = await scratch('emit-cli-bundled');
+    const loader = await scratch('emit-cli-loader');
+    made.push(bundled, loader);
+    const a = await cli('generate', '--spec', relOf(SPEC), '--out', relOf(bundled));
+    expect(a.code, a.stderr).toBe(0);
+    process.env['DATAAPI_NO_BUNDLE'] = '1'; // inherited by the child: bin/dataapi.js takes tsx
+    try {
+      const b = await cli('generate', '--spec', relOf(SPEC), '--out', relOf(loader));
+      expect(b.code, b.stderr).toBe(0);
+    } finally {
+      delete process.env['DATAAPI_NO_BUNDLE'];
+    }
+    expect(await readAll(bundled)).toEqual(await readAll(loader));
+    expect(await readAll(bundled)).toEqual(first);
+  });
+});
