@@ -17,23 +17,14 @@ import { createRateLimiter, type RateLimitOptions } from './rate-limit.ts';
 import { createPathMatcher, toRoutePath } from './routes.ts';
 import { isArraySchema, propertiesOf } from '../shared/schema-ref.ts';
 import { routeSchemas, validatorCompiler, validatorsFor } from './validation.ts';
+import type { OperationInput } from './types.ts';
 
 /** What every handler receives (typed per operation by the generated Handlers interface). */
-export interface HandlerInput {
-  query: Record<string, unknown>;
-  path: Record<string, unknown>;
-  headers: Record<string, unknown>;
-  body: unknown;
-  /** Uploaded files of a multipart body. */
-  files?: UploadedFile[];
-  request: FastifyRequest;
-  reply: FastifyReply;
-  op: Operation;
-  /** True on the preview variant (no key). */
-  preview: boolean;
-  /** The accepted key (never log it). */
-  key?: string;
-}
+export type HandlerInput = OperationInput<
+  Record<string, unknown>,
+  Record<string, unknown>,
+  unknown
+>;
 
 export type Handler = (input: HandlerInput) => Promise<unknown>;
 
@@ -273,7 +264,7 @@ export async function registerService(
         const input: HandlerInput = {
           query: request.query as Record<string, unknown>,
           path,
-          headers: request.headers as Record<string, unknown>,
+          headers: request.headers,
           body: requestBody,
           request,
           reply,
