@@ -8,9 +8,9 @@
  * an object for strings and arrays. `format` is an annotation in JSON Schema 2020-12 (a server
  * need not assert it) and `pattern` has no generic counterexample, so neither is used.
  */
-import type { Operation, ServiceModel } from 'dataapi/model';
+import type { JsonSchema, Operation, ServiceModel } from 'dataapi/model';
 import type { RequestSpec } from './requests.ts';
-import { propertiesOf, resolveSchema, typesOf, type Obj } from './schemas.ts';
+import { effective, objectShape, typesOf, type Obj } from 'dataapi/runtime/sampler';
 
 export interface NegativeCase {
   /** What is wrong, e.g. `query pageSize=21 (above maximum 20)`. */
@@ -35,7 +35,7 @@ export function negativeCases(model: ServiceModel, op: Operation): NegativeCase[
         kind: 'missing',
         apply: (s) => without(s, loc, p.name),
       });
-    for (const bad of invalidValues(resolveSchema(model, p.schema), true))
+    for (const bad of invalidValues(resolved(model, p.schema), true))
       out.push({
         label: `${p.in} ${p.name}=${show(bad.value)} (${bad.why})`,
         target: `${loc}.${p.name}`,
@@ -61,7 +61,7 @@ export function negativeCases(model: ServiceModel, op: Operation): NegativeCase[
         kind: 'body',
         apply: (s) => ({ ...s, omitBody: true }),
       });
-    const { properties, required } = propertiesOf(model, body.schema);
+    const { properties, required } = objectShape(model, body.schema);
     const keyField = op.auth.transports.find((t) => t.in === 'body')?.name;
     for (const name of required)
       if (name !== keyField)
@@ -73,7 +73,7 @@ export function negativeCases(model: ServiceModel, op: Operation): NegativeCase[
         });
     for (const [name, schema] of Object.entries(properties)) {
       if (name === keyField || body.fileFields.includes(name)) continue;
-      for (const bad of invalidValues(schema, onWire))
+      for (const bad of invalidValues(resolved(model, schema), onWire))
         out.push({
           label: `body field ${name}=${show(bad.value)} (${bad.why})`,
           target: `body.${name}`,
@@ -101,6 +101,12 @@ function prioritise(cases: NegativeCase[]): NegativeCase[] {
     seen.add(key);
   }
   return [...first, ...rest].slice(0, MAX_CASES);
+}
+
+/** The merged schema ($ref and allOf followed); alternatives marked, so no case is derived from them. */
+function resolved(model: ServiceModel, schema: JsonSchema): Obj {
+  const e = effective(model, schema);
+  return e.choices.length > 0 ? { ...e.s, anyOf: e.choices } : e.s;
 }
 
 interface Bad {

@@ -8,7 +8,7 @@ import { findOperation, readEnvelope } from 'dataapi/runtime/shared';
 import type { Exchange, Transport } from './http.ts';
 import { negativeCases, type NegativeCase } from './negatives.ts';
 import { serialise, validRequests, type KeyMode, type RequestSpec } from './requests.ts';
-import { resolveSchema, typesOf } from './schemas.ts';
+import { effective, typesOf } from 'dataapi/runtime/sampler';
 import type { Variant } from './results.ts';
 
 export type Role =
@@ -53,7 +53,7 @@ export function pageSizeField(
 ): { loc: 'query' | 'body'; name: string; min: number } | undefined {
   for (const p of op.parameters) {
     if (p.in !== 'query' || !PAGE_SIZE.test(p.name)) continue;
-    const s = resolveSchema(model, p.schema);
+    const s = effective(model, p.schema).s;
     if (typesOf(s).includes('integer'))
       return {
         loc: 'query',

@@ -3,9 +3,9 @@
  * schema-derived values where there is none), with the key sent the way the operation takes it,
  * and serialises them for the wire (path, query, headers, JSON or multipart).
  */
-import type { Operation, Parameter, ServiceModel } from 'dataapi/model';
+import type { JsonSchema, Operation, Parameter, ServiceModel } from 'dataapi/model';
 import type { OutgoingRequest } from './http.ts';
-import { sampleOf, type Obj } from './schemas.ts';
+import { draw, type Obj } from 'dataapi/runtime/sampler';
 
 /** A request before serialisation: values by location. */
 export interface RequestSpec {
@@ -33,7 +33,7 @@ export function validRequests(model: ServiceModel, op: Operation): RequestSpec[]
   const body = op.body;
   if (!body) return [base];
   if (body.examples.length === 0)
-    return [{ ...base, name: 'schema sample', body: sampleOf(model, body.schema) }];
+    return [{ ...base, name: 'schema sample', body: requestSample(model, body.schema) }];
   return body.examples.map((ex) => ({
     ...base,
     name: `example ${JSON.stringify(ex.name)}`,
@@ -48,7 +48,12 @@ function parameterValue(model: ServiceModel, p: Parameter): unknown {
   if (typeof s === 'object' && Array.isArray(s['examples']) && s['examples'].length > 0)
     return s['examples'][0];
   // Optional parameters without an example stay out: the spec gives no value to trust.
-  return p.required ? sampleOf(model, p.schema) : undefined;
+  return p.required ? requestSample(model, p.schema) : undefined;
+}
+
+/** A value valid for a request: the sampler's draw (readOnly properties left out). */
+function requestSample(model: ServiceModel, schema: JsonSchema): unknown {
+  return draw(model, schema, { direction: 'request' }).value;
 }
 
 /** Names of the parameters and body fields a request carries (for coverage). */

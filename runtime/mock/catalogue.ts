@@ -7,7 +7,7 @@
 import type { JsonSchema, Operation, ServiceModel } from 'dataapi/model';
 import { buildEnvelope, codeGroupOf, describeErrors, validatorFor } from 'dataapi/runtime/shared';
 import { respond, type ServiceResult } from 'dataapi/runtime/server';
-import { hashText, sample } from './sampler.ts';
+import { hashText, sample } from 'dataapi/runtime/sampler';
 
 export interface CannedStatus {
   code?: number;

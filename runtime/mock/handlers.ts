@@ -7,7 +7,7 @@ import type { ServiceModel } from 'dataapi/model';
 import { codeGroupOf } from 'dataapi/runtime/shared';
 import { HttpError, respond, type Handler, type HandlerInput } from 'dataapi/runtime/server';
 import type { OperationMock } from './catalogue.ts';
-import { sample } from './sampler.ts';
+import { sample } from 'dataapi/runtime/sampler';
 import type { Scenario } from './scenarios.ts';
 import {
   findOperation,

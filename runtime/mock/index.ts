@@ -27,7 +27,7 @@ import { createHandlers, SCENARIO } from './handlers.ts';
 import { readScenario } from './scenarios.ts';
 
 export { MockExampleError } from './catalogue.ts';
-export { sample, seededRandom } from './sampler.ts';
+export { sample } from 'dataapi/runtime/sampler';
 export { readScenario, type Scenario } from './scenarios.ts';
 
 export const DEFAULT_MOCK_APPKEY = 'mock-appkey';

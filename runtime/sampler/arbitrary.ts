@@ -1,0 +1,219 @@
+/**
+ * JSON Schema (2020-12, as the model holds it) -> fast-check Arbitrary. One builder for every
+ * value the toolkit invents: mock answers, contract requests and (issue 18) fuzzing draw from it.
+ *
+ * `direction` decides readOnly/writeOnly: a request leaves out readOnly properties, a response
+ * leaves out writeOnly ones (OpenAPI's rule). Recursion is bounded by depth: past it only required
+ * properties and minimal arrays are built.
+ */
+import fc from 'fast-check';
+import type { JsonSchema, ServiceModel } from 'dataapi/model';
+import { effective, isObj, jsonType, typesOf, type Effective, type Obj } from './effective.ts';
+import {
+  integerArbitrary,
+  numberArbitrary,
+  stringArbitrary,
+  type ScalarOptions,
+} from './scalars.ts';
+
+export interface ArbitraryOptions extends Partial<ScalarOptions> {
+  direction?: 'request' | 'response';
+  /** Take a schema's own `examples`/`default` where it has them (readable, realistic data). */
+  preferExamples?: boolean;
+  /** Optional properties: all present (down to `fullDepth`), or each present or not at random. */
+  optional?: 'all' | 'random';
+  /** Depth past which only required properties and minimal arrays are built (default 4). */
+  fullDepth?: number;
+  /** Hard depth limit for recursive schemas (default 10). */
+  maxDepth?: number;
+}
+
+type Arb = fc.Arbitrary<unknown>;
+
+interface Ctx {
+  model: ServiceModel;
+  o: Required<ArbitraryOptions>;
+}
+
+export const DEFAULTS: Required<ArbitraryOptions> = {
+  direction: 'response',
+  preferExamples: true,
+  optional: 'all',
+  fullDepth: 4,
+  maxDepth: 10,
+  range: 'readable',
+};
+
+/** The Arbitrary of a schema of the model. */
+export function arbitraryOf(
+  model: ServiceModel,
+  schema: JsonSchema | undefined,
+  options: ArbitraryOptions = {},
+): Arb {
+  return build({ model, o: { ...DEFAULTS, ...options } }, schema, 0);
+}
+
+function build(ctx: Ctx, schema: JsonSchema | undefined, depth: number): Arb {
+  const e = effective(ctx.model, schema);
+  if (e.choices.length > 0) return chooseFrom(ctx, e, depth);
+  return fromMerged(ctx, e, depth);
+}
+
+/** oneOf/anyOf: one option of the first list, merged with the rest of the schema. */
+function chooseFrom(ctx: Ctx, e: Effective, depth: number): Arb {
+  const [first, ...rest] = e.choices;
+  const base: Obj = { ...e.s };
+  if (rest.length > 0) base.allOf = rest.map((c) => ({ [c.kind]: c.options }));
+  const disc = isObj(e.s.discriminator) ? e.s.discriminator : undefined;
+  const branches = first!.options.map((option) => {
+    const parts: JsonSchema[] = [base, option];
+    const tag = disc ? discriminatorValue(disc, option) : undefined;
+    if (tag !== undefined && typeof disc!.propertyName === 'string')
+      parts.push({ properties: { [disc!.propertyName]: { const: tag } } });
+    return { allOf: parts } as JsonSchema;
+  });
+  // Past the full depth, the first option only: recursive unions stay finite.
+  const usable = depth >= ctx.o.fullDepth ? branches.slice(0, 1) : branches;
+  const arbs = usable.map((b) => build(ctx, b, depth + 1));
+  return arbs.length === 1 ? arbs[0]! : fc.oneof(...arbs);
+}
+
+/** The discriminator value naming an option: its mapping key, else its component's name. */
+function discriminatorValue(disc: Obj, option: JsonSchema): string | undefined {
+  const ref = isObj(option) && typeof option.$ref === 'string' ? option.$ref : undefined;
+  if (!ref) return undefined;
+  const mapping = isObj(disc.mapping) ? disc.mapping : {};
+  for (const [key, target] of Object.entries(mapping))
+    if (typeof target === 'string' && (ref === target || ref.endsWith(target.replace(/^.*#/, ''))))
+      return key;
+  return decodeURIComponent(ref.slice(ref.lastIndexOf('/') + 1));
+}
+
+function fromMerged(ctx: Ctx, e: Effective, depth: number): Arb {
+  const s = e.s;
+  if ('const' in s) return fc.constant(s.const);
+  if (Array.isArray(s.enum) && s.enum.length > 0) {
+    const types = typesOf({ type: s.type });
+    const fitting = types.length
+      ? s.enum.filter(
+          (v) =>
+            types.includes(jsonType(v)) || (jsonType(v) === 'integer' && types.includes('number')),
+        )
+      : s.enum;
+    const values = fitting.length > 0 ? fitting : s.enum;
+    return ctx.o.preferExamples ? fc.constant(values[0]) : fc.constantFrom(...values);
+  }
+  if (ctx.o.preferExamples) {
+    if (Array.isArray(s.examples) && s.examples.length > 0) return fc.constant(s.examples[0]);
+    if ('default' in s) return fc.constant(s.default);
+  }
+  const types = typesOf(s);
+  const nonNull = types.filter((t) => t !== 'null');
+  if (nonNull.length === 0) return types.includes('null') ? fc.constant(null) : anyValue(ctx);
+  // Deep in a recursive schema, null ends the recursion where the schema allows it.
+  if (types.includes('null') && depth >= ctx.o.maxDepth) return fc.constant(null);
+  const arbs = nonNull.map((t) => ofType(ctx, e, t, depth));
+  const value = arbs.length === 1 ? arbs[0]! : fc.oneof(...arbs);
+  if (!types.includes('null') || ctx.o.preferExamples) return value;
+  return fc.oneof({ arbitrary: value, weight: 4 }, { arbitrary: fc.constant(null), weight: 1 });
+}
+
+function anyValue(ctx: Ctx): Arb {
+  return stringArbitrary({}, [], { range: ctx.o.range });
+}
+
+function ofType(ctx: Ctx, e: Effective, type: string, depth: number): Arb {
+  const s = e.s;
+  const scalar = { range: ctx.o.range };
+  switch (type) {
+    case 'boolean':
+      return ctx.o.preferExamples ? fc.constant(true) : fc.boolean();
+    case 'integer':
+      return integerArbitrary(s, scalar);
+    case 'number':
+      return numberArbitrary(s, scalar);
+    case 'string':
+      return stringArbitrary(s, e.patterns, scalar);
+    case 'array':
+      return arrayOf(ctx, s, depth);
+    case 'object':
+      return objectOf(ctx, e, depth);
+    default:
+      return anyValue(ctx);
+  }
+}
+
+function arrayOf(ctx: Ctx, s: Obj, depth: number): Arb {
+  const minItems = typeof s.minItems === 'number' ? s.minItems : 0;
+  const declaredMax = typeof s.maxItems === 'number' ? s.maxItems : Infinity;
+  const deep = depth >= ctx.o.fullDepth;
+  const wanted = deep ? minItems : Math.max(minItems, ctx.o.optional === 'all' ? 1 : minItems + 3);
+  const maxItems = Math.max(minItems, Math.min(declaredMax, wanted));
+  const prefix = Array.isArray(s.prefixItems) ? (s.prefixItems as JsonSchema[]) : [];
+  const itemSchema = s.items === false ? undefined : (s.items as JsonSchema | undefined);
+  const item = build(ctx, itemSchema ?? {}, depth + 1);
+  const restMin = Math.max(0, minItems - prefix.length);
+  const restMax = s.items === false ? 0 : Math.max(restMin, maxItems - prefix.length);
+  const count =
+    ctx.o.optional === 'all'
+      ? { minLength: restMax, maxLength: restMax }
+      : { minLength: restMin, maxLength: restMax };
+  const rest =
+    s.uniqueItems === true
+      ? fc.uniqueArray(item, { ...count, selector: (v) => JSON.stringify(v) })
+      : fc.array(item, count);
+  const head = fc.tuple(...prefix.map((p) => build(ctx, p, depth + 1)));
+  const contains =
+    s.contains !== undefined ? build(ctx, s.contains as JsonSchema, depth + 1) : undefined;
+  return fc
+    .tuple(head, rest, contains ? contains.map((c) => [c]) : fc.constant([]))
+    .map(([h, r, c]) => {
+      const all = [...h, ...r];
+      // `contains`: one item of its schema, replacing the last of the free items.
+      if (c.length > 0) all.length > prefix.length ? all.splice(-1, 1, ...c) : all.push(...c);
+      return all;
+    });
+}
+
+function objectOf(ctx: Ctx, e: Effective, depth: number): Arb {
+  const s = e.s;
+  const props = (isObj(s.properties) ? s.properties : {}) as Record<string, JsonSchema>;
+  const skip = ctx.o.direction === 'request' ? 'readOnly' : 'writeOnly';
+  const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
+  const deep = depth >= ctx.o.fullDepth;
+  const entries: [string, Arb, boolean][] = [];
+  for (const [name, sub] of Object.entries(props)) {
+    if (e.allowed && !e.allowed.has(name)) continue;
+    const sub_ = effective(ctx.model, sub);
+    if (sub_.s[skip] === true) continue;
+    const isRequired = required.has(name);
+    if (!isRequired && (deep || depth >= ctx.o.maxDepth)) continue;
+    if (!isRequired && sub_.impossible) continue;
+    entries.push([name, build(ctx, sub, depth + 1), isRequired]);
+  }
+  const extra = isObj(s.additionalProperties) ? (s.additionalProperties as JsonSchema) : {};
+  for (const name of required)
+    if (!(name in props) && s.additionalProperties !== false)
+      entries.push([name, build(ctx, extra, depth + 1), true]);
+  const minProps = typeof s.minProperties === 'number' ? s.minProperties : 0;
+  for (let i = 0; entries.length < minProps && i < minProps; i++)
+    if (s.additionalProperties !== false)
+      entries.push([`property${i + 1}`, build(ctx, extra, depth + 1), true]);
+  const random = ctx.o.optional === 'random';
+  const parts = entries.map(([name, arb, req]) =>
+    (req || !random ? arb : fc.option(arb, { nil: undefined })).map((v) => [name, v] as const),
+  );
+  return fc.tuple(...parts).map((pairs) => {
+    const out: Obj = {};
+    // defineProperty: a property named `__proto__` is data, not the prototype.
+    for (const [name, v] of pairs)
+      if (v !== undefined)
+        Object.defineProperty(out, name, {
+          value: v,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+    return out;
+  });
+}
