@@ -54,6 +54,8 @@ export function arbitraryOf(
 }
 
 function build(ctx: Ctx, schema: JsonSchema | undefined, depth: number): Arb {
+  // A schema that requires itself has no finite value: stop (the draw reports it invalid).
+  if (depth > ctx.o.maxDepth + 8) return fc.constant(null);
   const e = effective(ctx.model, schema);
   if (e.choices.length > 0) return chooseFrom(ctx, e, depth);
   return fromMerged(ctx, e, depth);
@@ -83,10 +85,11 @@ function discriminatorValue(disc: Obj, option: JsonSchema): string | undefined {
   const ref = isObj(option) && typeof option.$ref === 'string' ? option.$ref : undefined;
   if (!ref) return undefined;
   const mapping = isObj(disc.mapping) ? disc.mapping : {};
+  const name = (r: string) => decodeURIComponent(r.slice(r.lastIndexOf('/') + 1));
+  // Mappings name a schema by reference or by bare name; the model's refs point into $defs.
   for (const [key, target] of Object.entries(mapping))
-    if (typeof target === 'string' && (ref === target || ref.endsWith(target.replace(/^.*#/, ''))))
-      return key;
-  return decodeURIComponent(ref.slice(ref.lastIndexOf('/') + 1));
+    if (typeof target === 'string' && name(target) === name(ref)) return key;
+  return name(ref);
 }
 
 function fromMerged(ctx: Ctx, e: Effective, depth: number): Arb {
@@ -151,9 +154,10 @@ function arrayOf(ctx: Ctx, s: Obj, depth: number): Arb {
   const maxItems = Math.max(minItems, Math.min(declaredMax, wanted));
   const prefix = Array.isArray(s.prefixItems) ? (s.prefixItems as JsonSchema[]) : [];
   const itemSchema = s.items === false ? undefined : (s.items as JsonSchema | undefined);
-  const item = build(ctx, itemSchema ?? {}, depth + 1);
   const restMin = Math.max(0, minItems - prefix.length);
   const restMax = s.items === false ? 0 : Math.max(restMin, maxItems - prefix.length);
+  // No item schema is built for an array that stays empty (recursive schemas end here).
+  const item = restMax > 0 ? build(ctx, itemSchema ?? {}, depth + 1) : fc.constant(null);
   const count =
     ctx.o.optional === 'all'
       ? { minLength: restMax, maxLength: restMax }

@@ -62,7 +62,11 @@ export function draw(
         ),
     );
     if (real.length === 0) return { value, valid: true, errors: [] };
-    errors = describeErrors(real, value);
+    // Overlapping oneOf options first: the usual reason a description admits no value.
+    const ordered = [...real].sort(
+      (a, b) => Number(b.keyword === 'oneOf') - Number(a.keyword === 'oneOf'),
+    );
+    errors = describeErrors(ordered, value);
   }
   const why = effective(model, schema).impossible;
   return { value: last, valid: false, errors: why ? [why, ...errors] : errors };

@@ -134,6 +134,10 @@ export function integerBounds(s: Obj, o: ScalarOptions): { min: number; max: num
     max = span;
   } else if (min === -Infinity) min = max - span;
   else if (max === Infinity) max = min + span;
+  // Bounds past the safe integers (int64): values stay inside them, or at the bound itself
+  // when the whole range lies beyond (an exact double, never a rounded neighbour).
+  if (min > SAFE) return { min, max: min };
+  if (max < -SAFE) return { min: max, max };
   return { min: Math.max(-SAFE, min), max: Math.min(SAFE, max) };
 }
 
@@ -145,6 +149,8 @@ export function integerArbitrary(s: Obj, o: ScalarOptions): fc.Arbitrary<number>
     const hi = Math.floor(max / step);
     if (lo <= hi) return fc.integer({ min: lo, max: hi }).map((k) => k * step);
   }
+  if (min === max || !Number.isSafeInteger(min) || !Number.isSafeInteger(max))
+    return fc.constant(min);
   return fc.integer({ min: Math.min(min, max), max: Math.max(min, max) });
 }
 
