@@ -117,6 +117,9 @@ export async function serveScheduler(
   // A grant can wait out a whole window (a minute for 100/minute): no socket timeouts here.
   server.requestTimeout = 0;
   server.headersTimeout = 0;
+  // Idle keep-alive sockets stay open until close(): a server that closes one while a busy worker's
+  // fetch reuses it makes that fetch fail ("fetch failed", the test errors outside any check).
+  server.keepAliveTimeout = 0;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
   return {
