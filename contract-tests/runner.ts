@@ -6,12 +6,12 @@
 import { mkdir, writeFile, access } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ServiceModel } from 'dataapi/model';
+import { toFileStem, type ServiceModel } from 'dataapi/model';
 import { redact } from 'dataapi/runtime/shared';
-import { toFileStem } from '../model/identifiers.ts';
 import type { ContractConfig } from './config.ts';
 import { Collector } from './collector.ts';
 import { coverageOf, type ContractRunResult } from './results.ts';
+import { RunError } from './run-error.ts';
 import { LocalScheduler, serveScheduler } from './scheduler.ts';
 import { startEmbeddedMock } from './target.ts';
 import { redactor, vitestReporters, VITEST_FILES, writeReports } from './reports/index.ts';
@@ -42,15 +42,7 @@ export interface RunOutcome {
   resultsFile?: string;
 }
 
-/** A clear, expected failure (unknown operation, unreachable target): message, no stack. */
-export class RunError extends Error {
-  constructor(
-    message: string,
-    public exitCode = 1,
-  ) {
-    super(message);
-  }
-}
+export { RunError };
 
 const DEFAULT_MOCK_KEY = 'dataapi-contract-key';
 

@@ -2,7 +2,7 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { RunError } from './runner.ts';
+import { RunError } from './run-error.ts';
 
 interface Listening {
   listen(o: { port: number; host: string }): Promise<string>;

@@ -8,8 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { SpecProblem } from './load.ts';
-import { parseSpecText, SpecError } from './load.ts';
+import { parseSpecText, SpecError, type SpecProblem } from './load-text.ts';
 import { isObject } from '../model/object.ts';
 import { joinPointer, splitPointer } from '../model/pointer.ts';
 

@@ -3,155 +3,30 @@
  * Every failure is a SpecError naming the file, the JSON pointer and (for YAML and JSON text)
  * the line and column, so a user can go straight to the spot.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { isObject } from '../model/object.ts';
 import { joinPointer, splitPointer } from '../model/pointer.ts';
 import { hoistDeepSchemaRefs } from './load-hoist.ts';
 import { SpecFiles } from './load-refs.ts';
-import { LineCounter, parseDocument, isMap, isSeq, isScalar, type Node } from 'yaml';
+import {
+  parseSpecText,
+  readSpecText,
+  SpecError,
+  type LoadedSpec,
+  type OpenApiDocument,
+  type SpecProblem,
+} from './load-text.ts';
 
-/** Kept for callers that still import it from here; it lives in model/pointer.ts. */
-export { splitPointer };
-
-export type OpenApiDocument = { [key: string]: unknown };
-
-export interface SpecProblem {
-  message: string;
-  /** The file the problem is in, when it is not the root file of the description. */
-  file?: string;
-  pointer?: string;
-  line?: number;
-  column?: number;
-}
-
-/** A description that cannot be used; carries where each problem is. */
-export class SpecError extends Error {
-  constructor(
-    readonly file: string,
-    readonly problems: SpecProblem[],
-    readonly code: string = 'DATAAPI_SPEC_INVALID',
-  ) {
-    super(formatProblems(file, problems));
-    this.name = 'SpecError';
-  }
-}
-
-function formatProblems(file: string, problems: SpecProblem[]): string {
-  const lines = problems.map((p) => {
-    const at = p.file ?? file;
-    const where = p.line !== undefined ? `${at}:${p.line}:${p.column ?? 1}` : at;
-    return `  ${where}${p.pointer !== undefined ? ` at #${p.pointer}` : ''}: ${p.message}`;
-  });
-  return `Invalid OpenAPI description ${file}\n${lines.join('\n')}`;
-}
-
-export interface LoadedSpec {
-  file: string;
-  /** The bundled document: external references pulled in, internal `$ref`s kept. */
-  document: OpenApiDocument;
-  /** Line and column of a JSON pointer in the root file, when the parser knows it. */
-  locate(pointer: string): { line: number; column: number } | undefined;
-  /** Absolute paths of every file read: the root and the files its `$ref`s point into. */
-  inputs?: string[];
-}
-
-/** Parses YAML or JSON text, keeping positions so pointers can be mapped back to lines. */
-export function parseSpecText(
-  file: string,
-  text: string,
-): Omit<LoadedSpec, 'document'> & { raw: unknown } {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
-  if (doc.errors.length > 0) {
-    throw new SpecError(
-      file,
-      doc.errors.map((e) => {
-        const pos = lineCounter.linePos(e.pos[0]);
-        return {
-          message: e.message.split('\n')[0] ?? e.message,
-          pointer: pointerAt(doc.contents, e.pos[0]),
-          line: pos.line,
-          column: pos.col,
-        };
-      }),
-      'DATAAPI_SPEC_SYNTAX',
-    );
-  }
-  const locate = (pointer: string) => {
-    let node: unknown = doc.contents;
-    for (const token of splitPointer(pointer)) {
-      if (isMap(node))
-        node = node.items.find(
-          (pair) => isScalar(pair.key) && String(pair.key.value) === token,
-        )?.value;
-      else if (isSeq(node)) node = node.items[Number(token)];
-      else return undefined;
-      if (node === undefined || node === null) return undefined;
-    }
-    const range = (node as Node | undefined)?.range;
-    if (!range) return undefined;
-    const pos = lineCounter.linePos(range[0]);
-    return { line: pos.line, column: pos.col };
-  };
-  return { file, locate, raw: doc.toJS({ maxAliasCount: 100 }) };
-}
-
-/** The JSON pointer of the deepest node whose text contains `offset` (for syntax errors). */
-function pointerAt(root: unknown, offset: number): string {
-  const tokens: string[] = [];
-  const within = (n: unknown) => {
-    const r = (n as Node | null | undefined)?.range;
-    return !!r && offset >= r[0] && offset <= r[2];
-  };
-  let node = root;
-  for (let depth = 0; depth < 200; depth++) {
-    if (isMap(node)) {
-      const pair = node.items.find(
-        (p) =>
-          within(p.value) ||
-          (within(p.key) && p.value === null) ||
-          (p.key !== null &&
-            p.value !== null &&
-            offset >= ((p.key as Node).range?.[0] ?? Infinity) &&
-            offset <= ((p.value as Node).range?.[2] ?? -1)),
-      );
-      if (!pair) break;
-      tokens.push(isScalar(pair.key) ? String(pair.key.value) : String(pair.key));
-      node = pair.value;
-    } else if (isSeq(node)) {
-      const i = node.items.findIndex(within);
-      if (i === -1) break;
-      tokens.push(String(i));
-      node = node.items[i];
-    } else break;
-  }
-  return joinPointer(...tokens) || '/';
-}
+// Importers take these from here; they live in load-text.ts and model/pointer.ts.
+export { parseSpecText, readSpecText, SpecError, splitPointer };
+export type { LoadedSpec, OpenApiDocument, SpecProblem };
 
 interface AjvLikeError {
   instancePath?: string;
   message?: string;
   keyword?: string;
   params?: Record<string, unknown>;
-}
-
-/** Reads a description's text; `shown` is the path as messages give it (relative to the cwd). */
-export async function readSpecText(
-  specPath: string,
-): Promise<{ file: string; shown: string; text: string }> {
-  const file = path.resolve(specPath);
-  const shown = path.relative(process.cwd(), file) || file;
-  try {
-    return { file, shown, text: await readFile(file, 'utf8') };
-  } catch (err) {
-    throw new SpecError(
-      shown,
-      [{ message: `cannot read the file (${(err as NodeJS.ErrnoException).code ?? 'error'})` }],
-      'DATAAPI_SPEC_UNREADABLE',
-    );
-  }
 }
 
 /** Loads, validates and bundles a description. Throws SpecError; never returns a bad document. */

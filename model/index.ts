@@ -7,4 +7,6 @@ export * from './identifiers.ts';
 export * from './object.ts';
 export * from './pointer.ts';
 export * from './refs.ts';
+export * from './queries.ts';
 export * from './schema.ts';
+export * from './validate.ts';

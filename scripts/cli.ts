@@ -1,9 +1,7 @@
 /** The `dataapi` command line: parses the command name and hands over to scripts/commands/. */
-export interface Command {
-  summary: string;
-  usage: string;
-  run(argv: string[]): Promise<number>;
-}
+import type { Command } from './command.ts';
+
+export type { Command };
 
 /** Loaded on demand, so `dataapi mock` does not pay for the generator and the reverse. */
 const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {

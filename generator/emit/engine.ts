@@ -17,20 +17,9 @@ import {
   templateText,
 } from './escape.ts';
 
-/** Helpers whose output is safe where their name says it lands. */
-export const SAFE_HELPERS = [
-  'str',
-  'json',
-  'tpl',
-  'key',
-  'ident',
-  'type',
-  'comment',
-  'jsdoc',
-  'file',
-] as const;
-/** Helpers that return data for block use (#each, #if), never text. */
-export const DATA_HELPERS = ['eq', 'and', 'or', 'not', 'hasItems'] as const;
+import { scanTemplate } from './template-scan.ts';
+
+export { DATA_HELPERS, SAFE_HELPERS } from './template-scan.ts';
 
 export interface TemplateSet {
   /** Relative template path (e.g. `client/index.ts.hbs`) -> compiled template. */
@@ -59,8 +48,6 @@ export function createEngine(): typeof Handlebars {
 
 /** Reads every `*.hbs` under `dir`; `_partials/` become partials named by their file stem. */
 export async function loadTemplates(dir: string, hb: typeof Handlebars): Promise<TemplateSet> {
-  // Loaded here, not at the top: template-scan.ts reads SAFE_HELPERS from this module.
-  const { scanTemplate } = await import('./template-scan.ts');
   const templates = new Map<string, Handlebars.TemplateDelegate>();
   const files = (await readdir(dir, { recursive: true })).filter((f) => f.endsWith('.hbs')).sort();
   for (const rel of files) {

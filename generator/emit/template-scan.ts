@@ -10,7 +10,21 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import Handlebars from 'handlebars';
-import { DATA_HELPERS, SAFE_HELPERS } from './engine.ts';
+
+/** Helpers whose output is safe where their name says it lands (engine.ts registers them). */
+export const SAFE_HELPERS = [
+  'str',
+  'json',
+  'tpl',
+  'key',
+  'ident',
+  'type',
+  'comment',
+  'jsdoc',
+  'file',
+] as const;
+/** Helpers that return data for block use (#each, #if), never text. */
+export const DATA_HELPERS = ['eq', 'and', 'or', 'not', 'hasItems'] as const;
 
 export interface TemplateFinding {
   /** Template path relative to the scanned folder, `/`-separated. */

@@ -11,7 +11,7 @@ import {
   createSchemaValidator,
   describeErrors,
   type SchemaValidator,
-} from '../../runtime/shared/index.ts';
+} from '../../model/validate.ts';
 import type { Finding } from './types.ts';
 
 type Add = (f: Omit<Finding, 'line' | 'column'>) => void;

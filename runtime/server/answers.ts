@@ -6,8 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Operation, ServiceModel } from 'dataapi/model';
 import { errorBody, HttpError, httpText } from './errors.ts';
-import type { RouteContext } from './register.ts';
-import type { PathMatcher } from './routes.ts';
+import type { PathMatcher, RouteContext } from './routes.ts';
 
 export function installAnswers(
   app: FastifyInstance,

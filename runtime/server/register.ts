@@ -9,6 +9,7 @@ import type { Operation, ServiceModel } from 'dataapi/model';
 import { buildEnvelope, codeGroupOf } from 'dataapi/runtime/shared';
 import { authenticate, readKey, type VerifyKey } from './auth.ts';
 import { installAnswers } from './answers.ts';
+import type { RouteContext } from './routes.ts';
 import { CLOCK, DATE_MARK, DATE_MARK_JSON, nowIso } from './clock.ts';
 import { defaultEnvelopeOp, HttpError, ServiceResult } from './errors.ts';
 import { installParsers, mediaEssence } from './parsers.ts';
@@ -54,13 +55,7 @@ export interface ServiceOptions {
   onOperationRequest?: (request: FastifyRequest, ctx: RouteContext) => void;
 }
 
-/** Per-route facts, computed once at registration. */
-export interface RouteContext {
-  op: Operation;
-  preview: boolean;
-  /** The methods declared for this route's path (the Allow header of a 405). */
-  allow: string;
-}
+export type { RouteContext };
 
 export const DEFAULT_LIMITS = { bodyBytes: 1 << 20, fileBytes: 10 << 20, files: 10 } as const;
 

@@ -5,6 +5,14 @@
  */
 import type { Operation, ServiceModel } from 'dataapi/model';
 
+/** Per-route facts, computed once at registration. */
+export interface RouteContext {
+  op: Operation;
+  preview: boolean;
+  /** The methods declared for this route's path (the Allow header of a 405). */
+  allow: string;
+}
+
 export interface RoutePath {
   /** The Fastify URL (`/a/:p0/b`). */
   url: string;

@@ -1,103 +1,30 @@
 /**
  * Runtime pieces shared by generated servers, the mock, the client and the contract tests:
- * one Ajv (JSON Schema 2020-12 + formats) per model with compiled validators cached, envelope
- * reading for both spellings, business-code outcomes, and redaction of the key.
+ * envelope reading and building for both spellings, and redaction of the key. Schema validation
+ * and the model's queries live in model/ and are re-exported here.
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
-import {
-  unescapeToken,
-  type BusinessCodeGroup,
-  type JsonSchema,
-  type Operation,
-  type Outcome,
-  type ServiceModel,
+import type { Operation } from 'dataapi/model';
+
+// The model's own queries and validation, re-exported for the runtime's callers.
+export {
+  codeGroupOf,
+  createSchemaValidator,
+  deref,
+  describeErrors,
+  excerpt,
+  findOperation,
+  isArraySchema,
+  outcomeOf,
+  propertiesOf,
+  resolveRef,
+  validatorFor,
 } from 'dataapi/model';
-
-export type { ErrorObject, ValidateFunction };
-export { deref, isArraySchema, propertiesOf, resolveRef } from 'dataapi/model';
-
-export interface SchemaValidator {
-  ajv: Ajv2020;
-  /** Compiles once per schema object (cached by identity). */
-  compile(schema: JsonSchema): ValidateFunction;
-}
-
-const validators = new WeakMap<ServiceModel, SchemaValidator>();
-
-export interface ValidatorOptions {
-  /** Coerce query-string values to the schema's types (servers). */
-  coerceTypes?: boolean | 'array';
-  /** Fill in `default`s (servers). */
-  useDefaults?: boolean;
-}
-
-/** An Ajv for one model: OpenAPI formats known, schemaRoot added once. */
-export function createSchemaValidator(
-  model: ServiceModel,
-  options: ValidatorOptions = {},
-): SchemaValidator {
-  const ajv = new Ajv2020({
-    strict: false,
-    allErrors: true,
-    coerceTypes: options.coerceTypes ?? false,
-    useDefaults: options.useDefaults ?? false,
-    validateFormats: true,
-    // Third-party descriptions use formats nobody defines (`uriref`, ...): those are not errors
-    // (OpenAPI says unknown formats are annotations), so only that warning is dropped.
-    logger: {
-      log: console.log,
-      warn: (...args: unknown[]) => {
-        if (!String(args[0]).startsWith('unknown format')) console.warn(...args);
-      },
-      error: console.error,
-    },
-  });
-  addFormatsModule.default(ajv);
-  // OpenAPI's own formats: width hints and binary payloads, not string shapes Ajv can check.
-  for (const name of ['int32', 'int64', 'float', 'double', 'binary', 'password']) {
-    ajv.addFormat(name, { validate: () => true });
-  }
-  ajv.addSchema(model.schemaRoot as object);
-  const cache = new WeakMap<object, ValidateFunction>();
-  const booleans = new Map<boolean, ValidateFunction>();
-  return {
-    ajv,
-    compile(schema) {
-      if (typeof schema === 'boolean') {
-        const known = booleans.get(schema);
-        if (known) return known;
-        const compiled = ajv.compile(schema);
-        booleans.set(schema, compiled);
-        return compiled;
-      }
-      const known = cache.get(schema);
-      if (known) return known;
-      const compiled = ajv.compile(schema);
-      cache.set(schema, compiled);
-      return compiled;
-    },
-  };
-}
-
-/** The default validator of a model (no coercion): for checking responses. */
-export function validatorFor(model: ServiceModel): SchemaValidator {
-  let v = validators.get(model);
-  if (!v) validators.set(model, (v = createSchemaValidator(model)));
-  return v;
-}
-
-export function findOperation(model: ServiceModel, id: string): Operation {
-  const op = model.operations.find((o) => o.id === id);
-  if (!op) throw new Error(`unknown operation ${JSON.stringify(id)}`);
-  return op;
-}
-
-export function codeGroupOf(model: ServiceModel, op: Operation): BusinessCodeGroup | undefined {
-  return op.businessCodes === undefined
-    ? undefined
-    : model.businessCodeGroups.find((g) => g.name === op.businessCodes);
-}
+export type {
+  ErrorObject,
+  SchemaValidator,
+  ValidateFunction,
+  ValidatorOptions,
+} from 'dataapi/model';
 
 export interface EnvelopeReading {
   /** The status object under the operation's own spelling, if present. */
@@ -147,18 +74,6 @@ export function readEnvelope(op: Operation, body: unknown): EnvelopeReading {
     foreignKeys,
     wellFormed: status !== undefined && env.payloadKey in obj,
   };
-}
-
-/** The canonical outcome of a business code in the operation's group ('ok' when it is the success code). */
-export function outcomeOf(
-  model: ServiceModel,
-  op: Operation,
-  code: number | undefined,
-): { outcome?: Outcome; meaning?: string } {
-  const group = codeGroupOf(model, op);
-  if (!group || code === undefined) return {};
-  const entry = group.codes.find((c) => c.code === code);
-  return entry ? { outcome: entry.outcome, meaning: entry.meaning } : {};
 }
 
 /** Builds an envelope body for an operation (servers and the mock). */
@@ -223,40 +138,4 @@ export function redactDeep<T>(value: T, secrets: (string | undefined)[]): T {
     return v;
   };
   return walk(value) as T;
-}
-
-/** Short, single-line excerpt of a value for messages. */
-export function excerpt(value: unknown, max = 120): string {
-  let text: string;
-  try {
-    text =
-      typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
-  } catch {
-    text = String(value);
-  }
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
-/** Ajv errors as short lines: `/Data/0/AQI must be string (got 42)`. */
-export function describeErrors(
-  errors: ErrorObject[] | null | undefined,
-  data: unknown,
-  limit = 5,
-): string[] {
-  return (errors ?? []).slice(0, limit).map((e) => {
-    const at = e.instancePath || '/';
-    let value: unknown = data;
-    for (const token of e.instancePath.split('/').slice(1)) {
-      const key = unescapeToken(token);
-      value =
-        typeof value === 'object' && value !== null
-          ? (value as Record<string, unknown>)[key]
-          : undefined;
-    }
-    const extra =
-      e.keyword === 'additionalProperties'
-        ? ` ${JSON.stringify((e.params as { additionalProperty?: string }).additionalProperty)}`
-        : '';
-    return `${at} ${e.message ?? 'is invalid'}${extra} (got ${excerpt(value, 60)})`;
-  });
 }

@@ -3,7 +3,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Command } from '../cli.ts';
+import type { Command } from '../command.ts';
 import { UsageError, guard, parseFlags } from '../args.ts';
 import type { BenchContext, Section } from '../../bench/lib/context.ts';
 import { BENCHMARKS, BENCHMARK_IDS } from '../../bench/index.ts';

@@ -1,5 +1,5 @@
 /** `dataapi contract`: run the generated contract suite against a deployment or the embedded mock. */
-import type { Command } from '../cli.ts';
+import type { Command } from '../command.ts';
 import { guard, parseFlags, UsageError } from '../args.ts';
 import { RunError, runContract, type RunOptions } from '../../contract-tests/runner.ts';
 import { reporterError } from '../../contract-tests/reports/index.ts';

@@ -1,6 +1,6 @@
 /** `dataapi generate`: regenerate generated/ from the spec, or check it for drift. */
 import path from 'node:path';
-import type { Command } from '../cli.ts';
+import type { Command } from '../command.ts';
 import { guard, parseFlags } from '../args.ts';
 import { generate, hasDrift } from '../../generator/generate.ts';
 import { SpecError } from '../../generator/load.ts';

@@ -1,5 +1,5 @@
 /** `dataapi lint`: check the catalogue's own rules on top of OpenAPI validity. */
-import type { Command } from '../cli.ts';
+import type { Command } from '../command.ts';
 import { guard, parseFlags, UsageError } from '../args.ts';
 import { SpecError } from '../../generator/load.ts';
 import { lintSpec } from '../../generator/lint/index.ts';

@@ -1,6 +1,6 @@
 /** `dataapi scaffold operation`: add an operation to the spec, create its handler, regenerate. */
 import path from 'node:path';
-import type { Command } from '../cli.ts';
+import type { Command } from '../command.ts';
 import { guard, parseFlags, UsageError } from '../args.ts';
 import { SpecError } from '../../generator/load.ts';
 import { METHODS } from '../../generator/normalise/index.ts';

@@ -2,7 +2,7 @@
  * `dataapi start` (`npm start`): generate, start the embedded mock, run the contract suite against
  * it and print the summary. Exit code as `dataapi contract`.
  */
-import type { Command } from '../cli.ts';
+import type { Command } from '../command.ts';
 import { guard, parseFlags } from '../args.ts';
 import { generate } from '../../generator/generate.ts';
 import { SpecError } from '../../generator/load.ts';

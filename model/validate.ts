@@ -1,0 +1,117 @@
+/**
+ * Validating values against the model's JSON Schemas: one Ajv (JSON Schema 2020-12 + formats)
+ * per model with `schemaRoot` added once and compiled validators cached, and Ajv's errors as
+ * short lines. Servers, the mock, the client, the contract tests and the linter all use it.
+ */
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { unescapeToken } from './pointer.ts';
+import type { JsonSchema, ServiceModel } from './types.ts';
+
+export type { ErrorObject, ValidateFunction };
+
+const validators = new WeakMap<ServiceModel, SchemaValidator>();
+
+export interface SchemaValidator {
+  ajv: Ajv2020;
+  /** Compiles once per schema object (cached by identity). */
+  compile(schema: JsonSchema): ValidateFunction;
+}
+
+export interface ValidatorOptions {
+  /** Coerce query-string values to the schema's types (servers). */
+  coerceTypes?: boolean | 'array';
+  /** Fill in `default`s (servers). */
+  useDefaults?: boolean;
+}
+
+/** An Ajv for one model: OpenAPI formats known, schemaRoot added once. */
+export function createSchemaValidator(
+  model: ServiceModel,
+  options: ValidatorOptions = {},
+): SchemaValidator {
+  const ajv = new Ajv2020({
+    strict: false,
+    allErrors: true,
+    coerceTypes: options.coerceTypes ?? false,
+    useDefaults: options.useDefaults ?? false,
+    validateFormats: true,
+    // Third-party descriptions use formats nobody defines (`uriref`, ...): those are not errors
+    // (OpenAPI says unknown formats are annotations), so only that warning is dropped.
+    logger: {
+      log: console.log,
+      warn: (...args: unknown[]) => {
+        if (!String(args[0]).startsWith('unknown format')) console.warn(...args);
+      },
+      error: console.error,
+    },
+  });
+  addFormatsModule.default(ajv);
+  // OpenAPI's own formats: width hints and binary payloads, not string shapes Ajv can check.
+  for (const name of ['int32', 'int64', 'float', 'double', 'binary', 'password']) {
+    ajv.addFormat(name, { validate: () => true });
+  }
+  ajv.addSchema(model.schemaRoot as object);
+  const cache = new WeakMap<object, ValidateFunction>();
+  const booleans = new Map<boolean, ValidateFunction>();
+  return {
+    ajv,
+    compile(schema) {
+      if (typeof schema === 'boolean') {
+        const known = booleans.get(schema);
+        if (known) return known;
+        const compiled = ajv.compile(schema);
+        booleans.set(schema, compiled);
+        return compiled;
+      }
+      const known = cache.get(schema);
+      if (known) return known;
+      const compiled = ajv.compile(schema);
+      cache.set(schema, compiled);
+      return compiled;
+    },
+  };
+}
+
+/** The default validator of a model (no coercion): for checking responses. */
+export function validatorFor(model: ServiceModel): SchemaValidator {
+  let v = validators.get(model);
+  if (!v) validators.set(model, (v = createSchemaValidator(model)));
+  return v;
+}
+
+/** Short, single-line excerpt of a value for messages. */
+export function excerpt(value: unknown, max = 120): string {
+  let text: string;
+  try {
+    text =
+      typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+  } catch {
+    text = String(value);
+  }
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** Ajv errors as short lines: `/Data/0/AQI must be string (got 42)`. */
+export function describeErrors(
+  errors: ErrorObject[] | null | undefined,
+  data: unknown,
+  limit = 5,
+): string[] {
+  return (errors ?? []).slice(0, limit).map((e) => {
+    const at = e.instancePath || '/';
+    let value: unknown = data;
+    for (const token of e.instancePath.split('/').slice(1)) {
+      const key = unescapeToken(token);
+      value =
+        typeof value === 'object' && value !== null
+          ? (value as Record<string, unknown>)[key]
+          : undefined;
+    }
+    const extra =
+      e.keyword === 'additionalProperties'
+        ? ` ${JSON.stringify((e.params as { additionalProperty?: string }).additionalProperty)}`
+        : '';
+    return `${at} ${e.message ?? 'is invalid'}${extra} (got ${excerpt(value, 60)})`;
+  });
+}
