@@ -8,7 +8,6 @@ import { findOperation, readEnvelope } from 'dataapi/runtime/shared';
 import type { Exchange, Transport } from './http.ts';
 import { negativeCases, type NegativeCase } from './negatives.ts';
 import { serialise, validRequests, type KeyMode, type RequestSpec } from './requests.ts';
-import { effective, typesOf } from 'dataapi/runtime/sampler';
 import type { Variant } from './results.ts';
 
 export type Role =
@@ -43,29 +42,16 @@ export interface ProbeSet {
   lifecycle?: { ran: boolean; problems: string[]; note: string };
 }
 
-const PAGE_SIZE = /^(page_?size|per_?page|limit|size|page_?limit)$/i;
-
-/** The page-size parameter or body field of an operation, if it has one. */
+/** The page-size parameter or body field of an operation (the model's `paging`), if it has one. */
 export function pageSizeField(
-  model: ServiceModel,
   op: Operation,
   spec: RequestSpec,
 ): { loc: 'query' | 'body'; name: string; min: number } | undefined {
-  for (const p of op.parameters) {
-    if (p.in !== 'query' || !PAGE_SIZE.test(p.name)) continue;
-    const s = effective(model, p.schema).s;
-    if (typesOf(s).includes('integer'))
-      return {
-        loc: 'query',
-        name: p.name,
-        min: typeof s['minimum'] === 'number' ? s['minimum'] : 1,
-      };
-  }
-  if (op.body?.kind === 'json' && typeof spec.body === 'object' && spec.body !== null) {
-    const name = Object.keys(spec.body).find((k) => PAGE_SIZE.test(k));
-    if (name) return { loc: 'body', name, min: 1 };
-  }
-  return undefined;
+  const paging = op.paging;
+  if (!paging) return undefined;
+  if (paging.in === 'body' && (typeof spec.body !== 'object' || spec.body === null))
+    return undefined;
+  return { loc: paging.in, name: paging.name, min: paging.minimum };
 }
 
 export async function runProbes(
@@ -119,7 +105,7 @@ export async function runProbes(
     else uncertain = true;
   }
   for (const spec of valid) {
-    const paging = pageSizeField(model, op, spec);
+    const paging = pageSizeField(op, spec);
     const asked = paging
       ? Number(
           paging.loc === 'query'
@@ -133,7 +119,7 @@ export async function runProbes(
     });
   }
   const first = valid[0]!;
-  const paging = pageSizeField(model, op, first);
+  const paging = pageSizeField(op, first);
   if (paging) {
     const spec =
       paging.loc === 'query'

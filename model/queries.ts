@@ -1,5 +1,5 @@
 /** The questions every layer asks of the model: which operation, which code group, which outcome. */
-import type { BusinessCodeGroup, Operation, Outcome, ServiceModel } from './types.ts';
+import type { BusinessCodeGroup, Operation, Outcome, Response, ServiceModel } from './types.ts';
 
 export function findOperation(model: ServiceModel, id: string): Operation {
   const op = model.operations.find((o) => o.id === id);
@@ -23,4 +23,18 @@ export function outcomeOf(
   if (!group || code === undefined) return {};
   const entry = group.codes.find((c) => c.code === code);
   return entry ? { outcome: entry.outcome, meaning: entry.meaning } : {};
+}
+
+/**
+ * The response an operation declares for a status: the exact key, else its range (`4XX`), else
+ * `default`. The one matcher: the checks judge by it and coverage counts by it.
+ */
+export function declaredResponse(op: Operation, status: number): Response | undefined {
+  const exact = String(status);
+  const range = `${exact[0]}XX`;
+  return (
+    op.responses.find((r) => r.status === exact) ??
+    op.responses.find((r) => r.status.toUpperCase() === range) ??
+    op.responses.find((r) => r.status === 'default')
+  );
 }

@@ -2,7 +2,10 @@
 import { splitPointer } from './pointer.ts';
 import type { JsonSchema, ServiceModel } from './types.ts';
 
-export function resolveRef(model: ServiceModel, ref: string): JsonSchema | undefined {
+/** What resolving needs of a model: its schema root (a whole ServiceModel will do). */
+export type SchemaRoot = Pick<ServiceModel, 'schemaRoot'>;
+
+export function resolveRef(model: SchemaRoot, ref: string): JsonSchema | undefined {
   const hash = ref.indexOf('#');
   if (hash < 0) return undefined;
   let node: unknown = model.schemaRoot;
@@ -14,7 +17,7 @@ export function resolveRef(model: ServiceModel, ref: string): JsonSchema | undef
 }
 
 /** Follows `$ref` chains (bounded) to the schema that says something. */
-export function deref(model: ServiceModel, schema: JsonSchema | undefined): JsonSchema | undefined {
+export function deref(model: SchemaRoot, schema: JsonSchema | undefined): JsonSchema | undefined {
   let s = schema;
   for (let i = 0; i < 32 && typeof s === 'object' && typeof s.$ref === 'string'; i++) {
     s = resolveRef(model, s.$ref);
@@ -22,27 +25,36 @@ export function deref(model: ServiceModel, schema: JsonSchema | undefined): Json
   return s;
 }
 
-/** Object properties of a schema, following `$ref` and `allOf`. */
+/**
+ * The object properties a schema declares, by name (the first declaration wins): its own, its
+ * `$ref` target's and its `allOf` members'; with `alternatives`, its `anyOf` and `oneOf`
+ * members' too (every property a value may have, as coverage counts them).
+ */
 export function propertiesOf(
-  model: ServiceModel,
+  model: SchemaRoot,
   schema: JsonSchema | undefined,
+  options: { alternatives?: boolean } = {},
 ): Map<string, JsonSchema> {
   const out = new Map<string, JsonSchema>();
-  const visit = (node: JsonSchema | undefined, depth: number) => {
-    const s = deref(model, node);
+  const keywords = options.alternatives ? ['allOf', 'anyOf', 'oneOf'] : ['allOf'];
+  const visit = (s: JsonSchema | undefined, depth: number) => {
     if (typeof s !== 'object' || depth > 8) return;
+    if (typeof s.$ref === 'string') visit(resolveRef(model, s.$ref), depth + 1);
     const props = s.properties;
     if (typeof props === 'object' && props !== null) {
       for (const [k, v] of Object.entries(props)) if (!out.has(k)) out.set(k, v as JsonSchema);
     }
-    if (Array.isArray(s.allOf)) for (const sub of s.allOf) visit(sub as JsonSchema, depth + 1);
+    for (const keyword of keywords) {
+      const members = s[keyword];
+      if (Array.isArray(members)) for (const sub of members) visit(sub as JsonSchema, depth + 1);
+    }
   };
   visit(schema, 0);
   return out;
 }
 
 /** Whether a schema (after `$ref`) is of type array. */
-export function isArraySchema(model: ServiceModel, schema: JsonSchema | undefined): boolean {
+export function isArraySchema(model: SchemaRoot, schema: JsonSchema | undefined): boolean {
   const s = deref(model, schema);
   if (typeof s !== 'object') return false;
   return s.type === 'array' || (Array.isArray(s.type) && s.type.includes('array'));

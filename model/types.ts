@@ -37,7 +37,7 @@ export interface BusinessCode {
   remark?: string;
 }
 
-/** One group of seed section 7.2 (A, B, C) or the base group (100 = ok) of section 2.1. */
+/** One business-code group (A, B, C or the base group where only 100 = ok is known): docs/service.md §5. */
 export interface BusinessCodeGroup {
   name: string;
   description: string;
@@ -66,7 +66,7 @@ export interface Envelope {
   statusFields: string[];
   /**
    * Top-level keys of the other spelling that a body may carry besides its own
-   * (the seed: lower camel case samples also carry a capitalised DataStatus).
+   * (lower camel case samples also carry a capitalised DataStatus: docs/service.md §2).
    */
   toleratedKeys: string[];
   /** Where the spelling came from: the `x-dataapi-envelope` extension or the 200 schema. */
@@ -155,6 +155,20 @@ export interface RateLimit {
   source: 'operation' | 'default';
 }
 
+/**
+ * Where an operation takes its page size: decided once by the normaliser (an integer query
+ * parameter, else a top-level integer property of a JSON body, named `pageSize`, `page_size`,
+ * `per_page`, `limit`, `size` or `page_limit`); the mock pages by it and the contract probes ask
+ * for its smallest value.
+ */
+export interface Paging {
+  in: 'query' | 'body';
+  name: string;
+  /** The smallest page size the schema allows (1 when it gives none). */
+  minimum: number;
+  maximum?: number;
+}
+
 export interface PreviewVariant {
   /** Path of the variant: the operation's path plus `/demo`. */
   path: string;
@@ -170,7 +184,7 @@ export interface AsyncLink {
   role: 'submit' | 'status';
   /** The id of the paired operation (the status operation of a submit, and the reverse). */
   partner: string;
-  /** Response fields that carry the task id, its state and where to poll (seed 2.9). */
+  /** Response fields that carry the task id, its state and where to poll (docs/service.md §8). */
   operationIdField: string;
   statusField: string;
   pollingUrlField: string;
@@ -195,7 +209,7 @@ export interface Operation {
   parameters: Parameter[];
   /**
    * Groups of query parameters of which at least one must be sent (`x-dataapi-require-any-of`;
-   * the seed: air quality needs location or city). Already folded into `querySchema`.
+   * the service: air quality needs location or city). Already folded into `querySchema`.
    */
   requireAnyOf: string[][];
   /** The JSON Schema (2020-12) of the query parameters as one object, for validators. */
@@ -213,6 +227,8 @@ export interface Operation {
   /** Name of the operation's business code group (see ServiceModel.businessCodeGroups). */
   businessCodes?: string;
   rateLimit: RateLimit;
+  /** The page-size parameter or body field, when the operation pages its results. */
+  paging?: Paging;
   async?: AsyncLink;
   /** The success response is a server-sent event stream. */
   streaming: boolean;

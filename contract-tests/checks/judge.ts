@@ -1,5 +1,5 @@
 /** What every check is built from: the probes it judges and the violations it finds. */
-import type { Operation, Response, ServiceModel } from 'dataapi/model';
+import { declaredResponse, type Operation, type ServiceModel } from 'dataapi/model';
 import type { ContractConfig } from '../config.ts';
 import { ok, type Probe, type ProbeSet } from '../probes.ts';
 import type { CheckName } from '../results.ts';
@@ -25,14 +25,8 @@ export type Judge = (ctx: CheckContext) => {
   skip?: string;
 };
 
-/** The declared response for a status: exact, then `4XX`, then `default`. */
-export function declaredResponse(op: Operation, status: number): Response | undefined {
-  return (
-    op.responses.find((r) => r.status === String(status)) ??
-    op.responses.find((r) => r.status.toUpperCase() === `${String(status)[0]}XX`) ??
-    op.responses.find((r) => r.status === 'default')
-  );
-}
+// The one status-to-response matcher lives in the model; checks import it from here.
+export { declaredResponse };
 
 export const own = (ctx: CheckContext) =>
   ctx.set.probes.filter((p) => p.op === ctx.op && p.role !== 'unknown-path');

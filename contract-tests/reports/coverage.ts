@@ -6,9 +6,13 @@
  * have results; otherwise every operation of the model). Operations outside the scope are listed as
  * `notInRun`, not counted as missed.
  */
-import type { JsonSchema, Operation, ServiceModel } from 'dataapi/model';
+import {
+  declaredResponse,
+  propertiesOf,
+  type Operation,
+  type ServiceModel,
+} from 'dataapi/model';
 import type { ContractRunResult } from '../results.ts';
-import { resolveRef } from 'dataapi/runtime/shared';
 
 export interface Tally {
   covered: number;
@@ -140,19 +144,10 @@ export function computeCoverage(result: ContractRunResult, model: ServiceModel):
   };
 }
 
-/**
- * A declared key is covered by a received status that it matches: exactly, by range (`4XX`) when no
- * exact key claims the status, or `default` when no other key does.
- */
+/** A declared key is covered by a received status that it matches (see declaredResponse). */
 function statusCoverage(op: Operation, received: number[]): StatusCoverage {
   const declared = op.responses.map((r) => r.status);
-  const keyFor = (s: number): string | undefined => {
-    if (declared.includes(String(s))) return String(s);
-    const range = `${String(s)[0]}XX`;
-    if (declared.some((d) => d.toUpperCase() === range))
-      return declared.find((d) => d.toUpperCase() === range);
-    return declared.includes('default') ? 'default' : undefined;
-  };
+  const keyFor = (s: number): string | undefined => declaredResponse(op, s)?.status;
   const hit = new Set<string>();
   const undeclared: number[] = [];
   for (const s of received) {
@@ -171,27 +166,8 @@ function statusCoverage(op: Operation, received: number[]): StatusCoverage {
 /** Parameters as the runner records them (`<in>.<name>`), plus the body's top-level properties. */
 export function declaredParameters(op: Operation, model: ServiceModel): string[] {
   const out = op.parameters.map((p) => `${p.in}.${p.name}`);
-  if (op.body) for (const name of propertiesOf(op.body.schema, model)) out.push(`body.${name}`);
+  if (op.body)
+    for (const name of propertiesOf(model, op.body.schema, { alternatives: true }).keys())
+      out.push(`body.${name}`);
   return [...new Set(out)];
 }
-
-/** Top-level property names of a schema, through $ref, allOf, anyOf and oneOf. */
-function propertiesOf(schema: JsonSchema, model: ServiceModel, seen = new Set<string>()): string[] {
-  if (typeof schema !== 'object' || schema === null) return [];
-  const names: string[] = [];
-  const ref = schema.$ref;
-  if (typeof ref === 'string' && !seen.has(ref)) {
-    seen.add(ref);
-    const target = resolveRef(model, ref);
-    if (target !== undefined) names.push(...propertiesOf(target, model, seen));
-  }
-  const props = schema.properties;
-  if (props && typeof props === 'object') names.push(...Object.keys(props));
-  for (const k of ['allOf', 'anyOf', 'oneOf'] as const) {
-    const list = schema[k];
-    if (Array.isArray(list))
-      for (const s of list) names.push(...propertiesOf(s as JsonSchema, model, seen));
-  }
-  return [...new Set(names)];
-}
-

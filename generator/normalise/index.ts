@@ -16,6 +16,7 @@ import { readAuth } from './auth.ts';
 import { readCodeGroups } from './codes.ts';
 import { detectEnvelope } from './envelope.ts';
 import { NameAllocator, toFileStem, toIdentifier } from '../../model/identifiers.ts';
+import { readPaging } from './paging.ts';
 import { readBody, readParameters, readResponses } from './parts.ts';
 import { Problems } from './problems.ts';
 import { isObject, setOwn, type Obj } from '../../model/object.ts';
@@ -191,6 +192,11 @@ export function normalise(spec: Pick<LoadedSpec, 'file' | 'locate' | 'document'>
     problems,
   );
   problems.throwIfAny();
+  const schemaRoot = conv.root();
+  for (const op of operations) {
+    const paging = readPaging({ schemaRoot }, op);
+    if (paging) op.paging = paging;
+  }
 
   return {
     title:
@@ -207,7 +213,7 @@ export function normalise(spec: Pick<LoadedSpec, 'file' | 'locate' | 'document'>
     operations,
     businessCodeGroups: groups,
     defaultRateLimit,
-    schemaRoot: conv.root(),
+    schemaRoot,
   };
 }
 

@@ -3,7 +3,7 @@
  * schema-derived sample on `dynamic`, the requested business code, paging, path parameters
  * echoed, uploads and asynchronous tasks. Everything is driven by the IR.
  */
-import { isObject, type Obj, type ServiceModel } from 'dataapi/model';
+import { isObject, type Obj, type Paging, type ServiceModel } from 'dataapi/model';
 import { codeGroupOf } from 'dataapi/runtime/shared';
 import { HttpError, respond, type Handler, type HandlerInput } from 'dataapi/runtime/server';
 import type { OperationMock } from './catalogue.ts';
@@ -18,23 +18,17 @@ import {
   withUploads,
 } from './state.ts';
 
-const PAGE_SIZE = /^(page_?size|per_?page|limit)$/i;
-
 export const SCENARIO = Symbol('dataapi.mock.scenario');
 
 export function scenarioOf(input: HandlerInput): Scenario | undefined {
   return (input.request as unknown as { [SCENARIO]?: Scenario })[SCENARIO];
 }
 
-/** The page size the request asked for (query or JSON body), if any. */
-function pageSize(input: HandlerInput): number | undefined {
-  for (const source of [input.query, input.body]) {
-    if (!isObject(source)) continue;
-    for (const [k, v] of Object.entries(source)) {
-      if (PAGE_SIZE.test(k) && typeof v === 'number' && Number.isInteger(v) && v >= 0) return v;
-    }
-  }
-  return undefined;
+/** The page size the request asked for, where the model says the operation takes it. */
+function pageSize(paging: Paging, input: HandlerInput): number | undefined {
+  const source = paging.in === 'query' ? input.query : input.body;
+  const v = isObject(source) ? source[paging.name] : undefined;
+  return typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : undefined;
 }
 
 export function createHandlers(
@@ -47,10 +41,10 @@ export function createHandlers(
     const op = mock.op;
     const group = codeGroupOf(model, op);
     const pathNames = op.parameters.filter((p) => p.in === 'path').map((p) => p.name);
-    const pagedQuery = op.parameters.some((p) => PAGE_SIZE.test(p.name)) || op.body !== undefined;
+    const paging = op.paging;
     const partner = op.async ? findOperation(model, op.async.partner) : undefined;
     const sequence = op.async?.role === 'status' ? statusSequence(mock) : [];
-    const constantPath = !op.async && pathNames.length === 0 && !pagedQuery;
+    const constantPath = !op.async && pathNames.length === 0 && !paging;
 
     handlers[op.id] = async (input) => {
       const scenario = scenarioOf(input);
@@ -89,8 +83,8 @@ export function createHandlers(
         status = {};
       }
       // Paging: never more items than the page size asked for.
-      if (pagedQuery && Array.isArray(payload)) {
-        const size = pageSize(input);
+      if (paging && Array.isArray(payload)) {
+        const size = pageSize(paging, input);
         if (size !== undefined && payload.length > size) payload = payload.slice(0, size);
       }
       // Path parameters named like a payload field are echoed (knowledge_base_id).
