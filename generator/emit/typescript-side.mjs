@@ -42,7 +42,7 @@ export async function renderTypes(document) {
   const trapped = new RegExp(TRAP.source).test(text);
   if (trapped) text = text.replace(TRAP, (word) => placeholder(word));
   // defaultNonNullable off: a field with a `default` stays optional in request types (the server
-  // fills it in); emptyObjectsUnknown: an open object (a body the seed does not show) accepts fields.
+  // fills it in); emptyObjectsUnknown: an open object (a body the description leaves open) accepts fields.
   const options = { alphabetize: false, defaultNonNullable: false, emptyObjectsUnknown: true };
   const doc = JSON.parse(text);
   qualifyDiscriminatorMappings(doc);

@@ -1,6 +1,6 @@
 /**
  * The catalogue's own rules, on top of OpenAPI validity: categories, envelopes, business code
- * groups, rate limits, preview variants, operationIds and the error responses of seed 7.1.
+ * groups, rate limits, preview variants, operationIds and the error responses of docs/service.md §4.
  * They read the IR (what the generator will do) and the bundled document (what the author wrote:
  * an inferred envelope is fine for the generator, but the catalogue wants it declared).
  */
@@ -202,7 +202,7 @@ function checkCommon(r: RawOperation, tags: Set<string>, add: Add): void {
       severity: 'error',
       pointer: `${r.pointer}/responses`,
       operation: r.name,
-      message: `error responses of seed 7.1 not declared: ${absent.join(', ')}`,
+      message: `error responses of the service (docs/service.md §4) not declared: ${absent.join(', ')}`,
     });
   }
   if (byRange.length > 0) {
@@ -211,7 +211,7 @@ function checkCommon(r: RawOperation, tags: Set<string>, add: Add): void {
       severity: 'warning',
       pointer: `${r.pointer}/responses`,
       operation: r.name,
-      message: `declared only by a range or default response: ${byRange.join(', ')}; declare each status of seed 7.1`,
+      message: `declared only by a range or default response: ${byRange.join(', ')}; declare each status of docs/service.md §4`,
     });
   }
 }

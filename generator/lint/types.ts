@@ -19,7 +19,7 @@ export const RULES = {
   'operation-id-missing': 'every operation has an operationId',
   'operation-id-unique': 'no two operations share an operationId',
   'operation-id-safe': 'an operationId is used as is in generated code',
-  'error-responses': 'every operation declares the error responses of seed section 7.1',
+  'error-responses': 'every operation declares the error responses of docs/service.md §4',
   'extension-invalid': 'x-dataapi-* extensions are well formed',
 } as const;
 
@@ -46,5 +46,5 @@ export interface LintReport {
   operations: number;
 }
 
-/** HTTP statuses every operation declares (seed 7.1). */
+/** HTTP statuses every operation declares (docs/service.md §4). */
 export const ERROR_STATUSES = ['400', '401', '403', '404', '405', '415', '429', '500', '502'];

@@ -1,4 +1,4 @@
-/** Key transports per operation (seed section 5): query, header, bearer, JSON body, or none. */
+/** Key transports per operation (docs/service.md §3): query, header, bearer, JSON body, or none. */
 import type { Auth, KeyTransport } from '../../model/types.ts';
 import { isObject, type Obj } from '../../model/object.ts';
 import type { Problems } from './problems.ts';

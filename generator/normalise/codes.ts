@@ -1,4 +1,4 @@
-/** Business status code groups (`x-dataapi-business-code-groups`, seed sections 2.1 and 7.2). */
+/** Business status code groups (`x-dataapi-business-code-groups`, docs/service.md §5). */
 import type { BusinessCode, BusinessCodeGroup, Outcome } from '../../model/types.ts';
 import { isObject, type Obj } from '../../model/object.ts';
 import type { Problems } from './problems.ts';

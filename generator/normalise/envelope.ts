@@ -1,5 +1,5 @@
 /**
- * Envelope detection (seed 2.1): capitalised `DataStatus`/`Data` or lower camel `dataStatus`/`data`.
+ * Envelope detection (docs/service.md §2): capitalised `DataStatus`/`Data` or lower camel `dataStatus`/`data`.
  * Declared by `x-dataapi-envelope`, otherwise inferred from the success schema's properties.
  */
 import type { Envelope, EnvelopeSpelling } from '../../model/types.ts';
@@ -56,7 +56,7 @@ export function detectEnvelope(
     source = 'inferred';
     const has = (s: EnvelopeSpelling) => KEYS[s].every((k) => k in properties);
     const candidates = (['capitalised', 'lowerCamel'] as const).filter(has);
-    // Both present (the seed's lower camel samples also carry DataStatus): the required one wins.
+    // Both present (the service's lower camel samples also carry DataStatus): the required one wins.
     spelling = candidates.find((s) => required.includes(KEYS[s][0])) ?? candidates[0];
     if (spelling === undefined) return {};
   }

@@ -23,7 +23,7 @@ export interface ScaffoldPlan {
   payloadExample: unknown;
 }
 
-/** Names of the shared error responses of seed 7.1, when the description follows the service's. */
+/** Names of the shared error responses of docs/service.md §4, when the description follows the service's. */
 const STANDARD_ERRORS: Record<string, string> = {
   '400': 'BadRequest',
   '401': 'Unauthorized',
@@ -393,7 +393,7 @@ function errorResponse(
   if (ref !== undefined) return { $ref: ref };
   const schemas = isObject(components['schemas']) ? components['schemas'] : {};
   return {
-    description: `${ERROR_MEANINGS[status] ?? 'Error'} (seed 7.1).`,
+    description: `${ERROR_MEANINGS[status] ?? 'Error'} (docs/service.md §4).`,
     content: {
       'application/json': {
         schema:

@@ -8,7 +8,7 @@ import { DataApiError } from './errors.ts';
 import type { CallOptions, ClientResult, RequestInput, RuntimeClient } from './client.ts';
 import { sleep } from './rate-limit.ts';
 
-/** Task states treated as final when the description does not list them (seed: not shown). */
+/** Task states treated as final when the description does not list them (the service does not list them: docs/service.md §8). */
 export const DEFAULT_FINAL_STATES = [
   'completed',
   'complete',

@@ -7,7 +7,7 @@
  * (not a secret) when that is unset; any other key is a wrong key (401 with the group's
  * wrong-key code).
  *
- * `Prefer: business-code=N` answers HTTP 200 with N in the envelope (seed 7: a request the
+ * `Prefer: business-code=N` answers HTTP 200 with N in the envelope (docs/service.md §1: a request the
  * gateway accepts is a 200 and the outcome is the body's code); combine it with `code=403`
  * to get that HTTP status with N instead.
  */

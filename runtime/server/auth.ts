@@ -1,7 +1,7 @@
 /**
  * The key, read the ways an operation takes it (op.auth.transports: query, header, JSON body
  * field, bearer, cookie), and the verdict of a pluggable verifier mapped to the HTTP status and
- * outcome of seed section 5: a missing or wrong key is 401, an expired order, arrears or an
+ * outcome of docs/service.md §3: a missing or wrong key is 401, an expired order, arrears or an
  * exhausted quota is 403.
  */
 import type { FastifyRequest } from 'fastify';

@@ -1,5 +1,5 @@
 /**
- * Error and success bodies of the service (seed section 7): an error of an enveloped operation is
+ * Error and success bodies of the service (docs/service.md §4 and §5): an error of an enveloped operation is
  * that operation's envelope spelling with the business code its group gives the HTTP status
  * (BusinessCodeGroup.byHttpStatus), payload null. Where the group has no code for a status (the
  * base group only knows 100), the HTTP status itself is the business code, so an error body never

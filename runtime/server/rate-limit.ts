@@ -1,5 +1,5 @@
 /**
- * Per-key, per-operation rate limits (op.rateLimit: seed section 8), as fixed windows. Over the
+ * Per-key, per-operation rate limits (op.rateLimit: docs/service.md §7), as fixed windows. Over the
  * limit the server answers 429 with Retry-After in whole seconds until the window ends.
  */
 import type { RateLimit } from 'dataapi/model';

@@ -13,7 +13,7 @@ const usage = `Usage: dataapi lint [--spec spec/openapi.yaml] [--format text|jso
 Checks, on top of OpenAPI validity: every operation has a category (a root tag), an envelope
 (x-dataapi-envelope, or none), a business code group when enveloped, a rate limit, examples for
 request bodies and 200 responses that validate, its /demo preview variant when detailed, a unique
-operationId, and the error responses of seed 7.1. Each finding names the line, the JSON pointer
+operationId, and the error responses of docs/service.md §4. Each finding names the line, the JSON pointer
 and a stable rule id (see docs/integrators.md).
 
 Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 bad input (spec, flags).`;

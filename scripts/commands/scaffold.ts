@@ -16,7 +16,7 @@ import { SCAFFOLD_METHODS } from '../../generator/scaffold/request.ts';
 const usage = `Usage: dataapi scaffold operation --method get --path /weather/forecast --category "Weather, air quality" [options]
 
 Adds the operation to the spec (with its /demo preview variant, envelope, business code group,
-rate limit, the error responses of seed 7.1 and a 200 example that validates), creates its
+rate limit, the error responses of docs/service.md §4 and a 200 example that validates), creates its
 handler file handlers/<operation>.ts once (never overwritten), and regenerates.
 
   --method METHOD        get, post, put, patch or delete                      (required)

@@ -55,7 +55,7 @@ describe('the key goes where the operation takes it', () => {
 describe('envelope spellings', () => {
   it("reads a body in the other spelling when the operation's own is absent", async () => {
     const s = await server((app) => {
-      // The seed's lower camel case samples also show a capitalised DataStatus.
+      // The service's lower camel case samples also show a capitalised DataStatus.
       app.get('/v2/location/ip', async () => ({
         DataStatus: {
           StatusCode: 100,

@@ -1,5 +1,5 @@
 /**
- * Every documented error (seed section 7) can be produced on demand, each in the operation's
+ * Every documented error (docs/service.md §4 and §5) can be produced on demand, each in the operation's
  * envelope with its group's business code; keys are checked; rate limits answer 429.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
