@@ -5,7 +5,7 @@
 import type { Operation } from 'dataapi/model';
 import { excerpt, redact, redactDeep } from 'dataapi/runtime/shared';
 import type { ContractConfig } from './config.ts';
-import type { ExchangeRecord } from './results.ts';
+import type { ExchangeRecord } from './exchange.ts';
 import type { Scheduler } from './scheduler.ts';
 
 export interface OutgoingRequest {

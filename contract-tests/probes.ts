@@ -8,7 +8,7 @@ import { findOperation, readEnvelope } from 'dataapi/runtime/shared';
 import type { Exchange, Transport } from './http.ts';
 import { negativeCases, type NegativeCase } from './negatives.ts';
 import { serialise, validRequests, type KeyMode, type RequestSpec } from './requests.ts';
-import type { Variant } from './results.ts';
+import type { Variant } from './exchange.ts';
 
 export type Role =
   | 'valid'

@@ -7,88 +7,14 @@
  * The key never appears in any field: URLs and messages are redacted before they get here.
  */
 
-/** Every check the generated suite runs, in the order each operation's file runs them. */
-export const CHECKS = [
-  'status',
-  'content-type',
-  'envelope',
-  'business-code',
-  'schema',
-  'paging',
-  'auth',
-  'negative',
-  'method-path',
-  'lifecycle',
-  'headers',
-  'response-time',
-  'server-errors',
-] as const;
-export type CheckName = (typeof CHECKS)[number];
+import type { CheckName } from './checks/registry.ts';
+import type { CheckStatus, ExchangeRecord, Variant } from './exchange.ts';
 
-/** What each check verifies, for report legends. */
-export const CHECK_TITLES: Record<CheckName, string> = {
-  status: 'the HTTP status is one the operation declares (its success status on a valid request)',
-  'content-type': 'the response media type is the declared one',
-  envelope: "the body uses the operation's envelope spelling, never the other",
-  'business-code':
-    "the body's business code is of the operation's group (success on a valid request)",
-  schema: 'the body validates against the declared schema',
-  paging: 'no more items than the page size asked for',
-  auth: 'no key and a wrong key are refused with 401 and the wrong-key code; preview needs no key',
-  negative: 'invalid parameters and bodies are refused with 400 or the parameter-error code',
-  'method-path': 'wrong method -> 405 with Allow; unknown path -> 404; wrong content type -> 415',
-  lifecycle: 'asynchronous submit/poll/result and the upload round trip',
-  headers: 'declared response headers are present (when required) and of their type',
-  'response-time': 'every response arrives within --max-response-time',
-  'server-errors': 'no 5xx and no timeout on any valid or invalid request',
-};
-
-/** Checks the preview (`/demo`, no key) variant runs; the others are main-variant only. */
-export const PREVIEW_CHECKS: readonly CheckName[] = [
-  'status',
-  'content-type',
-  'envelope',
-  'business-code',
-  'schema',
-  'paging',
-  'auth',
-  'headers',
-  'response-time',
-  'server-errors',
-];
-
-export type Variant = 'main' | 'preview';
-export type CheckStatus = 'passed' | 'failed' | 'skipped';
-
-/** One HTTP request as a report may show it (the key redacted). */
-export interface RequestSummary {
-  method: string;
-  /** Absolute URL, key redacted (`appkey=***`). */
-  url: string;
-  /** What the request is for, e.g. `valid example "default"`, `query pageSize=21 (maximum 20)`. */
-  purpose: string;
-}
-
-/** One request and what came back: the raw material of the checks. */
-export interface ExchangeRecord {
-  request: RequestSummary;
-  /** HTTP status, absent when no response arrived. */
-  status?: number;
-  contentType?: string;
-  /** Business code read from the envelope, when there is one. */
-  businessCode?: number;
-  /** Short excerpt of the response body. */
-  excerpt?: string;
-  /** Why no response arrived: `timeout after 500 ms`, `ECONNREFUSED`, `request budget exhausted`. */
-  error?: string;
-  durationMs: number;
-  /** Time spent waiting for Retry-After on 429 answers before this response. */
-  waitedMs: number;
-  /** Number of 429 answers that were retried. */
-  retries: number;
-  /** Parameters (and body fields, as `body.<name>`) the request carried. */
-  parameters: string[];
-}
+// The checks (names, titles, which variants) are defined once, in checks/registry.ts; the
+// request records in exchange.ts. Both re-exported: this is the results' public vocabulary.
+export { CHECK_TITLES, CHECKS, PREVIEW_CHECKS } from './checks/registry.ts';
+export type { CheckName } from './checks/registry.ts';
+export type { CheckStatus, ExchangeRecord, RequestSummary, Variant } from './exchange.ts';
 
 export interface CheckResult {
   /** Operation id (`op.id` of the model). */

@@ -1,16 +1,8 @@
 /** Checks of how the target behaves: keys, invalid input, methods and paths, lifecycles, time, 5xx. */
 import { codeGroupOf, excerpt } from 'dataapi/runtime/shared';
-import {
-  actualOf,
-  answered,
-  ok,
-  statusOf,
-  type CheckName,
-  type Judge,
-  type Violation,
-} from './judge.ts';
+import { actualOf, answered, ok, statusOf, type Judge, type Violation } from './judge.ts';
 
-export const BEHAVIOUR_JUDGES: Partial<Record<CheckName, Judge>> = {
+export const BEHAVIOUR_JUDGES = {
   auth(ctx) {
     if (ctx.set.variant === 'preview') {
       const covered = ctx.set.probes.filter((p) => p.role === 'valid' && answered(p));
@@ -160,4 +152,4 @@ export const BEHAVIOUR_JUDGES: Partial<Record<CheckName, Judge>> = {
     }
     return { covered, violations };
   },
-};
+} satisfies Record<string, Judge>;

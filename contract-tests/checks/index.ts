@@ -3,17 +3,14 @@
  * A check fails on the first violated expectation of any probe it covers (and lists the rest),
  * is skipped when it does not apply or the budget refused its requests, and passes otherwise.
  */
-import type { CheckName, CheckResult } from '../results.ts';
-import { BEHAVIOUR_JUDGES } from './behaviour.ts';
-import { answered, type CheckContext, type Judge } from './judge.ts';
-import { RESPONSE_JUDGES } from './response.ts';
+import type { CheckResult } from '../results.ts';
+import { answered, type CheckContext } from './judge.ts';
+import { checkDefinition, type CheckName } from './registry.ts';
 
 export { declaredResponse, type CheckContext } from './judge.ts';
 
-const JUDGES = { ...RESPONSE_JUDGES, ...BEHAVIOUR_JUDGES } as Record<CheckName, Judge>;
-
 export function runCheck(check: CheckName, ctx: CheckContext): CheckResult {
-  const { covered, violations, skip } = JUDGES[check](ctx);
+  const { covered, violations, skip } = checkDefinition(check).judge(ctx);
   const exchanges = covered.map((p) => p.exchange.record);
   const base = {
     operation: ctx.op.id,

@@ -2,7 +2,6 @@
 import { declaredResponse, type Operation, type ServiceModel } from 'dataapi/model';
 import type { ContractConfig } from '../config.ts';
 import { ok, type Probe, type ProbeSet } from '../probes.ts';
-import type { CheckName } from '../results.ts';
 
 export interface Violation {
   probe: Probe;
@@ -51,4 +50,3 @@ export function typed(raw: string, schema: Record<string, unknown>): unknown {
 }
 
 export { ok };
-export type { CheckName };

@@ -16,13 +16,12 @@ import {
   own,
   statusOf,
   typed,
-  type CheckName,
   type Judge,
   type Violation,
 } from './judge.ts';
 import type { Probe } from '../probes.ts';
 
-export const RESPONSE_JUDGES: Partial<Record<CheckName, Judge>> = {
+export const RESPONSE_JUDGES = {
   status(ctx) {
     const covered = own(ctx);
     const violations: Violation[] = [];
@@ -226,4 +225,4 @@ export const RESPONSE_JUDGES: Partial<Record<CheckName, Judge>> = {
     }
     return { covered, violations };
   },
-};
+} satisfies Record<string, Judge>;

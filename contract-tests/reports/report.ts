@@ -180,19 +180,4 @@ export function percent(t: { covered: number; total: number }): string {
   return t.total === 0 ? '-' : `${Math.floor((100 * t.covered) / t.total)}%`;
 }
 
-/** Short column headings for narrow matrices (console), in CHECKS order. */
-export const CHECK_ABBREVIATIONS: Record<CheckName, string> = {
-  status: 'st',
-  'content-type': 'ct',
-  envelope: 'en',
-  'business-code': 'bc',
-  schema: 'sc',
-  paging: 'pg',
-  auth: 'au',
-  negative: 'ng',
-  'method-path': 'mp',
-  lifecycle: 'lc',
-  headers: 'hd',
-  'response-time': 'rt',
-  'server-errors': '5x',
-};
+export { CHECK_ABBREVIATIONS } from '../checks/registry.ts';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createMockServer } from '../../generated/mock/index.ts';
 import { model } from '../../generated/model.ts';
-import { CHECKS } from '../../contract-tests/results.ts';
+import { CHECKS, PREVIEW_CHECKS } from '../../contract-tests/results.ts';
 import { KEY, failedOf, runCli } from './harness.ts';
 import { startProxy } from './proxy.ts';
 
@@ -21,7 +21,9 @@ describe('against the embedded mock (no --base-url)', () => {
     expect(r.summary.failed).toBe(0);
     expect(r.errors).toEqual([]);
     const previews = model.operations.filter((o) => o.preview).length;
-    expect(r.results).toHaveLength(model.operations.length * CHECKS.length + previews * 10);
+    expect(r.results).toHaveLength(
+      model.operations.length * CHECKS.length + previews * PREVIEW_CHECKS.length,
+    );
     expect(r.coverage.operations).toEqual(model.operations.map((o) => o.id).sort());
     expect(r.coverage.previews).toHaveLength(previews);
     expect(r.coverage.statuses['getGlobalUniversityRanking']).toEqual(
