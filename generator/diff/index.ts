@@ -7,7 +7,7 @@ import { dirtyKeys } from './canon.ts';
 import { compareOperations } from './operations.ts';
 import { severityOf } from './rules.ts';
 import { DiffInputError, openSide } from './sides.ts';
-import type { DiffSide } from './side.ts';
+import { lineOf, type DiffSide } from './side.ts';
 import type { Change, DiffReport } from './types.ts';
 
 export { RULES, type RuleId, type Severity } from './rules.ts';
@@ -48,8 +48,8 @@ export async function diffSpecs(options: DiffOptions): Promise<DiffReport> {
   const ext = readAllowExtension(head.loaded.document);
   if (ext.problems.length > 0) {
     const lines = ext.problems.map((p) => {
-      const pos = p.pointer !== undefined ? head.loaded.locate(p.pointer) : undefined;
-      return `  ${head.label}${pos ? `:${pos.line}` : ''} at #${p.pointer}: ${p.message}`;
+      const line = lineOf(head, p.pointer);
+      return `  ${head.label}${line !== undefined ? `:${line}` : ''} at #${p.pointer}: ${p.message}`;
     });
     throw new DiffInputError(
       `HEAD ${head.label}: invalid x-dataapi-allow-breaking\n${lines.join('\n')}`,
