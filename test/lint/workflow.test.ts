@@ -5,6 +5,7 @@ import { parseDocument } from 'yaml';
 import { describe, expect, it } from 'vitest';
 
 type Step = {
+  if?: string;
   uses?: string;
   run?: string;
   with?: Record<string, unknown>;
