@@ -15,8 +15,6 @@ const ANNOTATIONS = new Set([
   'example',
   'default',
   'deprecated',
-  'readOnly',
-  'writeOnly',
   '$comment',
   '$schema',
   '$id',

@@ -16,30 +16,41 @@ export function compareObjects(b: Obj, h: Obj, where: Where, ctx: SchemaContext)
   const rh = requiredOf(h);
   const names = [...new Set([...Object.keys(pb), ...Object.keys(ph), ...rb, ...rh])].sort();
   const req = ctx.dir === 'request';
+  // A readOnly field is not part of a request, nor a writeOnly one of a response.
+  const hidden = (space: SchemaSpace, props: Obj, name: string) => {
+    if (!Object.hasOwn(props, name)) return false;
+    const s = resolve(space, props[name], undefined).schema;
+    return isObj(s) && s[req ? 'readOnly' : 'writeOnly'] === true;
+  };
   for (const name of names) {
-    const inB = Object.hasOwn(pb, name);
-    const inH = Object.hasOwn(ph, name);
+    const hidB = hidden(ctx.base, pb, name);
+    const hidH = hidden(ctx.head, ph, name);
+    if (hidB && hidH) continue;
+    const inB = Object.hasOwn(pb, name) && !hidB;
+    const inH = Object.hasOwn(ph, name) && !hidH;
+    const reqB = rb.has(name) && !hidB;
+    const reqH = rh.has(name) && !hidH;
     const at = child(where, ['properties', name], step(where.label, name));
-    if (inB && !inH && !rh.has(name)) {
+    if (inB && !inH && !reqH) {
       const rule: RuleId = req
         ? 'request-property-removed'
-        : rb.has(name)
+        : reqB
           ? 'response-property-removed'
           : 'response-optional-property-removed';
       ctx.emit(rule, 'base', at.base, `${at.label}: removed`);
       continue;
     }
-    if (!inB && inH && !rb.has(name)) {
+    if (!inB && inH && !reqB) {
       const rule: RuleId = req
-        ? rh.has(name)
+        ? reqH
           ? 'request-property-added-required'
           : 'request-property-added'
         : 'response-property-added';
-      ctx.emit(rule, 'head', at.head, `${at.label}: added${rh.has(name) ? ' (required)' : ''}`);
+      ctx.emit(rule, 'head', at.head, `${at.label}: added${reqH ? ' (required)' : ''}`);
       continue;
     }
-    if (rb.has(name) !== rh.has(name)) {
-      const nowRequired = rh.has(name);
+    if (reqB !== reqH) {
+      const nowRequired = reqH;
       const rule: RuleId = req
         ? nowRequired
           ? 'request-property-became-required'
@@ -54,7 +65,7 @@ export function compareObjects(b: Obj, h: Obj, where: Where, ctx: SchemaContext)
         `${at.label}: ${nowRequired ? 'now required' : 'now optional'}`,
       );
     }
-    compareSchemas(pb[name] ?? {}, ph[name] ?? {}, at, ctx);
+    if (inB && inH) compareSchemas(pb[name], ph[name], at, ctx);
   }
   compareAdditional(b, h, where, ctx);
 }

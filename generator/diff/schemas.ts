@@ -115,6 +115,8 @@ const HANDLED = new Set([
   'anyOf',
   'oneOf',
   'allOf',
+  'readOnly', // read by compareObjects: a readOnly field is never sent, a writeOnly one never read
+  'writeOnly',
 ]);
 
 export function compareViews(vb: View, vh: View, where: Where, ctx: SchemaContext): void {

@@ -164,6 +164,14 @@ const cases: Case[] = [
     expect: [['request-bounds-narrowed', 'createPet', `${newPet}/properties/name/maxLength`]],
   },
   {
+    name: 'a required readOnly field added to a request schema (never sent): no change',
+    mutate: (d) => {
+      d.components.schemas.NewPet.properties.createdAt = { type: 'string', readOnly: true };
+      d.components.schemas.NewPet.required.push('createdAt');
+    },
+    expect: [],
+  },
+  {
     name: 'request object closed',
     mutate: (d) => (d.components.schemas.NewPet.additionalProperties = false),
     expect: [
