@@ -24,6 +24,21 @@ const ANNOTATIONS = new Set([
   'discriminator',
 ]);
 
+/** Keywords whose boolean value is a schema (`true` = anything, `false` = nothing). */
+const SCHEMA_VALUED = new Set([
+  'additionalProperties',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'items',
+  'additionalItems',
+  'contains',
+  'propertyNames',
+  'not',
+  'if',
+  'then',
+  'else',
+]);
+
 const DEF_PREFIX = `${SCHEMA_ROOT_ID}#/$defs/`;
 
 /** The `$defs` key a reference of the model points at, if it is one of ours. */
@@ -66,8 +81,8 @@ export function canon(schema: unknown): unknown {
       out[key] = sortValues(value);
     } else if (Array.isArray(value) && ['allOf', 'anyOf', 'oneOf', 'prefixItems'].includes(key)) {
       out[key] = value.map(canon);
-    } else if (isObj(value) || typeof value === 'boolean') {
-      out[key] = key === 'enum' ? value : canon(value);
+    } else if (isObj(value) || (typeof value === 'boolean' && SCHEMA_VALUED.has(key))) {
+      out[key] = canon(value);
     } else {
       out[key] = value;
     }
