@@ -12,6 +12,7 @@ const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
   lint: () => import('./commands/lint.ts'),
   scaffold: () => import('./commands/scaffold.ts'),
   bench: () => import('./commands/bench.ts'),
+  diff: () => import('./commands/diff.ts'),
 };
 
 async function available(): Promise<[string, Command][]> {

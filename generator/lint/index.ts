@@ -9,6 +9,7 @@ import { normalise } from '../normalise/index.ts';
 import { isObject, type Obj } from '../../model/object.ts';
 import { escapeToken } from '../../model/pointer.ts';
 import { checkCatalogue, checkOperationIds } from './rules.ts';
+import { readAllowExtension } from '../diff/allow.ts';
 import type { Finding, LintReport } from './types.ts';
 
 export { RULES, type Finding, type LintReport, type RuleId, type Severity } from './types.ts';
@@ -31,6 +32,14 @@ export async function lintSpec(specPath: string): Promise<LintReport> {
     }
     throw err;
   }
+  // Read by `dataapi diff`; lint only checks its shape (a known rule id and a reason).
+  for (const p of readAllowExtension(loaded.document).problems)
+    add({
+      rule: 'extension-invalid',
+      severity: 'error',
+      pointer: p.pointer ?? '',
+      message: p.message,
+    });
   let operations = 0;
   try {
     const model = normalise(loaded);

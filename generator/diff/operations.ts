@@ -1,0 +1,122 @@
+/**
+ * Walks the operations of both sides: pairs them by method and path (path parameter names do
+ * not matter), and compares each pair's identity, service facts, request and responses. Each
+ * change is reported once per operation, however many paths lead to it.
+ */
+import type { Operation } from '../model.ts';
+import { severityOf, type RuleId } from './rules.ts';
+import { compareService } from './service.ts';
+import { compareBody, compareParameters } from './request.ts';
+import { compareResponses } from './response.ts';
+import { lineOf, type DiffSide } from './side.ts';
+import type { Change, Side } from './types.ts';
+import type { Direction, SchemaContext } from './walk-context.ts';
+
+export type OperationEmit = (
+  rule: RuleId,
+  side: Side,
+  pointer: string | undefined,
+  message: string,
+) => void;
+
+export interface OperationPair {
+  base: DiffSide;
+  head: DiffSide;
+  b: Operation;
+  h: Operation;
+  emit: OperationEmit;
+  /** The schema comparison context for a direction (shared `seen` set per operation). */
+  schemas(dir: Direction): SchemaContext;
+}
+
+const routeKey = (op: Operation) => `${op.path.replace(/\{[^}]*\}/g, '{}')} ${op.method}`;
+const nameOf = (op: Operation) => op.operationId ?? op.id;
+const title = (op: Operation) => `${op.method.toUpperCase()} ${op.path}`;
+
+export function compareOperations(
+  base: DiffSide,
+  head: DiffSide,
+  dirty: Set<string>,
+  record: (change: Change) => void,
+): void {
+  const bm = new Map(base.model.operations.map((o) => [routeKey(o), o]));
+  const hm = new Map(head.model.operations.map((o) => [routeKey(o), o]));
+  const keys = [...new Set([...bm.keys(), ...hm.keys()])].sort();
+  for (const key of keys) {
+    const b = bm.get(key);
+    const h = hm.get(key);
+    const op = (h ?? b) as Operation;
+    const emit = emitter(base, head, op, record);
+    if (b && !h) {
+      emit('api-operation-removed', 'base', b.pointer, `${title(b)} (${nameOf(b)}) was removed`);
+    } else if (!b && h) {
+      emit('api-operation-added', 'head', h.pointer, `${title(h)} (${nameOf(h)}) was added`);
+    } else if (b && h) {
+      const seen = new Set<string>();
+      const schemas = (dir: Direction): SchemaContext => ({
+        dir,
+        base: base.space,
+        head: head.space,
+        dirty,
+        emit,
+        seen,
+      });
+      compareOperation({ base, head, b, h, emit, schemas });
+    }
+  }
+}
+
+function compareOperation(pair: OperationPair): void {
+  const { b, h, emit } = pair;
+  if (b.id !== h.id || b.operationId !== h.operationId) {
+    emit(
+      'api-operation-id-changed',
+      'head',
+      `${h.pointer}/operationId`,
+      `operationId ${nameOf(b)} → ${nameOf(h)} (the client method ${b.id} becomes ${h.id})`,
+    );
+  }
+  if (!b.deprecated && h.deprecated)
+    emit(
+      'api-operation-deprecated',
+      'head',
+      `${h.pointer}/deprecated`,
+      `${title(h)} is now deprecated`,
+    );
+  for (const key of ['summary', 'description'] as const) {
+    if ((b[key] ?? '') !== (h[key] ?? ''))
+      emit('api-operation-text-changed', 'head', `${h.pointer}/${key}`, `${key} changed`);
+  }
+  compareService(pair.base, pair.head, b, h, emit);
+  compareParameters(pair);
+  compareBody(pair);
+  compareResponses(pair);
+}
+
+/** Reports the changes of one operation, each (rule, place) once. */
+function emitter(
+  base: DiffSide,
+  head: DiffSide,
+  op: Operation,
+  record: (c: Change) => void,
+): OperationEmit {
+  const seen = new Set<string>();
+  return (rule, side, pointer, message) => {
+    const key = `${rule}\u0000${side}\u0000${pointer ?? message}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    const at = pointer ?? op.pointer;
+    const line = lineOf(side === 'base' ? base : head, at);
+    record({
+      rule,
+      severity: severityOf(rule),
+      message,
+      operation: nameOf(op),
+      method: op.method.toUpperCase(),
+      path: op.path,
+      pointer: at,
+      side,
+      ...(line !== undefined ? { line } : {}),
+    });
+  };
+}

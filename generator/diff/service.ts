@@ -1,0 +1,186 @@
+/**
+ * The service's own contract for one operation: preview variant, envelope, key transports,
+ * business codes, rate limit, streaming and asynchronous pairing (facts the model holds and
+ * generic OpenAPI diff tools do not know).
+ */
+import type { BusinessCodeGroup, KeyTransport, Operation } from '../model.ts';
+import { escapeToken } from '../normalise/refs.ts';
+import type { DiffSide } from './side.ts';
+import type { OperationEmit } from './operations.ts';
+
+export function compareService(
+  base: DiffSide,
+  head: DiffSide,
+  b: Operation,
+  h: Operation,
+  emit: OperationEmit,
+): void {
+  if (b.preview && !h.preview) {
+    const at = b.preview.explicit
+      ? pathPointer(b.preview.path, b.method)
+      : `${b.pointer}/x-dataapi-preview`;
+    emit(
+      'api-preview-removed',
+      'base',
+      at,
+      `the preview variant ${b.method.toUpperCase()} ${b.preview.path} was removed`,
+    );
+  } else if (!b.preview && h.preview) {
+    const at = h.preview.explicit
+      ? pathPointer(h.preview.path, h.method)
+      : `${h.pointer}/x-dataapi-preview`;
+    emit(
+      'api-preview-added',
+      'head',
+      at,
+      `preview variant ${h.method.toUpperCase()} ${h.preview.path} added`,
+    );
+  }
+  compareEnvelope(b, h, emit);
+  compareAuth(b, h, emit);
+  const rate = (o: Operation) => o.rateLimit.limit / o.rateLimit.windowMs;
+  const show = (o: Operation) => `${o.rateLimit.limit} per ${o.rateLimit.per}`;
+  if (rate(h) !== rate(b)) {
+    const at =
+      h.rateLimit.source === 'operation'
+        ? `${h.pointer}/x-dataapi-rate-limit`
+        : '/x-dataapi-rate-limit';
+    const rule = rate(h) < rate(b) ? 'rate-limit-lowered' : 'rate-limit-raised';
+    emit(rule, 'head', at, `rate limit ${show(b)} → ${show(h)}`);
+  }
+  compareCodes(base, head, b, h, emit);
+  if (b.streaming !== h.streaming)
+    emit(
+      'response-streaming-changed',
+      'head',
+      `${h.pointer}/responses`,
+      `the success response ${h.streaming ? 'is now' : 'is no longer'} a server-sent event stream`,
+    );
+  if (b.async && !h.async)
+    emit(
+      'async-link-removed',
+      'base',
+      `${b.pointer}/x-dataapi-async`,
+      `no longer paired with ${b.async.partner} (${b.async.role})`,
+    );
+}
+
+const pathPointer = (path: string, method: string) => `/paths/${escapeToken(path)}/${method}`;
+
+function compareEnvelope(b: Operation, h: Operation, emit: OperationEmit): void {
+  const at = `${h.pointer}/x-dataapi-envelope`;
+  if (b.envelope && h.envelope && b.envelope.spelling !== h.envelope.spelling) {
+    emit(
+      'envelope-spelling-changed',
+      'head',
+      at,
+      `envelope ${b.envelope.statusKey}/${b.envelope.payloadKey} → ${h.envelope.statusKey}/${h.envelope.payloadKey}`,
+    );
+  } else if (b.envelope && !h.envelope) {
+    emit(
+      'envelope-removed',
+      'head',
+      at,
+      `the ${b.envelope.statusKey}/${b.envelope.payloadKey} envelope was removed: the payload is the whole body`,
+    );
+  } else if (!b.envelope && h.envelope) {
+    emit(
+      'envelope-added',
+      'head',
+      at,
+      `the body is now wrapped in ${h.envelope.statusKey}/${h.envelope.payloadKey}`,
+    );
+  }
+}
+
+const transportName = (t: KeyTransport) =>
+  t.in === 'bearer' ? 'bearer token' : `${t.in} ${t.name}`;
+
+function compareAuth(b: Operation, h: Operation, emit: OperationEmit): void {
+  const at = `${h.pointer}/security`;
+  if (!b.auth.required && h.auth.required) {
+    emit(
+      'auth-became-required',
+      'head',
+      at,
+      `now requires a key (${h.auth.transports.map(transportName).join(' or ')})`,
+    );
+    return;
+  }
+  if (b.auth.required && !h.auth.required) {
+    emit('auth-became-optional', 'head', at, 'no longer requires a key');
+    return;
+  }
+  if (!h.auth.required) return;
+  const names = (o: Operation) => o.auth.transports.map(transportName);
+  for (const name of names(b).filter((n) => !names(h).includes(n)))
+    emit(
+      'key-transport-removed',
+      'base',
+      `${b.pointer}/security`,
+      `the key can no longer be sent as ${name}`,
+    );
+  for (const name of names(h).filter((n) => !names(b).includes(n)))
+    emit('key-transport-added', 'head', at, `the key can now also be sent as ${name}`);
+}
+
+function compareCodes(
+  base: DiffSide,
+  head: DiffSide,
+  b: Operation,
+  h: Operation,
+  emit: OperationEmit,
+): void {
+  if (b.businessCodes === undefined || h.businessCodes === undefined) return;
+  const at = `${h.pointer}/x-dataapi-business-codes`;
+  if (b.businessCodes !== h.businessCodes) {
+    emit(
+      'business-code-group-changed',
+      'head',
+      at,
+      `business code group ${b.businessCodes} → ${h.businessCodes}`,
+    );
+    return;
+  }
+  const group = (side: DiffSide, name: string) =>
+    side.model.businessCodeGroups.find((g) => g.name === name);
+  const gb = group(base, b.businessCodes);
+  const gh = group(head, h.businessCodes);
+  if (!gb || !gh) return;
+  const groupAt = (g: BusinessCodeGroup, code: number) => {
+    const i = g.codes.findIndex((c) => c.code === code);
+    return `/x-dataapi-business-code-groups/${escapeToken(g.name)}/codes/${i}`;
+  };
+  if (gb.successCode !== gh.successCode)
+    emit(
+      'business-code-outcome-changed',
+      'head',
+      `/x-dataapi-business-code-groups/${escapeToken(gh.name)}/success`,
+      `group ${gh.name}: success code ${gb.successCode} → ${gh.successCode}`,
+    );
+  for (const code of gh.codes) {
+    const old = gb.codes.find((c) => c.code === code.code);
+    if (!old)
+      emit(
+        'business-code-added',
+        'head',
+        groupAt(gh, code.code),
+        `group ${gh.name}: new code ${code.code} (${code.outcome})`,
+      );
+    else if (old.outcome !== code.outcome)
+      emit(
+        'business-code-outcome-changed',
+        'head',
+        groupAt(gh, code.code),
+        `group ${gh.name}: code ${code.code} ${old.outcome} → ${code.outcome}`,
+      );
+  }
+  for (const code of gb.codes)
+    if (!gh.codes.some((c) => c.code === code.code))
+      emit(
+        'business-code-removed',
+        'base',
+        groupAt(gb, code.code),
+        `group ${gb.name}: code ${code.code} (${code.outcome}) removed`,
+      );
+}

@@ -1,0 +1,107 @@
+/** `dataapi diff`: the breaking-change gate between two versions of the description. */
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Command } from '../cli.ts';
+import { guard, parseFlags, UsageError } from '../args.ts';
+import {
+  DiffInputError,
+  diffSpecs,
+  exitCodeOf,
+  formatReport,
+  type DiffFormat,
+} from '../../generator/diff/index.ts';
+
+const usage = `Usage: dataapi diff BASE [HEAD] [options]
+       dataapi diff --base origin/main [options]
+
+Compares two versions of an OpenAPI 3.0/3.1 description and classifies every change as
+breaking, warning (breaks only strict clients) or compatible, with a stable rule id and where
+it is (method, path, JSON pointer, line). BASE and HEAD are files (or folders holding the
+--spec file name) or git revisions: \`origin/main\` reads --spec as of that revision, with every
+file its $refs reach; \`REV:path/openapi.yaml\` names another path. HEAD defaults to --spec in
+the working tree. Both sides go through the same loader and model as \`dataapi generate\`, so
+$refs, split files and 3.0 vs 3.1 spellings of the same schema are no change.
+
+  --base REV|FILE     BASE (instead of the first argument)
+  --spec FILE         the description in the working tree           default: spec/openapi.yaml
+  --format FORMAT     text, json or markdown (a pull-request comment) default: text
+  --output FILE       write the report to FILE instead of stdout (nothing is written on bad input)
+  --allow RULE[:operationId]
+                      accept a change on purpose (repeatable); or list it with a reason under
+                      x-dataapi-allow-breaking in the HEAD description
+
+Checked, among others: removed operations, statuses, responses and /demo previews; added
+required parameters and body fields; optional made required; narrowed request types, enums
+and bounds; removed or retyped response fields; renamed operationIds; envelope spelling; key
+transports; lower rate limits; business codes. New response enum values are warnings.
+
+Examples:
+  dataapi diff --base origin/main                          # CI: this branch's spec/ vs main
+  dataapi diff --base origin/main --format markdown --output diff.md
+  dataapi diff old.yaml new.yaml --format json
+  dataapi diff v1.2.0 --allow api-operation-id-changed:getAirQuality
+
+Exit codes: 0 no breaking change (warnings allowed), 1 breaking changes, 2 bad input
+(unreadable file, unknown revision, invalid description, bad flags) with nothing written.`;
+
+export const command: Command = {
+  summary: 'breaking-change gate: compare the spec with a file or a git revision',
+  usage,
+  run: (argv) =>
+    guard(async () => {
+      const { values, positionals } = parseFlags(
+        argv,
+        {
+          base: { type: 'string' },
+          spec: { type: 'string', default: 'spec/openapi.yaml' },
+          format: { type: 'string', default: 'text' },
+          output: { type: 'string' },
+          allow: { type: 'string', multiple: true },
+        },
+        usage,
+      );
+      const format = values.format as string;
+      if (!['text', 'json', 'markdown'].includes(format))
+        throw new UsageError(
+          `--format must be text, json or markdown, not ${JSON.stringify(format)}`,
+        );
+      const flagBase = values.base as string | undefined;
+      if (flagBase !== undefined && positionals.length > 1)
+        throw new UsageError(`--base and a BASE argument both given\n\n${usage}`);
+      const [base, head, extra] = flagBase !== undefined ? [flagBase, ...positionals] : positionals;
+      if (base === undefined) throw new UsageError(`BASE is missing\n\n${usage}`);
+      if (extra !== undefined)
+        throw new UsageError(`unexpected argument ${JSON.stringify(extra)}\n\n${usage}`);
+      let report;
+      try {
+        report = await diffSpecs({
+          base,
+          ...(head !== undefined ? { head } : {}),
+          spec: values.spec as string,
+          allow: (values.allow as string[] | undefined) ?? [],
+        });
+      } catch (err) {
+        if (err instanceof DiffInputError) {
+          process.stderr.write(`dataapi diff: ${err.message}\nNothing was written.\n`);
+          return 2;
+        }
+        throw err;
+      }
+      const out = formatReport(report, format as DiffFormat);
+      const file = values.output as string | undefined;
+      if (file === undefined) process.stdout.write(out);
+      else {
+        // Written whole or not at all: a reader never sees half a report.
+        const target = path.resolve(file);
+        await mkdir(path.dirname(target), { recursive: true });
+        const tmp = `${target}.${process.pid}.tmp`;
+        await writeFile(tmp, out);
+        await rename(tmp, target);
+        const s = report.summary;
+        process.stderr.write(
+          `dataapi diff: ${s.breaking} breaking, ${s.warning} warnings, ${s.compatible} compatible -> ${file}\n`,
+        );
+      }
+      return exitCodeOf(report);
+    }),
+};
