@@ -30,7 +30,7 @@ export function installAnswers(
         const secrets = [acceptedKey(request)];
         request.log.error(
           {
-            err: {
+            error: {
               type: error.name,
               message: redact(String(error.message), secrets),
               stack: redact(String(error.stack), secrets),

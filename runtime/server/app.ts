@@ -32,6 +32,20 @@ export interface ServiceAppOptions extends Omit<ServiceOptions, 'rateLimit'> {
   redisWaitMs?: number;
 }
 
+/**
+ * While the server closes, answers end their connection: a keep-alive socket whose request
+ * finished during shutdown would otherwise hold close() until the client lets it go.
+ */
+function closeWhenDraining(app: FastifyInstance): void {
+  let draining = false;
+  app.addHook('preClose', async () => {
+    draining = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (draining) reply.header('connection', 'close');
+  });
+}
+
 export interface ServiceApp {
   app: FastifyInstance;
   redis?: RedisConnection;
@@ -60,6 +74,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
     },
   });
   echoRequestId(app);
+  closeWhenDraining(app);
   const redis = options.redisUrl ? connectRedis(options.redisUrl, app.log) : undefined;
   app.addHook('onClose', async () => redis?.close());
   if (redis && !(await whenReady(redis, options.redisWaitMs ?? 3000))) {

@@ -50,7 +50,7 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export function serverLogOptions(
   model: ServiceModel,
   level: string,
-): Pick<FastifyServerOptions, 'logger' | 'genReqId' | 'requestIdLogLabel'> {
+): Pick<FastifyServerOptions, 'logger' | 'genReqId'> {
   const carriers = keyCarriers(model);
   return {
     logger: {
@@ -73,7 +73,6 @@ export function serverLogOptions(
         }),
       },
     },
-    requestIdLogLabel: 'reqId',
     genReqId: (req: IncomingMessage) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();

@@ -127,7 +127,7 @@ export const command: Command = {
         insecureAnyKey: values['insecure-any-key'] === true,
         env: process.env,
       });
-      const redisUrl = (values.redis as string | undefined) ?? process.env.REDIS_URL;
+      const redisUrl = (values.redis as string | undefined) ?? (process.env.REDIS_URL || undefined);
       if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
         throw new UsageError('--redis (or REDIS_URL) must be a redis:// or rediss:// URL');
       }
