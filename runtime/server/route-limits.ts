@@ -75,36 +75,29 @@ export async function installRateLimits(
       return { w, check };
     });
     appendHook(routeOptions, 'preValidation', async (request) => {
-      const results = await Promise.all(
-        limiters.map(({ check }) => check(request).catch((err: unknown) => err as Error)),
-      );
-      let retryAfter = 0;
-      let over: RateLimit | undefined;
-      for (const [i, r] of results.entries()) {
-        if (r instanceof Error) {
+      // Shortest window first; a request it refuses is not counted against the longer ones.
+      for (const { w, check } of limiters) {
+        let result: Awaited<ReturnType<typeof check>>;
+        try {
+          result = await check(request);
+        } catch (err) {
+          const verdict = failClosed ? 'closed: 503' : 'open';
           warn(
             request.log,
-            `rate-limit store failed (${r.message}); failing ${failClosed ? 'closed: 503' : 'open'}`,
+            `rate-limit store failed (${(err as Error).message}); failing ${verdict}`,
           );
-          if (failClosed) {
-            throw new HttpError(503, 'Rate limiting is unavailable; retry later', {
-              outcome: 'service_error',
-              headers: { 'retry-after': '1' },
-            });
-          }
-          continue;
+          if (!failClosed) return;
+          throw new HttpError(503, 'Rate limiting is unavailable; retry later', {
+            outcome: 'service_error',
+            headers: { 'retry-after': '1' },
+          });
         }
-        // The window that frees up last is the one the client has to wait for.
-        if (!r.isAllowed && r.isExceeded && r.ttlInSeconds >= retryAfter) {
-          retryAfter = r.ttlInSeconds;
-          over = limiters[i]?.w;
+        if (!result.isAllowed && result.isExceeded) {
+          throw new HttpError(429, `Rate limit exceeded: ${limitText(w)}`, {
+            outcome: 'rate_limited',
+            headers: { 'retry-after': String(Math.max(1, result.ttlInSeconds)) },
+          });
         }
-      }
-      if (over) {
-        throw new HttpError(429, `Rate limit exceeded: ${limitText(over)}`, {
-          outcome: 'rate_limited',
-          headers: { 'retry-after': String(Math.max(1, retryAfter)) },
-        });
       }
     });
   });
