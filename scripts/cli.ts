@@ -7,6 +7,7 @@ export type { Command };
 const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
   generate: () => import('./commands/generate.ts'),
   mock: () => import('./commands/mock.ts'),
+  serve: () => import('./commands/serve.ts'),
   contract: () => import('./commands/contract.ts'),
   start: () => import('./commands/start.ts'),
   lint: () => import('./commands/lint.ts'),

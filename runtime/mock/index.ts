@@ -134,6 +134,22 @@ export async function createMock(
   return app;
 }
 
+/**
+ * The mock's handlers on their own: every operation answers from the description's examples (or
+ * seeded samples), uploads and asynchronous tasks keep state. For `dataapi serve --handlers` and
+ * registerService (a file can `export default exampleHandlers(model)`).
+ */
+export function exampleHandlers(
+  model: ServiceModel,
+  options: Pick<MockOptions, 'seed' | 'invalidExamples'> = {},
+): Record<string, Handler> {
+  const catalogue = buildCatalogue(model, {
+    seed: options.seed ?? 1,
+    invalidExamples: options.invalidExamples ?? 'error',
+  });
+  return createHandlers(model, catalogue);
+}
+
 export interface StartOptions extends MockOptions {
   port?: number;
   host?: string;

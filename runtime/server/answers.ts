@@ -6,7 +6,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Operation, ServiceModel } from 'dataapi/model';
 import { errorBody, HttpError, httpText } from './errors.ts';
-import type { PathMatcher, RouteContext } from './routes.ts';
+import { contextOf } from './route-context.ts';
+import { acceptedKey } from './route-auth.ts';
+import { redact } from 'dataapi/runtime/shared';
+import type { PathMatcher } from './routes.ts';
 
 export function installAnswers(
   app: FastifyInstance,
@@ -16,17 +19,27 @@ export function installAnswers(
 ): void {
   app.setErrorHandler(
     (error: Error & { statusCode?: number; validation?: unknown }, request, reply) => {
-      const ctx = request.routeOptions.config as { dataapi?: RouteContext } | undefined;
-      const op = ctx?.dataapi?.op;
+      const op = contextOf(request)?.op;
       let status = typeof error.statusCode === 'number' ? error.statusCode : 500;
       let message = error.message;
       if (error instanceof HttpError) {
         for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
       } else if (status < 400 || status >= 500) {
-        // Not a client error: never leak internals.
-        request.log.error({ err: error }, 'handler failed');
+        // Not a client error: never leak internals. The log has the error (without the key);
+        // the answer only the request id to find it by.
+        const secrets = [acceptedKey(request)];
+        request.log.error(
+          {
+            error: {
+              type: error.name,
+              message: redact(String(error.message), secrets),
+              stack: redact(String(error.stack), secrets),
+            },
+          },
+          'handler failed',
+        );
         status = 500;
-        message = httpText(500);
+        message = `${httpText(500)} (request id ${request.id})`;
       }
       if (status === 413 && !/large|limit/i.test(message)) message = httpText(413);
       reply

@@ -1,7 +1,12 @@
 /**
  * Loads an integrator's handler files (handlers/<op-file-stem>.ts, each exporting
  * `export const getAirQuality: Handlers['getAirQuality'] = async (input) => ...`): every export
- * named like an operation of the model becomes that operation's handler.
+ * named like an operation of the model becomes that operation's handler; so does each member of a
+ * default export that is an object keyed by operation id (handlers built in code). TypeScript files are
+ * imported as they are: the `dataapi` command runs under tsx's loader (as every command but
+ * `generate`); a server of your own runs them with `node --import tsx` (or compile them first).
+ * A file that cannot be loaded, or two files exporting the same operation, stop the load with a
+ * message naming the file.
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -21,10 +26,30 @@ export async function loadHandlers(
   } catch {
     return out; // no handlers folder yet: every operation answers 501
   }
+  const from = new Map<string, string>();
   for (const name of names.sort()) {
-    const mod = (await import(pathToFileURL(path.join(dir, name)).href)) as Record<string, unknown>;
-    for (const [exported, value] of Object.entries(mod)) {
-      if (ids.has(exported) && typeof value === 'function') out[exported] = value as Handler;
+    let mod: Record<string, unknown>;
+    try {
+      mod = (await import(pathToFileURL(path.join(dir, name)).href)) as Record<string, unknown>;
+    } catch (err) {
+      throw new Error(
+        `cannot load the handler file ${path.join(dir, name)}: ${(err as Error).message}`,
+      );
+    }
+    const byDefault =
+      typeof mod.default === 'object' && mod.default !== null
+        ? Object.entries(mod.default as Record<string, unknown>)
+        : [];
+    for (const [exported, value] of [...Object.entries(mod), ...byDefault]) {
+      if (!ids.has(exported) || typeof value !== 'function') continue;
+      const earlier = from.get(exported);
+      if (earlier !== undefined) {
+        throw new Error(
+          `${exported} has a handler in both ${earlier} and ${name} (handlers in ${dir})`,
+        );
+      }
+      from.set(exported, name);
+      out[exported] = value as Handler;
     }
   }
   return out;

@@ -1,14 +1,17 @@
 /**
- * Server runtime: what generated/server/index.ts registers. See register.ts for the behaviour,
- * types.ts for the per-operation types the generated Handlers interface is built from.
+ * Server runtime: what generated/server/index.ts registers. See register.ts for how routes and
+ * their behaviours are put together, types.ts for the per-operation types the generated Handlers
+ * interface is built from, and docs/server.md for running it.
  */
-export { registerService, DEFAULT_LIMITS } from './register.ts';
+export { registerService, DEFAULT_LIMITS, NO_KEY_SOURCE } from './register.ts';
 export type { Handler, HandlerInput, Limits, RouteContext, ServiceOptions } from './register.ts';
 export { HttpError, ServiceResult, respond, errorBody, businessCodeFor } from './errors.ts';
 export type { KeyVerdict, VerifyKey } from './auth.ts';
 export { readKey } from './auth.ts';
+export { keysVerifier, keysFromEnv, readKeysFile, parseKeyLines, KeySourceError } from './keys.ts';
 export type { UploadedFile } from './multipart.ts';
-export type { RateLimitOptions } from './rate-limit.ts';
+export type { RateLimitOptions } from './route-limits.ts';
+export { rateWindows } from './route-context.ts';
 export { createPathMatcher, toRoutePath } from './routes.ts';
 export { deref, resolveRef, propertiesOf } from 'dataapi/model';
 export { loadHandlers } from './handlers.ts';

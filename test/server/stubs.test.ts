@@ -93,6 +93,7 @@ describe('servicePlugin', () => {
     try {
       await app.register(servicePlugin, {
         handlers: await loadHandlers(path.join(here, 'fixtures/handlers'), model),
+        insecureAnyKey: true,
         rateLimit: false,
       });
       const res = await app.inject({ url: '/Weather/AirQuality/demo?city=Xi%27an' });
@@ -145,7 +146,11 @@ export const findPetsByStatus: Handlers['findPetsByStatus'] = async () => [];
     >;
     const pet = Fastify();
     try {
-      await server.registerService(pet, { handlers: handlers as never, rateLimit: false });
+      await server.registerService(pet, {
+        handlers: handlers as never,
+        insecureAnyKey: true,
+        rateLimit: false,
+      });
       const base = await pet.listen({ port: 0, host: '127.0.0.1' });
       const ok = await fetch(`${base}/pet/7`, { headers: { api_key: 'any' } });
       expect(ok.status).toBe(200);

@@ -1,0 +1,85 @@
+/**
+ * The per-route facts the server's behaviours read, computed once when a route is registered and
+ * carried in Fastify's `routeOptions.config.dataapi` (as @fastify/rate-limit reads
+ * `config.rateLimit`). Each behaviour (request checks, authentication, rate limits) is an
+ * `onRoute` hook that reads this and attaches its own request hooks to the routes that need them.
+ */
+import type { FastifyRequest, RouteOptions } from 'fastify';
+import type { Operation, RateLimit, ServiceModel } from 'dataapi/model';
+import { mediaEssence } from './parsers.ts';
+import type { PathMatcher } from './routes.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The operation facts of a dataapi route (see RouteContext). */
+    dataapi?: RouteContext;
+  }
+}
+
+export interface RouteContext {
+  op: Operation;
+  preview: boolean;
+  /** The methods declared for this route's path (the Allow header of a 405). */
+  allow: string;
+  /** The media type (essence) the operation's body must come in, if it has a body. */
+  bodyType: string;
+  /** A key is read and verified on this route (not on preview variants). */
+  needsKey: boolean;
+  /** The key may be absent (the operation's security is optional); a key given is still checked. */
+  optionalKey: boolean;
+  /** The rate-limit windows of this route: the operation's own, plus the default for other windows. */
+  windows: RateLimit[];
+  /** Prefix of this route's rate-limit buckets (`<opId>[:preview]`). */
+  bucket: string;
+}
+
+/**
+ * The windows a request of `op` counts against: the operation's declared limit and, when that is
+ * over another window than the service default (air quality: 100 per minute), the default as
+ * well (5 per second for every operation, docs/service.md), so both windows hold.
+ */
+export function rateWindows(model: ServiceModel, op: Operation): RateLimit[] {
+  const own = op.rateLimit;
+  const fallback = model.defaultRateLimit;
+  if (own.source !== 'operation' || !fallback || fallback.windowMs === own.windowMs) return [own];
+  return [fallback, own].sort((a, b) => a.windowMs - b.windowMs);
+}
+
+export function routeContext(
+  model: ServiceModel,
+  op: Operation,
+  preview: boolean,
+  matcher: PathMatcher,
+): RouteContext {
+  const path = preview && op.preview ? op.preview.path : op.path;
+  const needsKey = !preview && op.auth.transports.length > 0;
+  return {
+    op,
+    preview,
+    allow: matcher.match(path)?.methods.join(', ') ?? op.method.toUpperCase(),
+    bodyType: op.body ? mediaEssence(op.body.mediaType) : '',
+    needsKey,
+    optionalKey: needsKey && !op.auth.required,
+    windows: rateWindows(model, op),
+    bucket: `${op.id}${preview ? ':preview' : ''}`,
+  };
+}
+
+/** The route context of a route's options (onRoute) or of a request, if the route is ours. */
+export function contextOf(source: RouteOptions | FastifyRequest): RouteContext | undefined {
+  const config = 'routeOptions' in source ? source.routeOptions.config : source.config;
+  return config?.dataapi;
+}
+
+type HookName = 'onRequest' | 'preValidation' | 'preHandler';
+
+/** Appends a request hook to a route, after the ones it already has (as Fastify's plugins do). */
+export function appendHook(
+  routeOptions: RouteOptions,
+  name: HookName,
+  hook: (request: FastifyRequest) => Promise<void>,
+): void {
+  const existing = routeOptions[name] as unknown;
+  const list = Array.isArray(existing) ? existing : existing ? [existing] : [];
+  (routeOptions as unknown as Record<HookName, unknown[]>)[name] = [...list, hook];
+}

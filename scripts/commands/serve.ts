@@ -1,0 +1,192 @@
+/**
+ * `dataapi serve`: the service on the generated stubs and the integrator's handlers, as it runs in
+ * production (keys required, limits shared through Redis, health probes, /docs, graceful
+ * shutdown). The server itself is runtime/server/app.ts; this parses flags and picks key sources.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import type { ServiceModel } from 'dataapi/model';
+import type { Command } from '../cli.ts';
+import { guard, parseFlags, UsageError } from '../args.ts';
+import type { Handler, VerifyKey } from '../../runtime/server/index.ts';
+import { resolveKeys, INSECURE_BANNER } from '../serve/keys.ts';
+import { stopOnSignals } from '../serve/shutdown.ts';
+
+const usage = `Usage: dataapi serve [--port 8080] [--host 127.0.0.1] [--handlers DIR] [--keys-file FILE] [--redis URL]
+
+Runs the service on the generated stubs (generated/server) with your handlers. Operations without
+a handler answer 501 in their envelope; keys and rate limits apply to every operation.
+
+  --port N              port to listen on (0: any free port)        default: $PORT or 8080
+  --host HOST           address to listen on (0.0.0.0 in a container) default: 127.0.0.1
+  --handlers DIR        handler files (*.ts, *.js), each exporting handlers named by operation id
+                                                                    default: handlers
+  --keys-file FILE      accepted keys, one per line: the key, or sha256:<64 hex> of it
+  --insecure-any-key    accept ANY non-empty key (local work only; never in production)
+  --redis URL           count rate limits in Redis (shared by every instance)
+                                                                    default: $REDIS_URL
+  --redis-failure MODE  when Redis is unreachable: open (let requests through) or closed (503)
+                                                                    default: open
+  --spec FILE           the description shown at /docs              default: spec/openapi.yaml
+  --no-docs             do not serve /docs
+  --dir DIR             the generated tree                          default: generated
+  --log-level LEVEL     fatal, error, warn, info, debug, trace or silent   default: info
+  --shutdown-timeout MS on SIGTERM, how long in-flight requests may take   default: 10000
+
+Keys (one source is required): --keys-file FILE, or DATAAPI_KEYS=key1,key2 (same formats),
+or --insecure-any-key. Hash a key with: printf %s "$KEY" | sha256sum
+Probes: GET /healthz (alive), GET /readyz (ready: Redis reachable). Logs: JSON on stdout.
+Exit codes: 0 stopped cleanly, 1 could not listen or stop, 2 bad input (flags, keys, handlers).`;
+
+const LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+
+function portOf(text: string): number {
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65535) {
+    throw new UsageError(`--port must be a port number (0 to 65535), got ${JSON.stringify(text)}`);
+  }
+  return port;
+}
+
+async function loadModel(dir: string): Promise<ServiceModel> {
+  const entry = path.resolve(dir, 'server', 'index.ts');
+  if (!existsSync(entry)) {
+    throw new UsageError(
+      `no server stubs at ${path.relative(process.cwd(), entry) || entry}: run \`dataapi generate\` first`,
+    );
+  }
+  return ((await import(pathToFileURL(entry).href)) as { model: ServiceModel }).model;
+}
+
+async function loadDocument(
+  spec: string,
+  explicit: boolean,
+): Promise<Record<string, unknown> | undefined> {
+  if (!existsSync(spec)) {
+    if (explicit) throw new UsageError(`--spec ${spec}: no such file`);
+    return undefined;
+  }
+  const { loadSpec } = await import('../../generator/load.ts');
+  return (await loadSpec(spec)).document;
+}
+
+async function loadHandlerDir(
+  dir: string,
+  explicit: boolean,
+  model: ServiceModel,
+): Promise<Record<string, Handler>> {
+  if (!existsSync(dir)) {
+    if (explicit) throw new UsageError(`--handlers ${dir}: no such folder`);
+    return {};
+  }
+  const { loadHandlers } = await import('../../runtime/server/index.ts');
+  return loadHandlers(dir, model);
+}
+
+export const command: Command = {
+  summary: 'run the service on the generated stubs and your handlers (keys, limits, /docs)',
+  usage,
+  run: (argv) =>
+    guard(async () => {
+      const { values } = parseFlags(
+        argv,
+        {
+          port: { type: 'string', default: process.env.PORT ?? '8080' },
+          host: { type: 'string', default: '127.0.0.1' },
+          handlers: { type: 'string' },
+          'keys-file': { type: 'string' },
+          'insecure-any-key': { type: 'boolean', default: false },
+          redis: { type: 'string' },
+          'redis-failure': { type: 'string', default: 'open' },
+          spec: { type: 'string' },
+          'no-docs': { type: 'boolean', default: false },
+          dir: { type: 'string', default: 'generated' },
+          'log-level': { type: 'string', default: 'info' },
+          'shutdown-timeout': { type: 'string', default: '10000' },
+        },
+        usage,
+      );
+      const port = portOf(values.port as string);
+      const failure = values['redis-failure'] as string;
+      if (failure !== 'open' && failure !== 'closed') {
+        throw new UsageError(
+          `--redis-failure must be open or closed, got ${JSON.stringify(failure)}`,
+        );
+      }
+      const level = values['log-level'] as string;
+      if (!LEVELS.has(level))
+        throw new UsageError(`--log-level must be one of ${[...LEVELS].join(', ')}`);
+      const shutdownMs = Number(values['shutdown-timeout']);
+      if (!Number.isInteger(shutdownMs) || shutdownMs < 0) {
+        throw new UsageError('--shutdown-timeout must be a whole number of milliseconds');
+      }
+      const keys = await resolveKeys({
+        ...(values['keys-file'] !== undefined ? { keysFile: values['keys-file'] as string } : {}),
+        insecureAnyKey: values['insecure-any-key'] === true,
+        env: process.env,
+      });
+      const redisUrl = (values.redis as string | undefined) ?? (process.env.REDIS_URL || undefined);
+      if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
+        throw new UsageError('--redis (or REDIS_URL) must be a redis:// or rediss:// URL');
+      }
+
+      let app: FastifyInstance;
+      let handlerCount = 0;
+      let operations = 0;
+      try {
+        const model = await loadModel(values.dir as string);
+        operations = model.operations.length;
+        const handlers = await loadHandlerDir(
+          (values.handlers as string | undefined) ?? 'handlers',
+          values.handlers !== undefined,
+          model,
+        );
+        handlerCount = Object.keys(handlers).length;
+        const document =
+          values['no-docs'] === true
+            ? undefined
+            : await loadDocument(
+                (values.spec as string | undefined) ?? 'spec/openapi.yaml',
+                values.spec !== undefined,
+              );
+        if (keys.mode === 'any') process.stderr.write(INSECURE_BANNER);
+        const { createServiceApp } = await import('../../runtime/server/app.ts');
+        ({ app } = await createServiceApp({
+          model,
+          handlers,
+          ...(keys.mode === 'any'
+            ? { insecureAnyKey: true }
+            : { verifyKey: keys.verify as VerifyKey }),
+          ...(redisUrl ? { redisUrl } : {}),
+          onRedisError: failure,
+          ...(document ? { document } : {}),
+          logLevel: level,
+        }));
+        if (keys.mode === 'any') app.log.warn('--insecure-any-key: any non-empty key is accepted');
+      } catch (err) {
+        if (err instanceof UsageError) throw err;
+        process.stderr.write(`dataapi serve: ${(err as Error).message}\n`);
+        return 2;
+      }
+      let url: string;
+      try {
+        url = await app.listen({ port, host: values.host as string });
+      } catch (err) {
+        process.stderr.write(
+          `dataapi serve: cannot listen on ${values.host}:${port}: ${(err as Error).message}\n`,
+        );
+        await app.close();
+        return 1;
+      }
+      process.stderr.write(
+        `dataapi serve: listening on ${url}\n` +
+          `  operations: ${operations} (${handlerCount} with a handler; the others answer 501)\n` +
+          `  keys: ${keys.describe}\n` +
+          `  rate limits: ${redisUrl ? `Redis (failure: ${failure})` : 'in this process only'}\n` +
+          `  health: ${url}/healthz, ${url}/readyz${app.hasRoute({ method: 'GET', url: '/docs' }) ? `; docs: ${url}/docs` : ''}\n`,
+      );
+      return stopOnSignals(app, shutdownMs);
+    }),
+};

@@ -1,0 +1,97 @@
+/**
+ * `dataapi serve` as a real process on 127.0.0.1 and a free port: started through bin/dataapi.js,
+ * ready once it prints its address, stopped with a signal by its own process id.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const FIXTURES = path.join(ROOT, 'test/serve/fixtures');
+
+export interface ServeProcess {
+  url: string;
+  pid: number;
+  stdout(): string;
+  stderr(): string;
+  /** Sends the signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+  exited: Promise<number | null>;
+}
+
+/** Runs `dataapi serve` to completion (for start-up refusals): exit code and output. */
+export function runServe(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['bin/dataapi.js', 'serve', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, DATAAPI_KEYS: '', REDIS_URL: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGTERM'), 30_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Starts `dataapi serve --port 0` with the arguments; resolves once it listens. */
+export function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
+  const child = spawn(
+    process.execPath,
+    ['bin/dataapi.js', 'serve', '--port', '0', '--host', '127.0.0.1', ...args],
+    {
+      cwd: ROOT,
+      env: { ...process.env, DATAAPI_KEYS: '', REDIS_URL: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`serve did not start in time:\n${stderr}\n${stdout.slice(-2000)}`));
+    }, 45_000);
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(stderr);
+      if (!m?.[1]) return;
+      clearTimeout(timer);
+      resolve({
+        url: m[1],
+        pid: child.pid!,
+        stdout: () => stdout,
+        stderr: () => stderr,
+        exited,
+        stop: (signal = 'SIGTERM') => {
+          if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+          return exited;
+        },
+      });
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(
+        new Error(`serve exited (${code}) before listening:\n${stderr}\n${stdout.slice(-2000)}`),
+      );
+    });
+  });
+}
+
+/** The JSON log lines a serve process wrote. */
+export function logLines(text: string): Record<string, unknown>[] {
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
