@@ -7,10 +7,12 @@
  * with its group's business codes (answers.ts); client errors are always 4xx, never 500.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Operation, ServiceModel } from 'dataapi/model';
+import { OPERATION_CONSTRAINT, operationStrategy, sharedRoutes } from './choose.ts';
+import { createRouteGuard, unservableFinding } from './guard.ts';
+import type { Finding, Operation, ServiceModel } from 'dataapi/model';
 import type { VerifyKey } from './auth.ts';
 import { installAnswers } from './answers.ts';
-import { defaultEnvelopeOp } from './errors.ts';
+import { defaultEnvelopeOp, type DescribeError } from './errors.ts';
 import { keysVerifier } from './keys.ts';
 import { installParsers } from './parsers.ts';
 import { installRequestChecks, type OnOperationRequest } from './route-checks.ts';
@@ -55,6 +57,16 @@ export interface ServiceOptions {
    * Throw an HttpError to answer with it.
    */
   onOperationRequest?: OnOperationRequest;
+  /**
+   * Told about each operation that cannot be served (a schema Ajv cannot compile, a path the
+   * router refuses): it answers 501 while the others serve.
+   */
+  onFinding?: (finding: Finding) => void;
+  /**
+   * The body of an error the server produces itself for an operation without an envelope (see
+   * errors.ts `errorAnswer`): the mock answers with the declared response's example or sample.
+   */
+  describeError?: DescribeError;
 }
 
 export const DEFAULT_LIMITS = { bodyBytes: 1 << 20, fileBytes: 10 << 20, files: 10 } as const;
@@ -85,7 +97,15 @@ export async function registerService(
 
   app.setValidatorCompiler(validatorCompiler(model));
   await installParsers(app, model, limits);
-  installAnswers(app, model, matcher, defaultEnvelopeOp(model));
+  const guard = createRouteGuard(model);
+  const { owner } = sharedRoutes(model);
+  if (!app.hasConstraintStrategy(OPERATION_CONSTRAINT))
+    app.addConstraintStrategy(operationStrategy(model) as never);
+  const unservable = new Map<Operation, string>();
+  installAnswers(app, model, matcher, defaultEnvelopeOp(model), {
+    unservable,
+    ...(options.describeError ? { describeError: options.describeError } : {}),
+  });
 
   // Behaviours first: their onRoute hooks see the routes added below, in this order.
   installRequestChecks(app, options.onOperationRequest);
@@ -96,12 +116,23 @@ export async function registerService(
 
   const addRoute = (op: Operation, preview: boolean) => {
     const route = toRoutePath(preview && op.preview ? op.preview.path : op.path);
+    const schema = routeSchemas(op, route.params);
+    // Shared method and route: the owner's route, this operation chosen per request.
+    const constraint = !preview && owner.has(op) ? op.id : undefined;
+    const reason = guard.check(op, op.method.toUpperCase(), route.url, schema, constraint);
+    if (reason !== undefined) {
+      // Not registered: the not-found handler answers its requests with a located 501.
+      unservable.set(op, reason);
+      options.onFinding?.(unservableFinding(model, op, reason));
+      return;
+    }
     const ctx = routeContext(model, op, preview, matcher);
     app.route({
       method: op.method.toUpperCase() as 'GET',
       url: route.url,
       bodyLimit: limits.bodyBytes,
-      schema: routeSchemas(op, route.params),
+      schema,
+      ...(constraint ? { constraints: { [OPERATION_CONSTRAINT]: constraint } } : {}),
       config: { dataapi: ctx },
       handler: routeHandler(model, ctx, options.handlers[op.id], validators, route.params),
     });

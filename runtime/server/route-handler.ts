@@ -163,7 +163,14 @@ export function routeHandler(
     reply.type(responseType);
     if (writeEnvelope) return reply.send(writeEnvelope(payload, explicit));
     return reply.send(
-      op.success?.kind === 'json' || !op.success ? JSON.stringify(payload ?? null) : payload,
+      op.success?.kind === 'json' || !op.success ? JSON.stringify(payload ?? null) : asText(payload),
     );
   };
+}
+
+/** A non-JSON payload as Fastify can send it (text, bytes or a stream; anything else as JSON). */
+function asText(payload: unknown): unknown {
+  if (typeof payload === 'string' || payload instanceof Uint8Array) return payload;
+  if (typeof payload === 'object' && payload !== null && 'pipe' in payload) return payload;
+  return payload === undefined ? '' : JSON.stringify(payload);
 }

@@ -25,6 +25,7 @@ export type {
   ValidateFunction,
   ValidatorOptions,
 } from 'dataapi/model';
+export * from './credentials.ts';
 
 export interface EnvelopeReading {
   /** The status object under the operation's own spelling, if present. */
