@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import * as prettier from 'prettier';
 import type { Manifest } from './manifest.ts';
 import type { RenderedFile } from './render.ts';
+import { layoutTypes } from './types-layout.ts';
 
 export { MANIFEST, type Manifest } from './manifest.ts';
 
@@ -60,20 +61,50 @@ export async function formatFiles(
     }
     if (!verified) await verifySyntax(file);
     const parser = parserFor(file.path);
-    const format = (text: string) =>
+    const format = (text: string, printWidth = options.printWidth) =>
       prettier
-        .format(text, { ...options, parser: parser as string })
-        .catch(() => prettier.format(text, { ...options, parser: 'typescript' }));
+        .format(text, { ...options, printWidth, parser: parser as string })
+        .catch(() => prettier.format(text, { ...options, printWidth, parser: 'typescript' }));
     const content = !parser
       ? file.content
       : file.path === 'types.ts'
-        ? await formatByDeclaration(file.content, format)
+        ? await formatTypes(file.content, options, format)
         : await format(file.content);
     formatted++;
     out.push({ path: file.path, content });
     manifest.files[file.path] = { raw, out: hash(content) };
   }
   return { files: out, manifest, formatted };
+}
+
+/**
+ * types.ts (openapi-typescript's output) laid out as prettier would (see types-layout.ts), with
+ * prettier only over the members whose layout it decides; prettier over the whole file when the
+ * options or the text are not what that layout models.
+ */
+export async function formatTypes(
+  text: string,
+  options: prettier.Options,
+  format: (text: string, printWidth?: number) => Promise<string>,
+): Promise<string> {
+  const modelled =
+    (options.tabWidth ?? 2) === 2 &&
+    !options.useTabs &&
+    options.semi !== false &&
+    (options.quoteProps ?? 'as-needed') === 'as-needed' &&
+    (options.endOfLine ?? 'lf') === 'lf';
+  const laid = modelled
+    ? await layoutTypes(
+        text,
+        {
+          printWidth: options.printWidth ?? 80,
+          singleQuote: options.singleQuote ?? false,
+          measure: prettier.util.getStringWidth,
+        },
+        format,
+      )
+    : undefined;
+  return laid?.text ?? formatByDeclaration(text, format);
 }
 
 /**
