@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import * as prettier from 'prettier';
 import type { Manifest } from './manifest.ts';
 import type { RenderedFile } from './render.ts';
+import { shapeFormatter } from './format-shapes.ts';
 import { layoutTypes } from './types-layout.ts';
 
 export { MANIFEST, type Manifest } from './manifest.ts';
@@ -42,6 +43,8 @@ export async function formatFiles(
 ): Promise<{ files: RenderedFile[]; manifest: Manifest; formatted: number }> {
   const manifest: Manifest = { version: 1, files: {} };
   let formatted = 0;
+  // Files that differ only in their strings and comments share one prettier run (format-shapes.ts).
+  const byShape = new Map<string, (text: string) => Promise<string>>();
   const out: RenderedFile[] = [];
   for (const file of files) {
     const raw = hash(file.content);
@@ -69,12 +72,24 @@ export async function formatFiles(
       ? file.content
       : file.path === 'types.ts'
         ? await formatTypes(file.content, options, format)
-        : await format(file.content);
+        : await shaped(byShape, parser, format)(file.content);
     formatted++;
     out.push({ path: file.path, content });
     manifest.files[file.path] = { raw, out: hash(content) };
   }
   return { files: out, manifest, formatted };
+}
+
+/** The shape-sharing formatter of one parser (TypeScript files only). */
+function shaped(
+  byShape: Map<string, (text: string) => Promise<string>>,
+  parser: string,
+  format: (text: string) => Promise<string>,
+): (text: string) => Promise<string> {
+  if (parser !== 'babel-ts') return format;
+  let formatter = byShape.get(parser);
+  if (!formatter) byShape.set(parser, (formatter = shapeFormatter((text) => format(text))));
+  return formatter;
 }
 
 /**
