@@ -11,6 +11,8 @@ import { createHash } from 'node:crypto';
 import * as prettier from 'prettier';
 import type { Manifest } from './manifest.ts';
 import type { RenderedFile } from './render.ts';
+import { shapeFormatter } from './format-shapes.ts';
+import { layoutTypes } from './types-layout.ts';
 
 export { MANIFEST, type Manifest } from './manifest.ts';
 
@@ -41,6 +43,8 @@ export async function formatFiles(
 ): Promise<{ files: RenderedFile[]; manifest: Manifest; formatted: number }> {
   const manifest: Manifest = { version: 1, files: {} };
   let formatted = 0;
+  // Files that differ only in their strings and comments share one prettier run (format-shapes.ts).
+  const byShape = new Map<string, (text: string) => Promise<string>>();
   const out: RenderedFile[] = [];
   for (const file of files) {
     const raw = hash(file.content);
@@ -60,20 +64,62 @@ export async function formatFiles(
     }
     if (!verified) await verifySyntax(file);
     const parser = parserFor(file.path);
-    const format = (text: string) =>
+    const format = (text: string, printWidth = options.printWidth) =>
       prettier
-        .format(text, { ...options, parser: parser as string })
-        .catch(() => prettier.format(text, { ...options, parser: 'typescript' }));
+        .format(text, { ...options, printWidth, parser: parser as string })
+        .catch(() => prettier.format(text, { ...options, printWidth, parser: 'typescript' }));
     const content = !parser
       ? file.content
       : file.path === 'types.ts'
-        ? await formatByDeclaration(file.content, format)
-        : await format(file.content);
+        ? await formatTypes(file.content, options, format)
+        : await shaped(byShape, parser, format)(file.content);
     formatted++;
     out.push({ path: file.path, content });
     manifest.files[file.path] = { raw, out: hash(content) };
   }
   return { files: out, manifest, formatted };
+}
+
+/** The shape-sharing formatter of one parser (TypeScript files only). */
+function shaped(
+  byShape: Map<string, (text: string) => Promise<string>>,
+  parser: string,
+  format: (text: string) => Promise<string>,
+): (text: string) => Promise<string> {
+  if (parser !== 'babel-ts') return format;
+  let formatter = byShape.get(parser);
+  if (!formatter) byShape.set(parser, (formatter = shapeFormatter((text) => format(text))));
+  return formatter;
+}
+
+/**
+ * types.ts (openapi-typescript's output) laid out as prettier would (see types-layout.ts), with
+ * prettier only over the members whose layout it decides; prettier over the whole file when the
+ * options or the text are not what that layout models.
+ */
+export async function formatTypes(
+  text: string,
+  options: prettier.Options,
+  format: (text: string, printWidth?: number) => Promise<string>,
+): Promise<string> {
+  const modelled =
+    (options.tabWidth ?? 2) === 2 &&
+    !options.useTabs &&
+    options.semi !== false &&
+    (options.quoteProps ?? 'as-needed') === 'as-needed' &&
+    (options.endOfLine ?? 'lf') === 'lf';
+  const laid = modelled
+    ? await layoutTypes(
+        text,
+        {
+          printWidth: options.printWidth ?? 80,
+          singleQuote: options.singleQuote ?? false,
+          measure: prettier.util.getStringWidth,
+        },
+        format,
+      )
+    : undefined;
+  return laid?.text ?? formatByDeclaration(text, format);
 }
 
 /**

@@ -1,13 +1,18 @@
 /**
  * Request validation with Ajv (JSON Schema 2020-12) in place of Fastify's validator compiler:
  * query, path and header values are coerced to their schema types (they arrive as text); JSON
- * bodies are not. Unknown query parameters are allowed. Every schema is compiled once, when the
- * route is registered.
+ * bodies are not. Unknown query parameters are allowed. Every schema is compiled once, on its
+ * route's first request.
  */
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FastifyValidationResult } from 'fastify/types/schema.js';
 import type { JsonSchema, Operation, ServiceModel } from 'dataapi/model';
-import { createSchemaValidator, type SchemaValidator } from 'dataapi/runtime/shared';
+import {
+  createSchemaValidator,
+  type SchemaValidator,
+  type ValidateFunction,
+} from 'dataapi/runtime/shared';
+import { HttpError } from './errors.ts';
 
 export interface Validators {
   /** Coercing (query, path, headers, multipart and form fields). */
@@ -106,22 +111,42 @@ export function routeSchemas(op: Operation, paramAliases: Map<string, string>): 
 
 type Check = ((data: unknown) => boolean) & { errors?: unknown };
 
-/** Fastify's validator compiler, backed by the model's Ajv instances. */
+/**
+ * Fastify's validator compiler, backed by the model's Ajv instances. Each schema is compiled on
+ * its route's first request, not when the route is registered: a large description's server or
+ * mock (GitHub's 1,223 operations) starts without compiling every operation up front.
+ */
 export function validatorCompiler(model: ServiceModel): FastifySchemaCompiler<JsonSchema> {
   const v = validatorsFor(model);
   return ({ schema, httpPart }) => {
     const optional = typeof schema === 'object' && OPTIONAL_BODY in schema;
     const textFields = typeof schema === 'object' && TEXT_FIELDS in schema;
     const ajv = httpPart === 'body' && !textFields ? v.body : v.params;
-    const fn = ajv.compile(schema);
-    if (!optional) return fn as FastifyValidationResult;
-    // Fastify hands a missing body over as null; an optional body may be absent.
-    const wrapper: Check = (data) => {
-      if (data === null || data === undefined) return true;
+    let fn: ValidateFunction | undefined;
+    const check: Check = (data) => {
+      // Fastify hands a missing body over as null; an optional body may be absent.
+      if (optional && (data === null || data === undefined)) return true;
+      fn ??= compileOrRefuse(ajv, schema, httpPart);
       const ok = fn(data) as boolean;
-      wrapper.errors = fn.errors;
+      check.errors = fn.errors;
       return ok;
     };
-    return wrapper as FastifyValidationResult;
+    return check as FastifyValidationResult;
   };
+}
+
+function compileOrRefuse(
+  ajv: SchemaValidator,
+  schema: JsonSchema,
+  part: string | undefined,
+): ValidateFunction {
+  try {
+    return ajv.compile(schema);
+  } catch (err) {
+    throw new HttpError(
+      501,
+      `the ${part ?? 'request'} schema of this operation cannot be compiled: ${(err as Error).message}`,
+      { outcome: 'service_error' },
+    );
+  }
 }
