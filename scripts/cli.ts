@@ -14,6 +14,7 @@ const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
   lint: () => import('./commands/lint.ts'),
   scaffold: () => import('./commands/scaffold.ts'),
   bench: () => import('./commands/bench.ts'),
+  pack: () => import('./commands/pack.ts'),
 };
 
 async function available(): Promise<[string, Command][]> {

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import type * as esbuild from 'esbuild';
-import { PackError } from './declarations.ts';
+import { PackError } from './errors.ts';
 
 /** Import specifier of the file-path reader inside the package (see package.json `imports`). */
 export const FILE_PATH_IMPORT = '#file-path';

@@ -10,6 +10,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as TS from 'typescript';
+import { PackError } from './errors.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -26,8 +27,6 @@ export interface DeclarationInput {
 /** Declarations by package path without extension (`index`, `lib/runtime/client/client`). */
 export type Declarations = Map<string, string>;
 
-export class PackError extends Error {}
-
 export function emitDeclarations(input: DeclarationInput): Declarations {
   const ts = require('typescript') as typeof TS;
   const stageDir = path.join(input.root, '.dataapi-pack-stage');
@@ -39,6 +38,7 @@ export function emitDeclarations(input: DeclarationInput): Declarations {
     lib: ['lib.es2023.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
     // Node's types for the Node-only reader; a declaration that needed them would fail below.
     types: ['node'],
+    typeRoots: [path.join(input.root, 'node_modules', '@types')],
     strict: true,
     skipLibCheck: true,
     allowImportingTsExtensions: true,
@@ -49,6 +49,7 @@ export function emitDeclarations(input: DeclarationInput): Declarations {
     outDir: path.join(input.root, '.dataapi-pack-out'),
   };
   const host = ts.createCompilerHost(options, true);
+  host.getCurrentDirectory = () => input.root;
   const { getSourceFile, fileExists, readFile, directoryExists } = host;
   host.getSourceFile = (f, lang, ...rest) => {
     const text = virtual.get(path.resolve(f));

@@ -11,9 +11,9 @@ import { bundleClient } from './bundle.ts';
 import { declarationFiles, emitDeclarations } from './declarations.ts';
 import { checkPackageName, packageJson, packageVersion } from './manifest.ts';
 import { renderSources } from './source.ts';
-import { MARKER, writePackage } from './write.ts';
+import { checkOutDir, MARKER, writePackage } from './write.ts';
 
-export { PackError } from './declarations.ts';
+export { PackError, PackInputError } from './errors.ts';
 
 export interface PackOptions {
   spec: string;
@@ -63,12 +63,18 @@ export async function packClient(options: PackOptions): Promise<PackResult> {
     import('../emit/typescript-side.mjs'),
   ]);
   const name = checkPackageName(options.name ?? DEFAULT_NAME);
+  if (options.version !== undefined) packageVersion(options.version, '');
+  await checkOutDir(options.out);
   const spec = await loadSpec(options.spec);
   const model = normalise(spec);
   const version = packageVersion(options.version, model.version);
-  const specLabel =
-    path.relative(process.cwd(), path.resolve(options.spec)).split(path.sep).join('/') ||
-    options.spec;
+  // Shown in the package: relative to where the command runs, or the file's name when that is
+  // outside (an absolute path would make the bytes depend on the machine).
+  const relative = path
+    .relative(process.cwd(), path.resolve(options.spec))
+    .split(path.sep)
+    .join('/');
+  const specLabel = relative.startsWith('..') ? path.basename(options.spec) : relative;
   const license = licenseOf(spec.document);
   const plan = planPack(model);
   const sources = await renderSources(root, model, plan, {

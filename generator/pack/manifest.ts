@@ -4,7 +4,7 @@
  * find the right ones), the conditional `#file-path` import (Node reads paths; elsewhere the
  * browser stand-in), engines, `sideEffects: false` and no dependencies.
  */
-import { PackError } from './declarations.ts';
+import { PackInputError } from './errors.ts';
 import { FILE_PATH_IMPORT } from './bundle.ts';
 
 export interface ManifestInput {
@@ -21,7 +21,7 @@ export function checkPackageName(name: string): string {
     /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/.test(name) &&
     !/^(?:node_modules|favicon\.ico)$/.test(name);
   if (!ok)
-    throw new PackError(
+    throw new PackInputError(
       `${JSON.stringify(name)} is not a valid npm package name (lower case letters, digits, - . _ ~, optionally @scope/name)`,
     );
   return name;
@@ -37,7 +37,7 @@ const SEMVER =
 export function packageVersion(explicit: string | undefined, infoVersion: string): string {
   if (explicit !== undefined) {
     if (!SEMVER.test(explicit))
-      throw new PackError(
+      throw new PackInputError(
         `--version ${JSON.stringify(explicit)} is not a semver version (e.g. 1.2.3)`,
       );
     return explicit;
@@ -46,7 +46,7 @@ export function packageVersion(explicit: string | undefined, infoVersion: string
   const short = /^(0|[1-9]\d*)(?:\.(0|[1-9]\d*))?$/.exec(v);
   if (short) return `${short[1]}.${short[2] ?? '0'}.0`;
   if (SEMVER.test(v)) return v;
-  throw new PackError(
+  throw new PackInputError(
     `info.version ${JSON.stringify(infoVersion)} is not a semver version; pass --version (e.g. --version 1.0.0)`,
   );
 }

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PackError } from './declarations.ts';
+import { PackInputError } from './errors.ts';
 
 /** Marks a folder as written by `dataapi pack` (not in the package's `files`, so not published). */
 export const MARKER = '.dataapi-pack.json';
@@ -15,15 +15,22 @@ export const MARKER = '.dataapi-pack.json';
 /** npm's own fixed date for tarball entries: the files' dates carry no information. */
 export const FIXED_MTIME = new Date('1985-10-26T08:15:00.000Z');
 
+/** Refuses an --out folder that holds anything but a package this command wrote. */
+export async function checkOutDir(out: string): Promise<void> {
+  const target = path.resolve(out);
+  if (!existsSync(target)) return;
+  const entries = await readdir(target).catch(() => {
+    throw new PackInputError(`${out} exists and is not a folder`);
+  });
+  if (entries.length > 0 && !entries.includes(MARKER))
+    throw new PackInputError(
+      `${out} exists and was not written by dataapi pack: choose another --out or empty it`,
+    );
+}
+
 export async function writePackage(out: string, files: Map<string, string>): Promise<void> {
   const target = path.resolve(out);
-  if (existsSync(target)) {
-    const entries = await readdir(target);
-    if (entries.length > 0 && !entries.includes(MARKER))
-      throw new PackError(
-        `${out} exists and was not written by dataapi pack: choose another --out or empty it`,
-      );
-  }
+  await checkOutDir(out);
   const parent = path.dirname(target);
   await mkdir(parent, { recursive: true });
   const staging = path.join(parent, `.${path.basename(target)}.tmp-${process.pid}`);
