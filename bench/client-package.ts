@@ -45,8 +45,10 @@ export async function clientPackage(ctx: BenchContext): Promise<Section> {
     'npm pack',
     await timed('npm', ['pack', out, '--pack-destination', ctx.work, '--json'], { cwd: ctx.work }),
   );
-  const json = packed.output.slice(packed.output.indexOf('['), packed.output.lastIndexOf(']') + 1);
-  const tarball = path.join(ctx.work, (JSON.parse(json) as { filename: string }[])[0]!.filename);
+  void packed;
+  const tgz = (await readdir(ctx.work)).find((f) => f.endsWith('.tgz'));
+  if (!tgz) throw new Error('npm pack wrote no tarball');
+  const tarball = path.join(ctx.work, tgz);
   await writeFile(
     path.join(consumer, 'package.json'),
     '{"name":"c","private":true,"type":"module"}',
