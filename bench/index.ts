@@ -5,6 +5,7 @@ import { validationThroughput } from './validation.ts';
 import { contractSuite } from './contract.ts';
 import { livePacing } from './pacing.ts';
 import { githubGeneration, serviceGeneration, syntheticGeneration } from './generation.ts';
+import { clientPackage } from './client-package.ts';
 
 export interface Benchmark {
   id: string;
@@ -72,6 +73,15 @@ export const BENCHMARKS: Benchmark[] = [
       'pacing: >= 90% of the limit with enough work (saturated)',
     ],
     run: livePacing,
+  },
+  {
+    id: 'client-package',
+    title: '8. The packed client (dataapi pack client)',
+    targets: [
+      'client package: tarball < 100 kB',
+      "client package: one operation's browser bundle <= 60% of the whole client's",
+    ],
+    run: clientPackage,
   },
 ];
 

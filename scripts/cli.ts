@@ -14,6 +14,7 @@ const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
   scaffold: () => import('./commands/scaffold.ts'),
   bench: () => import('./commands/bench.ts'),
   diff: () => import('./commands/diff.ts'),
+  pack: () => import('./commands/pack.ts'),
 };
 
 async function available(): Promise<[string, Command][]> {

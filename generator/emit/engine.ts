@@ -12,6 +12,9 @@ import {
   jsdocText,
   jsonLiteral,
   lineComment,
+  markdownBlock,
+  markdownCode,
+  markdownText,
   propertyKey,
   stringLiteral,
   templateText,
@@ -38,6 +41,9 @@ export function createEngine(): typeof Handlebars {
   hb.registerHelper('comment', (v: unknown) => lineComment(v));
   hb.registerHelper('jsdoc', (v: unknown) => jsdocText(v));
   hb.registerHelper('file', (v: unknown) => toFileStem(String(v ?? '')));
+  hb.registerHelper('md', (v: unknown) => markdownText(v));
+  hb.registerHelper('mdcode', (v: unknown) => markdownCode(v));
+  hb.registerHelper('mdblock', (v: unknown) => markdownBlock(v));
   hb.registerHelper('eq', (...args: unknown[]) => last(args)[0] === last(args)[1]);
   hb.registerHelper('and', (...args: unknown[]) => last(args).every(Boolean));
   hb.registerHelper('or', (...args: unknown[]) => last(args).some(Boolean));

@@ -63,3 +63,30 @@ export function jsdocText(value: unknown): string {
     .map((line) => line.trimEnd())
     .join('\n * ');
 }
+
+/** Markdown inline text (one line): no HTML, links, emphasis or table cells from spec text. */
+export function markdownText(value: unknown): string {
+  return String(value ?? '')
+    .replace(/[\r\n\u2028\u2029]+/g, ' ')
+    .trim()
+    .replace(/[\\`*_[\]<>|#]/g, (c) => `\\${c}`);
+}
+
+/** A Markdown code span holding any text (fence longer than any backtick run inside; `|` escaped for tables). */
+export function markdownCode(value: unknown): string {
+  const text = String(value ?? '')
+    .replace(/[\r\n\u2028\u2029]+/g, ' ')
+    .replace(/\|/g, '\\|');
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+/** A Markdown block written by the description's author: kept as Markdown, raw HTML neutralised. */
+export function markdownBlock(value: unknown): string {
+  return String(value ?? '')
+    .replace(/\r\n?|\u2028|\u2029/g, '\n')
+    .replace(/</g, '&lt;')
+    .trim();
+}

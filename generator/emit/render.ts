@@ -26,6 +26,9 @@ export interface RenderOptions {
   kinds?: string[];
 }
 
+/** Template folders that `dataapi generate` leaves alone (rendered by their own command). */
+export const SEPARATE_KINDS = new Set(['pack']);
+
 export function safeOutputPath(rel: string): string {
   const normal = path.posix.normalize(rel.split(path.sep).join('/'));
   if (
@@ -51,6 +54,8 @@ export function renderAll(
     const kind = rel.split('/')[0] ?? '';
     // Top-level templates (model.ts) are shared by every kind and always rendered.
     if (options.kinds && rel.includes('/') && !options.kinds.includes(kind)) continue;
+    // `dataapi pack` renders its own kinds into the package folder, never into generated/.
+    if (!options.kinds && SEPARATE_KINDS.has(kind)) continue;
     const target = rel.replace(/\.hbs$/, '');
     if (target.includes('[operation]')) {
       for (const op of model.operations) {

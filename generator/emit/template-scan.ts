@@ -22,6 +22,9 @@ export const SAFE_HELPERS = [
   'comment',
   'jsdoc',
   'file',
+  'md',
+  'mdcode',
+  'mdblock',
 ] as const;
 /** Helpers that return data for block use (#each, #if), never text. */
 export const DATA_HELPERS = ['eq', 'and', 'or', 'not', 'hasItems'] as const;

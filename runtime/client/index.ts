@@ -29,3 +29,12 @@ export type {
   SuccessBody,
   WaitMethod,
 } from './types.ts';
+export {
+  createCaller,
+  modelSlice,
+  bindOperation,
+  bindSubmitAndWait,
+  type Caller,
+  type StandaloneMethod,
+  type StandaloneWaitMethod,
+} from './standalone.ts';

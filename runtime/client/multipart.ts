@@ -1,9 +1,8 @@
 /**
  * Multipart bodies from plain values: files from a Blob (or File), a Buffer / Uint8Array, or a
- * path on disk (read lazily with fs.openAsBlob); other fields as text.
+ * path on disk (under Node: read lazily by file-path.ts); other fields as text.
  */
-import { openAsBlob } from 'node:fs';
-import path from 'node:path';
+import { readFilePath } from './file-path.ts';
 
 /** A file to upload: a Blob/File, bytes, a path, or any of them with an explicit name and type. */
 export type FileInput =
@@ -32,8 +31,8 @@ async function toBlob(input: FileInput, field: string): Promise<{ blob: Blob; fi
   if (input instanceof Uint8Array || input instanceof ArrayBuffer)
     return { blob: new Blob([input as BlobPart]), filename: field };
   if ('path' in input) {
-    const blob = await openAsBlob(input.path, input.contentType ? { type: input.contentType } : {});
-    return { blob, filename: input.filename ?? path.basename(input.path) };
+    const { blob, filename } = await readFilePath(input.path, input.contentType);
+    return { blob, filename: input.filename ?? filename };
   }
   const blob =
     input.data instanceof Blob

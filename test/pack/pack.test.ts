@@ -1,0 +1,188 @@
+/**
+ * `dataapi pack client`: the package folder it writes (manifest, exports map, what the
+ * JavaScript carries, README), its determinism, and the command's errors (nothing written).
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { packClient } from '../../generator/pack/index.ts';
+import { packageVersion, checkPackageName } from '../../generator/pack/manifest.ts';
+import { npmPack, readTreeBytes, ROOT, run, tempDir } from './helpers.ts';
+
+const LONG = 600_000;
+const SPEC = path.join(ROOT, 'spec/openapi.yaml');
+let work: string;
+let out: string;
+
+beforeAll(async () => {
+  work = await tempDir('pack');
+  out = path.join(work, 'client');
+  await packClient({ spec: SPEC, out });
+}, LONG);
+
+const read = (rel: string) => readFile(path.join(out, rel), 'utf8');
+
+describe('the package folder', () => {
+  it('has a publishable manifest: name, version from info.version, exports, engines, no dependencies', async () => {
+    const manifest = JSON.parse(await read('package.json')) as Record<string, unknown>;
+    expect(manifest).toMatchObject({
+      name: '@dataapi/client',
+      version: '3.1.0',
+      type: 'module',
+      sideEffects: false,
+      engines: { node: '>=20' },
+      license: 'LicenseRef-Proprietary',
+      exports: {
+        '.': {
+          import: { types: './dist/esm/index.d.ts', default: './dist/esm/index.js' },
+          require: { types: './dist/cjs/index.d.cts', default: './dist/cjs/index.cjs' },
+        },
+      },
+    });
+    expect(manifest).not.toHaveProperty('dependencies');
+    expect(manifest).not.toHaveProperty('peerDependencies');
+    // `types` comes first in each condition (TypeScript takes the first match).
+    const exportsMap = manifest['exports'] as Record<string, Record<string, object>>;
+    for (const condition of Object.values(exportsMap['.']!))
+      expect(Object.keys(condition)[0]).toBe('types');
+    for (const target of ['dist/esm/index.js', 'dist/cjs/index.cjs', 'dist/esm/index.d.ts'])
+      expect(existsSync(path.join(out, target))).toBe(true);
+  });
+
+  it("carries only the client's runtime: no toolkit, Ajv, Fastify, Handlebars or Node built-ins", async () => {
+    for (const rel of ['dist/esm/index.js', 'dist/cjs/index.cjs']) {
+      const js = await read(rel);
+      const imports = [...js.matchAll(/(?:from\s*|require\(|import\()\s*["']([^"']+)["']/g)].map(
+        (m) => m[1],
+      );
+      expect([...new Set(imports)]).toEqual(['#file-path']);
+      expect(js).not.toMatch(/ajv|fastify|handlebars|prettier|esbuild|typescript\b/i);
+      expect(js).toContain('/* @__PURE__ */ bindOperation(');
+    }
+    // Declarations refer to the package's own files only.
+    const tree = await readTreeBytes(out);
+    for (const [rel, bytes] of tree) {
+      if (!/\.d\.c?ts$/.test(rel)) continue;
+      for (const m of bytes.toString('utf8').matchAll(/from '([^']+)'|import\('([^']+)'\)/g))
+        expect(m[1] ?? m[2], `${rel}`).toMatch(/^\.\.?\//);
+    }
+    expect(await read('dist/esm/file-path.browser.js')).not.toMatch(/node:/);
+    expect(await read('dist/esm/file-path.node.js')).toMatch(/node:fs/);
+  });
+
+  it('has a README from the description: install, createClient, every operation with its facts', async () => {
+    const readme = await read('README.md');
+    expect(readme).toContain('npm install @dataapi/client');
+    expect(readme).toContain('createClient');
+    const model = JSON.parse(await readFile(path.join(ROOT, 'generated/model.json'), 'utf8')) as {
+      operations: { id: string; method: string; path: string }[];
+    };
+    for (const op of model.operations) {
+      expect(readme).toContain(`### \`${op.id}\``);
+      expect(readme).toContain(`\`${op.method.toUpperCase()}\` \`${op.path}\``);
+    }
+    expect(readme).toContain('- Rate limit: 100 per minute');
+    expect(readme).toMatch(/\| `location` \| query \| `string` \| no \|/);
+    expect(readme).toMatch(/Business codes: .*`505` Call count exceeded \(`quota_exceeded`\)/);
+    expect(readme).toMatch(/Errors: `400` /);
+    expect(await read('LICENSE')).toContain('Proprietary');
+    expect(await read('THIRD-PARTY-NOTICES.md')).toContain('openapi-fetch');
+  });
+
+  it(
+    'is the same bytes, dates included, when packed again',
+    async () => {
+      const again = path.join(work, 'again');
+      await packClient({ spec: SPEC, out: again });
+      const a = await readTreeBytes(out);
+      const b = await readTreeBytes(again);
+      expect([...b.keys()]).toEqual([...a.keys()]);
+      for (const [rel, bytes] of a) expect(b.get(rel)?.equals(bytes), rel).toBe(true);
+      const stamp = (await stat(path.join(again, 'dist/esm/index.js'))).mtime.toISOString();
+      expect(stamp).toBe('1985-10-26T08:15:00.000Z');
+      // And npm pack makes the same tarball of both.
+      await mkdir(path.join(work, 'tgz-a'));
+      await mkdir(path.join(work, 'tgz-b'));
+      const first = await npmPack(out, path.join(work, 'tgz-a'));
+      const second = await npmPack(again, path.join(work, 'tgz-b'));
+      expect((await readFile(second)).equals(await readFile(first))).toBe(true);
+    },
+    LONG,
+  );
+
+  it(
+    'takes --name and --version',
+    async () => {
+      const named = path.join(work, 'named');
+      const r = await packClient({
+        spec: SPEC,
+        out: named,
+        name: 'acme-data',
+        version: '2.0.0-rc.1',
+      });
+      expect(r.tarball).toBe('acme-data-2.0.0-rc.1.tgz');
+      const manifest = JSON.parse(await readFile(path.join(named, 'package.json'), 'utf8'));
+      expect(manifest).toMatchObject({ name: 'acme-data', version: '2.0.0-rc.1' });
+      expect(await readFile(path.join(named, 'README.md'), 'utf8')).toContain(
+        'npm install acme-data',
+      );
+    },
+    LONG,
+  );
+});
+
+describe('names and versions', () => {
+  it('completes short info.versions and refuses what npm would refuse', () => {
+    expect(packageVersion(undefined, '3.1')).toBe('3.1.0');
+    expect(packageVersion(undefined, 'v2')).toBe('2.0.0');
+    expect(packageVersion(undefined, '1.2.3-beta.1')).toBe('1.2.3-beta.1');
+    expect(packageVersion('4.0.0', '3.1')).toBe('4.0.0');
+    expect(() => packageVersion(undefined, '2024-01-01')).toThrow(/pass --version/);
+    expect(() => packageVersion('1', '3.1')).toThrow(/not a semver version/);
+    expect(checkPackageName('@scope/name')).toBe('@scope/name');
+    expect(() => checkPackageName('Bad Name')).toThrow(/not a valid npm package name/);
+  });
+});
+
+describe('dataapi pack (command line)', () => {
+  const cli = (args: string[]) =>
+    run(process.execPath, [path.join(ROOT, 'bin/dataapi.js'), ...args], work);
+
+  it(
+    'prints help, and exits 2 on a bad flag, a bad version or an unknown target',
+    async () => {
+      const help = await cli(['pack', '--help']);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain('dataapi pack client');
+      expect((await cli(['pack'])).code).toBe(2);
+      expect((await cli(['pack', 'server'])).stderr).toContain('can pack "client"');
+      expect((await cli(['pack', 'client', '--nope'])).code).toBe(2);
+      const bad = await cli(['pack', 'client', '--spec', SPEC, '--version', 'one', '--out', 'x']);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('not a semver version');
+      expect(existsSync(path.join(work, 'x'))).toBe(false);
+    },
+    LONG,
+  );
+
+  it(
+    'exits 2 on a malformed spec and on an --out it did not write, changing nothing',
+    async () => {
+      const broken = path.join(work, 'broken.yaml');
+      await writeFile(broken, 'openapi: 3.1.0\ninfo: [\n');
+      const r = await cli(['pack', 'client', '--spec', broken, '--out', 'y']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('broken.yaml');
+      expect(existsSync(path.join(work, 'y'))).toBe(false);
+      const mine = path.join(work, 'mine');
+      await mkdir(mine);
+      await writeFile(path.join(mine, 'notes.txt'), 'keep me');
+      const refused = await cli(['pack', 'client', '--spec', SPEC, '--out', mine]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('was not written by dataapi pack');
+      expect(await readFile(path.join(mine, 'notes.txt'), 'utf8')).toBe('keep me');
+    },
+    LONG,
+  );
+});
