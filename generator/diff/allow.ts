@@ -10,7 +10,8 @@
  */
 import type { SpecProblem } from '../load.ts';
 import { METHODS } from '../normalise/index.ts';
-import { isObj, joinPointer, type Obj } from '../normalise/refs.ts';
+import { isObject as isObj, type Obj } from '../../model/object.ts';
+import { joinPointer } from '../../model/pointer.ts';
 import { isRuleId } from './rules.ts';
 import type { Change, UnusedAllowance } from './types.ts';
 

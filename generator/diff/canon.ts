@@ -4,8 +4,9 @@
  * 3.1 type arrays, `const` vs a one-value `enum`, `oneOf` vs `anyOf` with `null`, annotations,
  * key and enum order), and where each named schema is written in the description.
  */
-import { SCHEMA_ROOT_ID, type ServiceModel } from '../model.ts';
-import { escapeToken, isObj, type Obj } from '../normalise/refs.ts';
+import { SCHEMA_ROOT_ID, type ServiceModel } from '../../model/types.ts';
+import { isObject as isObj, type Obj } from '../../model/object.ts';
+import { escapeToken } from '../../model/pointer.ts';
 
 /** Keywords that document a schema without constraining its values. */
 const ANNOTATIONS = new Set([

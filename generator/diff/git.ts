@@ -8,7 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
-import { isObj } from '../normalise/refs.ts';
+import { isObject as isObj } from '../../model/object.ts';
 
 const run = promisify(execFile);
 

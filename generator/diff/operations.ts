@@ -3,7 +3,7 @@
  * not matter), and compares each pair's identity, service facts, request and responses. Each
  * change is reported once per operation, however many paths lead to it.
  */
-import type { Operation } from '../model.ts';
+import type { Operation } from '../../model/types.ts';
 import { severityOf, type RuleId } from './rules.ts';
 import { compareService } from './service.ts';
 import { compareBody, compareParameters } from './request.ts';

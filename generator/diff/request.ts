@@ -1,5 +1,5 @@
 /** What a client sends: parameters (with their schemas) and the request body. */
-import type { Parameter } from '../model.ts';
+import type { Parameter } from '../../model/types.ts';
 import { compareSchemas } from './schemas.ts';
 import type { OperationPair } from './operations.ts';
 import { bodyPointer, mediaPointer, parameterPointer } from './side.ts';

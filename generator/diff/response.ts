@@ -1,5 +1,5 @@
 /** What a client reads: statuses, media types, bodies and headers of the responses. */
-import type { Response } from '../model.ts';
+import type { Response } from '../../model/types.ts';
 import { compareSchemas } from './schemas.ts';
 import type { OperationPair } from './operations.ts';
 import { mediaPointer, responsePointer } from './side.ts';

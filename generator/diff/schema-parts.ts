@@ -1,5 +1,5 @@
 /** The structural parts of a schema comparison: object properties, array items, alternatives. */
-import { isObj, type Obj } from '../normalise/refs.ts';
+import { isObject as isObj, type Obj } from '../../model/object.ts';
 import { canon, canonText, defKey, type SchemaSpace } from './canon.ts';
 import type { RuleId } from './rules.ts';
 import { compareSchemas, emitAt, resolve, view } from './schemas.ts';

@@ -4,7 +4,7 @@
  * `$ref`s are followed on each side; a pair of schemas is compared once per operation and
  * direction, so a shared schema reached along several paths reports its change once.
  */
-import { isObj, type Obj } from '../normalise/refs.ts';
+import { isObject as isObj, type Obj } from '../../model/object.ts';
 import { canon, canonText, defKey, refsIn, type SchemaSpace } from './canon.ts';
 import type { RuleId } from './rules.ts';
 import { compareAlternatives, compareArrays, compareObjects, flatten } from './schema-parts.ts';

@@ -3,8 +3,8 @@
  * business codes, rate limit, streaming and asynchronous pairing (facts the model holds and
  * generic OpenAPI diff tools do not know).
  */
-import type { BusinessCodeGroup, KeyTransport, Operation } from '../model.ts';
-import { escapeToken } from '../normalise/refs.ts';
+import type { BusinessCodeGroup, KeyTransport, Operation } from '../../model/types.ts';
+import { escapeToken } from '../../model/pointer.ts';
 import type { DiffSide } from './side.ts';
 import type { OperationEmit } from './operations.ts';
 
@@ -94,7 +94,7 @@ function compareEnvelope(b: Operation, h: Operation, emit: OperationEmit): void 
 }
 
 const transportName = (t: KeyTransport) =>
-  t.in === 'bearer' ? 'bearer token' : `${t.in} ${t.name}`;
+  t.in === 'bearer' ? 'bearer token' : t.in === 'basic' ? 'http basic' : `${t.in} ${t.name}`;
 
 function compareAuth(b: Operation, h: Operation, emit: OperationEmit): void {
   const at = `${h.pointer}/security`;

@@ -1,7 +1,9 @@
 /** One side of a comparison: the loaded description, its model, and where things are in it. */
 import type { LoadedSpec } from '../load.ts';
-import type { Operation, Parameter, ServiceModel } from '../model.ts';
-import { escapeToken, getAt, isObj, joinPointer, refPointer, type Obj } from '../normalise/refs.ts';
+import type { Operation, Parameter, ServiceModel } from '../../model/types.ts';
+import { isObject as isObj, type Obj } from '../../model/object.ts';
+import { escapeToken, joinPointer } from '../../model/pointer.ts';
+import { getAt, refPointer } from '../../model/refs.ts';
 import { SchemaSpace } from './canon.ts';
 
 export interface DiffSide {

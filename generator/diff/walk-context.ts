@@ -1,7 +1,7 @@
 /** Where a comparison stands: the pointer on each side, a readable path, and how to report. */
 import type { RuleId } from './rules.ts';
 import type { Side } from './types.ts';
-import { escapeToken } from '../normalise/refs.ts';
+import { escapeToken } from '../../model/pointer.ts';
 import type { SchemaSpace } from './canon.ts';
 
 export type Direction = 'request' | 'response';

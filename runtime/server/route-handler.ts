@@ -12,7 +12,7 @@ import { HttpError, ServiceResult } from './errors.ts';
 import { formForValidation, readMultipart, type UploadedFile } from './multipart.ts';
 import type { RouteContext } from './route-context.ts';
 import { acceptedKey } from './route-auth.ts';
-import { isArraySchema, propertiesOf } from '../shared/schema-ref.ts';
+import { isArraySchema, propertiesOf } from 'dataapi/model';
 import type { OperationInput } from './types.ts';
 import type { Validators } from './validation.ts';
 

@@ -112,5 +112,3 @@ export function buildEnvelope(
   };
   return { [env.statusKey]: statusObject, [env.payloadKey]: payload };
 }
-
-}
