@@ -25,7 +25,20 @@ describe('templates/', () => {
 
   it('SAFE_HELPERS is the documented list', () => {
     expect([...SAFE_HELPERS].sort()).toEqual(
-      ['comment', 'file', 'ident', 'json', 'jsdoc', 'key', 'str', 'tpl', 'type'].sort(),
+      [
+        'comment',
+        'file',
+        'ident',
+        'json',
+        'jsdoc',
+        'key',
+        'str',
+        'tpl',
+        'type',
+        'md',
+        'mdcode',
+        'mdblock',
+      ].sort(),
     );
   });
 });
