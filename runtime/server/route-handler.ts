@@ -163,7 +163,9 @@ export function routeHandler(
     reply.type(responseType);
     if (writeEnvelope) return reply.send(writeEnvelope(payload, explicit));
     return reply.send(
-      op.success?.kind === 'json' || !op.success ? JSON.stringify(payload ?? null) : asText(payload),
+      op.success?.kind === 'json' || !op.success
+        ? JSON.stringify(payload ?? null)
+        : asText(payload),
     );
   };
 }
