@@ -7,6 +7,10 @@
  * The key never appears in any field: URLs and messages are redacted before they get here.
  */
 
+import type { DescriptionWarning } from './warnings.ts';
+
+export type { DescriptionWarning } from './warnings.ts';
+
 /** Every check the generated suite runs, in the order each operation's file runs them. */
 export const CHECKS = [
   'status',
@@ -112,6 +116,11 @@ export interface CheckResult {
   waitedMs: number;
   /** Every request the check evaluated. */
   exchanges: ExchangeRecord[];
+  /**
+   * What the check found wrong with the description rather than the target (an undeclared status
+   * on a probe, a schema no value satisfies, an invalid example): never a failure.
+   */
+  warnings?: DescriptionWarning[];
 }
 
 /** Raw coverage: what the run exercised (reporters compare it with the model for "never reached"). */
@@ -139,10 +148,19 @@ export interface ContractRunResult {
     allowWrites: boolean;
     maxResponseTimeMs?: number;
     budget?: number;
+    /** Description warnings fail the run (exit 1). */
+    strict?: boolean;
   };
   startedAt: string;
   durationMs: number;
-  summary: { passed: number; failed: number; skipped: number; requests: number };
+  summary: {
+    passed: number;
+    failed: number;
+    skipped: number;
+    requests: number;
+    /** Description warnings (the `warnings` list). */
+    warnings: number;
+  };
   /** Requests refused by the budget (their checks are skipped). */
   budgetExhausted: boolean;
   /** Sorted by operation, variant, then CHECKS order. */
@@ -150,6 +168,8 @@ export interface ContractRunResult {
   coverage: CoverageData;
   /** Errors outside any check (a file that failed to load, an unreachable target). */
   errors: string[];
+  /** What the description gets wrong or leaves unsaid, each with its JSON pointer (deduplicated). */
+  warnings: DescriptionWarning[];
 }
 
 /** Coverage from check results (every exchange of every check). */

@@ -5,7 +5,7 @@
  */
 import { mkdir, writeFile, access } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ServiceModel } from 'dataapi/model';
 import { redact } from 'dataapi/runtime/shared';
 import { toFileStem } from '../generator/normalise/identifiers.ts';
@@ -14,11 +14,19 @@ import { Collector } from './collector.ts';
 import { coverageOf, type ContractRunResult } from './results.ts';
 import { LocalScheduler, serveScheduler } from './scheduler.ts';
 import { startEmbeddedMock } from './target.ts';
+import { dedupeWarnings, modelWarnings } from './warnings.ts';
 import { redactor, vitestReporters, VITEST_FILES, writeReports } from './reports/index.ts';
 
 export interface RunOptions {
-  /** Project root: where generated/ is (default: cwd). */
+  /** Project root: reports go under it (default: cwd). */
   root?: string;
+  /**
+   * The generated tree to test (model.ts, mock/, contract-tests/): default `<root>/generated`;
+   * `--spec` points it at a description's own suite in a cache folder.
+   */
+  generatedDir?: string;
+  /** Description warnings fail the run (exit 1). */
+  strict?: boolean;
   baseUrl?: string;
   appkey?: string;
   only?: string[];
@@ -54,11 +62,15 @@ export class RunError extends Error {
 
 const DEFAULT_MOCK_KEY = 'dataapi-contract-key';
 
+/** The toolkit's folder (its contract-tests/vitest.config.ts), wherever the run's root is. */
+const TOOLKIT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
 export async function runContract(o: RunOptions): Promise<RunOutcome> {
   const root = path.resolve(o.root ?? process.cwd());
   const out = o.out ?? process.stdout;
   const started = Date.now();
-  const model = await loadModel(root);
+  const generatedDir = path.resolve(root, o.generatedDir ?? 'generated');
+  const model = await loadModel(generatedDir);
   const only = o.only?.filter(Boolean);
   for (const id of only ?? [])
     if (!model.operations.some((op) => op.id === id))
@@ -74,7 +86,7 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
     let embedded = false;
     if (baseUrl === undefined) {
       appkey ||= DEFAULT_MOCK_KEY;
-      const mock = await startEmbeddedMock(root, appkey);
+      const mock = await startEmbeddedMock(generatedDir, appkey);
       closers.push(mock.close);
       baseUrl = mock.url;
       embedded = true;
@@ -108,12 +120,14 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
     const reportDir = path.resolve(root, o.reportDir ?? 'reports');
     const reporters = vitestReporters(o.reporters, out);
     const savedExitCode = process.exitCode;
+    const suite = suiteFiles(root, generatedDir);
     const vitest = await startVitest(
       'test',
       filters,
       {
         root,
-        config: path.join(root, 'contract-tests', 'vitest.config.ts'),
+        config: path.join(TOOLKIT_ROOT, 'contract-tests', 'vitest.config.ts'),
+        ...suite,
         watch: false,
         run: true,
         passWithNoTests: false,
@@ -130,7 +144,17 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
     process.exitCode = savedExitCode;
 
     const results = collector.sorted();
-    const summary = { passed: 0, failed: 0, skipped: 0, requests: scheduler.requests };
+    const warnings = dedupeWarnings([
+      ...modelWarnings(model),
+      ...results.flatMap((r) => r.warnings ?? []),
+    ]);
+    const summary = {
+      passed: 0,
+      failed: 0,
+      skipped: 0,
+      requests: scheduler.requests,
+      warnings: warnings.length,
+    };
     for (const r of results) summary[r.status]++;
     const errors = [...collector.errors];
     if (results.length === 0 && errors.length === 0)
@@ -147,6 +171,7 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
         allowWrites: config.allowWrites,
         ...(o.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: o.maxResponseTimeMs } : {}),
         ...(o.budget !== undefined ? { budget: o.budget } : {}),
+        ...(o.strict ? { strict: true } : {}),
       },
       startedAt: new Date(started).toISOString(),
       durationMs: Date.now() - started,
@@ -155,6 +180,7 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
       results,
       coverage: coverageOf(results),
       errors,
+      warnings,
     };
     const resultsFile = path.resolve(
       root,
@@ -175,14 +201,33 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
       resultsFile,
       color: colorFor(out),
     });
-    return { exitCode: summary.failed > 0 || errors.length > 0 ? 1 : 0, result, resultsFile };
+    const failed =
+      summary.failed > 0 || errors.length > 0 || (o.strict === true && warnings.length > 0);
+    return { exitCode: failed ? 1 : 0, result, resultsFile };
   } finally {
     for (const close of closers.reverse()) await close().catch(() => undefined);
   }
 }
 
-async function loadModel(root: string): Promise<ServiceModel> {
-  const file = path.join(root, 'generated', 'model.ts');
+/**
+ * The suite's test files for vitest when they are not the project's generated/ (a `--spec` cache
+ * folder under node_modules): included explicitly, and transformed rather than loaded as a
+ * dependency.
+ */
+function suiteFiles(root: string, generatedDir: string): Record<string, unknown> {
+  if (generatedDir === path.join(root, 'generated')) return {};
+  const rel = path.relative(root, generatedDir).split(path.sep).join('/');
+  const outside = rel.startsWith('..');
+  return {
+    ...(outside ? { dir: generatedDir } : {}),
+    include: [`${outside ? '' : `${rel}/`}contract-tests/**/*.test.ts`],
+    exclude: [],
+    server: { deps: { inline: [/contract-tests\/.*\.test\.ts$/, /generated\/(model|mock)/] } },
+  };
+}
+
+async function loadModel(generatedDir: string): Promise<ServiceModel> {
+  const file = path.join(generatedDir, 'model.ts');
   try {
     await access(file);
   } catch {

@@ -3,7 +3,7 @@
  * A check fails on the first violated expectation of any probe it covers (and lists the rest),
  * is skipped when it does not apply or the budget refused its requests, and passes otherwise.
  */
-import type { CheckName, CheckResult } from '../results.ts';
+import type { CheckName, CheckResult, DescriptionWarning } from '../results.ts';
 import { BEHAVIOUR_JUDGES } from './behaviour.ts';
 import { answered, type CheckContext, type Judge } from './judge.ts';
 import { RESPONSE_JUDGES } from './response.ts';
@@ -13,7 +13,24 @@ export { declaredResponse, type CheckContext } from './judge.ts';
 const JUDGES = { ...RESPONSE_JUDGES, ...BEHAVIOUR_JUDGES } as Record<CheckName, Judge>;
 
 export function runCheck(check: CheckName, ctx: CheckContext): CheckResult {
-  const { covered, violations, skip } = JUDGES[check](ctx);
+  const judged = JUDGES[check](ctx);
+  const { covered, skip } = judged;
+  // Violations the description is to blame for become warnings; the rest fail the check.
+  const violations = judged.violations.filter((v) => !v.description);
+  const warnings: DescriptionWarning[] = [
+    ...(check === 'status' ? (ctx.set.warnings ?? []) : []),
+    ...judged.violations
+      .filter((v) => v.description)
+      .map((v) => ({
+        code: v.description!.code,
+        pointer: v.description!.pointer,
+        operation: ctx.op.id,
+        message:
+          v.description!.message ??
+          `${v.probe.exchange.record.request.purpose}: expected ${v.expected}, got ${v.actual}`,
+      })),
+  ];
+  const warned = warnings.length > 0 ? { warnings } : {};
   const exchanges = covered.map((p) => p.exchange.record);
   const base = {
     operation: ctx.op.id,
@@ -22,6 +39,7 @@ export function runCheck(check: CheckName, ctx: CheckContext): CheckResult {
     durationMs: Math.round(exchanges.reduce((s, e) => s + e.durationMs, 0)),
     waitedMs: Math.round(exchanges.reduce((s, e) => s + e.waitedMs, 0)),
     exchanges,
+    ...warned,
   };
   if (violations.length > 0) {
     const first = violations[0]!;
@@ -65,7 +83,10 @@ export function runCheck(check: CheckName, ctx: CheckContext): CheckResult {
   return {
     ...base,
     status: 'passed',
-    message: `${covered.length} request(s) conform`,
+    message:
+      warnings.length > 0
+        ? `${covered.length} request(s) conform; ${warnings.length} description warning(s)`
+        : `${covered.length} request(s) conform`,
     request: { method: main.method, url: main.url },
     errors: [],
   };

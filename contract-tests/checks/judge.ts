@@ -10,6 +10,11 @@ export interface Violation {
   actual: string;
   errors?: string[];
   excerpt?: string;
+  /**
+   * Set when the description, not the target, is at fault (an undeclared status on a probe, a
+   * schema no value satisfies): reported as a warning at this pointer, never a failure.
+   */
+  description?: { code: string; pointer: string; message?: string };
 }
 
 export interface CheckContext {
@@ -24,6 +29,27 @@ export type Judge = (ctx: CheckContext) => {
   violations: Violation[];
   skip?: string;
 };
+
+/** A violation the description is to blame for (see Violation.description). */
+export function descriptionWarning(
+  v: Omit<Violation, 'description'>,
+  code: string,
+  pointer: string,
+  message?: string,
+): Violation {
+  return { ...v, description: { code, pointer, ...(message !== undefined ? { message } : {}) } };
+}
+
+/** Probes that test refusals (keys, invalid input, methods, paths): their statuses are the target's choice. */
+export const isProbeOfRefusal = (p: Probe) =>
+  [
+    'no-key',
+    'wrong-key',
+    'negative',
+    'wrong-method',
+    'unknown-path',
+    'wrong-content-type',
+  ].includes(p.role);
 
 /** The declared response for a status: exact, then `4XX`, then `default`. */
 export function declaredResponse(op: Operation, status: number): Response | undefined {
