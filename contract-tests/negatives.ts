@@ -23,6 +23,12 @@ export interface NegativeCase {
 
 const MAX_CASES = 24;
 
+/**
+ * Longest invalid string a case sends: in a URL or header (where servers refuse long requests with
+ * 414/431 or drop the connection) and in a body. A maximum beyond them yields no length case.
+ */
+export const MAX_SENT_LENGTH = { onWire: 1024, body: 16 * 1024 };
+
 export function negativeCases(model: ServiceModel, op: Operation): NegativeCase[] {
   const out: NegativeCase[] = [];
   // Parameters: missing required (not path: that changes the route), then invalid values.
@@ -117,6 +123,9 @@ interface Bad {
 
 /** Values the schema rejects that stay invalid after serialisation (text on the wire or JSON). */
 export function invalidValues(s: Obj, onWire: boolean): Bad[] {
+  // A bound past the safe integers (int64) has no neighbour a double can write: no range case.
+  const exact = (n: number | undefined) =>
+    n !== undefined && Math.abs(n) < Number.MAX_SAFE_INTEGER ? n : undefined;
   const out: Bad[] = [];
   if (s['anyOf'] || s['oneOf'] || s['not'] || s['if']) return out; // too open to reason about
   const types = typesOf(s);
@@ -124,10 +133,10 @@ export function invalidValues(s: Obj, onWire: boolean): Bad[] {
   const numeric = types.includes('integer') || types.includes('number');
   if (numeric && !types.includes('string')) {
     const step = 1; // max + 1 is outside the range for integers and numbers alike (score 751)
-    const max = num('maximum');
-    const min = num('minimum');
-    const xmax = num('exclusiveMaximum');
-    const xmin = num('exclusiveMinimum');
+    const max = exact(num('maximum'));
+    const min = exact(num('minimum'));
+    const xmax = exact(num('exclusiveMaximum'));
+    const xmin = exact(num('exclusiveMinimum'));
     if (max !== undefined)
       out.push({ value: max + step, why: `above maximum ${max}`, kind: 'range' });
     if (xmax !== undefined)
@@ -159,7 +168,8 @@ export function invalidValues(s: Obj, onWire: boolean): Bad[] {
   }
   if (types.includes('string') && (types.length === 1 || !onWire)) {
     const maxLen = num('maxLength');
-    if (maxLen !== undefined)
+    const sendable = onWire ? MAX_SENT_LENGTH.onWire : MAX_SENT_LENGTH.body;
+    if (maxLen !== undefined && maxLen < sendable)
       out.push({ value: 'x'.repeat(maxLen + 1), why: `longer than ${maxLen}`, kind: 'length' });
     const minLen = num('minLength');
     // An empty string on the wire may mean "absent": only lengths of 1 or more are used.

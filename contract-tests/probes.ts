@@ -3,12 +3,20 @@
  * valid examples, a paging probe, authentication probes, negative cases, wrong method / unknown
  * path / wrong content type, and the asynchronous lifecycle or upload round trip.
  */
-import type { Operation, ServiceModel } from 'dataapi/model';
+import type { JsonSchema, Operation, ServiceModel } from 'dataapi/model';
 import { findOperation, readEnvelope } from 'dataapi/runtime/shared';
 import type { Exchange, Transport } from './http.ts';
 import { negativeCases, type NegativeCase } from './negatives.ts';
-import { serialise, validRequests, type KeyMode, type RequestSpec } from './requests.ts';
+import {
+  requestWarnings,
+  serialise,
+  validRequests,
+  type KeyMode,
+  type RequestSpec,
+} from './requests.ts';
+import { effective, typesOf } from 'dataapi/runtime/sampler';
 import type { Variant } from './exchange.ts';
+import type { DescriptionWarning } from './warnings.ts';
 
 export type Role =
   | 'valid'
@@ -40,6 +48,8 @@ export interface ProbeSet {
   probes: Probe[];
   /** Problems found while driving the lifecycle / round trip (empty when it passed). */
   lifecycle?: { ran: boolean; problems: string[]; note: string };
+  /** What building the requests found wrong with the description (invalid examples). */
+  warnings?: DescriptionWarning[];
 }
 
 /** The page-size parameter or body field of an operation (the model's `paging`), if it has one. */
@@ -130,7 +140,8 @@ export async function runProbes(
       uncertain,
     });
   }
-  const set: ProbeSet = { variant, probes };
+  const warnings = variant === 'main' ? requestWarnings(model, op) : [];
+  const set: ProbeSet = { variant, probes, ...(warnings.length > 0 ? { warnings } : {}) };
   if (variant === 'preview') return set;
 
   if (op.auth.required && op.auth.transports.length > 0) {
@@ -140,8 +151,7 @@ export async function runProbes(
   for (const c of negativeCases(model, op))
     await send('negative', op, c.apply(first), `negative: ${c.label}`, { negative: c, uncertain });
 
-  const declared = model.operations.filter((o) => o.path === op.path).map((o) => o.method);
-  const wrong = ['get', 'post', 'patch'].find((m) => !declared.includes(m as never));
+  const wrong = wrongMethod(model, op, first);
   if (wrong)
     await send('wrong-method', op, first, `wrong method ${wrong.toUpperCase()}`, {
       method: wrong,
@@ -159,6 +169,30 @@ export async function runProbes(
   }
   set.lifecycle = await lifecycle(model, op, probes, t, send);
   return set;
+}
+
+/**
+ * A method no operation takes at the request's concrete path: every template that path matches
+ * counts (`/channels/x/messages/bulk-delete` also matches `/channels/{id}/messages/{message_id}`),
+ * since a router would route the request to any of them.
+ */
+export function wrongMethod(
+  model: ServiceModel,
+  op: Operation,
+  spec: RequestSpec,
+): string | undefined {
+  let concrete = op.path;
+  for (const [name, value] of Object.entries(spec.path))
+    concrete = concrete.split(`{${name}}`).join(encodeURIComponent(String(value)));
+  const taken = new Set(
+    model.operations
+      .filter(
+        (o) =>
+          o.path === op.path || matches(o.path, concrete) || matches(o.preview?.path, concrete),
+      )
+      .map((o) => o.method),
+  );
+  return ['get', 'post', 'patch', 'put', 'delete'].find((m) => !taken.has(m as never));
 }
 
 function matches(template: string | undefined, path: string): boolean {
@@ -264,7 +298,12 @@ async function lifecycle(
     }
     return { ran: true, problems, note: `submit, poll ${status.id}, result` };
   }
-  if (op.body?.kind === 'multipart' && op.body.fileFields.length > 0 && op.writes) {
+  if (
+    op.body?.kind === 'multipart' &&
+    op.body.fileFields.length > 0 &&
+    op.writes &&
+    echoesFileNames(model, op)
+  ) {
     for (const sub of submitted) {
       const payload = readEnvelope(op, sub.exchange.json).payload;
       const text = JSON.stringify(payload ?? null);
@@ -276,7 +315,34 @@ async function lifecycle(
     if (submitted.length === 0) problems.push('no upload succeeded');
     return { ran: true, problems, note: 'uploaded files listed in the answer' };
   }
-  return { ran: false, problems, note: 'the operation has no asynchronous lifecycle or upload' };
+  return {
+    ran: false,
+    problems,
+    note: 'the operation has no asynchronous lifecycle, nor an upload whose answer declares file names',
+  };
+}
+
+const FILE_NAME = /^(file_?name|filename|original_?(file_?)?name)$/i;
+
+/**
+ * Whether the success response declares a field for file names (`file_name`, `filename`): only then
+ * is an upload expected to list what it received. Nothing else in a description promises an echo.
+ */
+export function echoesFileNames(model: ServiceModel, op: Operation): boolean {
+  const seen = new Set<unknown>();
+  const visit = (schema: JsonSchema | undefined, depth: number): boolean => {
+    if (schema === undefined || depth > 6 || seen.has(schema)) return false;
+    seen.add(schema);
+    const { s, choices } = effective(model, schema);
+    const props = (
+      typeof s.properties === 'object' && s.properties !== null ? s.properties : {}
+    ) as Record<string, JsonSchema>;
+    for (const [name, sub] of Object.entries(props))
+      if (FILE_NAME.test(name) || visit(sub, depth + 1)) return true;
+    if (typeof s.items === 'object' && visit(s.items as JsonSchema, depth + 1)) return true;
+    return choices.some((c) => c.options.some((o) => visit(o, depth + 1)));
+  };
+  return visit(op.envelope ? op.payloadSchema : op.success?.schema, 0);
 }
 
 function validFiles(model: ServiceModel, op: Operation, probe: Probe): string[] {

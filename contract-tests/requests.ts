@@ -6,7 +6,13 @@
 import type { JsonSchema, Operation, Parameter, ServiceModel } from 'dataapi/model';
 import type { OutgoingRequest } from './http.ts';
 import { draw, type Obj } from 'dataapi/runtime/sampler';
-import { chooseRequirement, placeCredential } from 'dataapi/runtime/shared';
+import {
+  chooseRequirement,
+  describeErrors,
+  placeCredential,
+  validatorFor,
+} from 'dataapi/runtime/shared';
+import { pointerOf, type DescriptionWarning } from './warnings.ts';
 
 /** A request before serialisation: values by location. */
 export interface RequestSpec {
@@ -23,31 +29,117 @@ export interface RequestSpec {
 export type KeyMode = 'key' | 'none' | 'wrong';
 export const WRONG_KEY = 'dataapi-contract-wrong-key-0000';
 
-/** One valid request per body example (or one, when the operation has no body examples). */
+/** One valid request per valid body example (or one, when the operation has none). */
 export function validRequests(model: ServiceModel, op: Operation): RequestSpec[] {
+  return build(model, op).specs;
+}
+
+/** The description's examples that do not match their schemas (requests send samples instead). */
+export function requestWarnings(model: ServiceModel, op: Operation): DescriptionWarning[] {
+  return build(model, op).warnings;
+}
+
+const built = new WeakMap<Operation, { specs: RequestSpec[]; warnings: DescriptionWarning[] }>();
+
+function build(
+  model: ServiceModel,
+  op: Operation,
+): { specs: RequestSpec[]; warnings: DescriptionWarning[] } {
+  const known = built.get(op);
+  if (known) return { specs: structuredClone(known.specs), warnings: known.warnings };
+  const warnings: DescriptionWarning[] = [];
   const base: RequestSpec = { name: 'example', path: {}, query: {}, header: {} };
   for (const p of op.parameters) {
-    const value = parameterValue(model, p);
+    const value = parameterValue(model, op, p, warnings);
     if (value === undefined) continue;
     base[p.in === 'cookie' ? 'header' : p.in][p.name] = value;
   }
   const body = op.body;
-  if (!body) return [base];
-  if (body.examples.length === 0)
-    return [{ ...base, name: 'schema sample', body: requestSample(model, body.schema) }];
-  return body.examples.map((ex) => ({
-    ...base,
-    name: `example ${JSON.stringify(ex.name)}`,
-    body: structuredClone(ex.value),
-  }));
+  let specs: RequestSpec[] = [base];
+  if (body) {
+    const check = body.kind === 'json' ? validatorFor(model).compile(body.schema) : undefined;
+    const examples = body.examples.filter((ex) => {
+      if (!check || check(ex.value)) return true;
+      warnings.push({
+        code: 'invalid-example',
+        operation: op.id,
+        pointer: pointerOf(
+          op.pointer,
+          'requestBody',
+          'content',
+          body.mediaType,
+          'examples',
+          ex.name,
+        ),
+        message: `request body example ${JSON.stringify(ex.name)} does not match its schema (a schema sample is sent instead): ${describeErrors(check.errors, ex.value, 2).join('; ')}`,
+      });
+      return false;
+    });
+    specs =
+      examples.length === 0
+        ? [{ ...base, name: 'schema sample', body: requestSample(model, body.schema) }]
+        : examples.map((ex) => ({
+            ...base,
+            name: `example ${JSON.stringify(ex.name)}`,
+            body: structuredClone(ex.value),
+          }));
+  }
+  warnings.push(...responseExampleWarnings(model, op));
+  built.set(op, { specs, warnings });
+  return { specs: structuredClone(specs), warnings };
+}
+
+/** Response examples that do not match their schemas (a mock answers a schema sample instead). */
+function responseExampleWarnings(model: ServiceModel, op: Operation): DescriptionWarning[] {
+  const out: DescriptionWarning[] = [];
+  for (const r of op.responses) {
+    if (r.schema === undefined || r.kind !== 'json' || r.examples.length === 0) continue;
+    const check = validatorFor(model).compile(r.schema);
+    for (const ex of r.examples)
+      if (!check(ex.value))
+        out.push({
+          code: 'invalid-example',
+          operation: op.id,
+          pointer: pointerOf(
+            op.pointer,
+            'responses',
+            r.status,
+            'content',
+            r.mediaType ?? '',
+            'examples',
+            ex.name,
+          ),
+          message: `response ${r.status} example ${JSON.stringify(ex.name)} does not match its schema: ${describeErrors(check.errors, ex.value, 2).join('; ')}`,
+        });
+  }
+  return out;
 }
 
 /** The value a valid request sends for a parameter; undefined: leave it out. */
-function parameterValue(model: ServiceModel, p: Parameter): unknown {
-  if (p.example !== undefined) return p.example;
+function parameterValue(
+  model: ServiceModel,
+  op: Operation,
+  p: Parameter,
+  warnings: DescriptionWarning[],
+): unknown {
   const s = p.schema as Obj;
-  if (typeof s === 'object' && Array.isArray(s['examples']) && s['examples'].length > 0)
-    return s['examples'][0];
+  const given =
+    p.example !== undefined
+      ? p.example
+      : typeof s === 'object' && Array.isArray(s['examples']) && s['examples'].length > 0
+        ? s['examples'][0]
+        : undefined;
+  if (given !== undefined) {
+    const check = validatorFor(model).compile(p.schema);
+    if (check(given)) return given;
+    warnings.push({
+      code: 'invalid-example',
+      operation: op.id,
+      pointer: pointerOf(op.pointer, 'parameters'),
+      message: `example of ${p.in} parameter ${p.name} (${JSON.stringify(given)}) does not match its schema (a schema sample is sent instead): ${describeErrors(check.errors, given, 2).join('; ')}`,
+    });
+    return requestSample(model, p.schema);
+  }
   // Optional parameters without an example stay out: the spec gives no value to trust.
   return p.required ? requestSample(model, p.schema) : undefined;
 }

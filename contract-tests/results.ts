@@ -9,6 +9,9 @@
 
 import type { CheckName } from './checks/registry.ts';
 import type { CheckStatus, ExchangeRecord, Variant } from './exchange.ts';
+import type { DescriptionWarning } from './warnings.ts';
+
+export type { DescriptionWarning } from './warnings.ts';
 
 // The checks (names, titles, which variants) are defined once, in checks/registry.ts; the
 // request records in exchange.ts. Both re-exported: this is the results' public vocabulary.
@@ -38,6 +41,11 @@ export interface CheckResult {
   waitedMs: number;
   /** Every request the check evaluated. */
   exchanges: ExchangeRecord[];
+  /**
+   * What the check found wrong with the description rather than the target (an undeclared status
+   * on a probe, a schema no value satisfies, an invalid example): never a failure.
+   */
+  warnings?: DescriptionWarning[];
 }
 
 /** Raw coverage: what the run exercised (reporters compare it with the model for "never reached"). */
@@ -68,10 +76,19 @@ export interface ContractRunResult {
     allowWrites: boolean;
     maxResponseTimeMs?: number;
     budget?: number;
+    /** Description warnings fail the run (exit 1). */
+    strict?: boolean;
   };
   startedAt: string;
   durationMs: number;
-  summary: { passed: number; failed: number; skipped: number; requests: number };
+  summary: {
+    passed: number;
+    failed: number;
+    skipped: number;
+    requests: number;
+    /** Description warnings (the `warnings` list). */
+    warnings: number;
+  };
   /** Requests refused by the budget (their checks are skipped). */
   budgetExhausted: boolean;
   /** Sorted by operation, variant, then CHECKS order. */
@@ -79,6 +96,8 @@ export interface ContractRunResult {
   coverage: CoverageData;
   /** Errors outside any check (a file that failed to load, an unreachable target). */
   errors: string[];
+  /** What the description gets wrong or leaves unsaid, each with its JSON pointer (deduplicated). */
+  warnings: DescriptionWarning[];
 }
 
 /** Coverage from check results (every exchange of every check). */

@@ -5,7 +5,7 @@
  */
 import { mkdir, writeFile, access } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { toFileStem, type ServiceModel } from 'dataapi/model';
 import { keyWarning, redactorFor, type Redactor } from 'dataapi/runtime/shared';
 import { didYouMean } from '../model/suggest.ts';
@@ -16,12 +16,20 @@ import { RunError } from './run-error.ts';
 import { unreachable } from './reachable.ts';
 import { LocalScheduler, serveScheduler } from './scheduler.ts';
 import { startEmbeddedMock } from './target.ts';
+import { dedupeWarnings, modelWarnings } from './warnings.ts';
 import { redactRunResult } from './redact-results.ts';
 import { vitestReporters, VITEST_FILES, writeReports } from './reports/index.ts';
 
 export interface RunOptions {
   /** Project root: where generated/ is (default: cwd). */
   root?: string;
+  /**
+   * The generated tree to test (model.ts, mock/, contract-tests/): default `<root>/generated`;
+   * `--spec` points it at a description's own suite in a cache folder.
+   */
+  generatedDir?: string;
+  /** Description warnings fail the run (exit 1). */
+  strict?: boolean;
   baseUrl?: string;
   appkey?: string;
   only?: string[];
@@ -49,11 +57,15 @@ export { RunError };
 
 const DEFAULT_MOCK_KEY = 'dataapi-contract-key';
 
+/** The toolkit's folder (its contract-tests/vitest.config.ts), wherever the run's root is. */
+const TOOLKIT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
 export async function runContract(o: RunOptions): Promise<RunOutcome> {
   const root = path.resolve(o.root ?? process.cwd());
   const out = o.out ?? process.stdout;
   const started = Date.now();
-  const model = await loadModel(root);
+  const generatedDir = path.resolve(root, o.generatedDir ?? 'generated');
+  const model = await loadModel(generatedDir);
   const selection = o.only?.length ? selectOperations(model, o.only) : undefined;
   const only = selection ? Object.keys(selection) : undefined;
 
@@ -74,7 +86,7 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
     const errors: string[] = [];
     if (baseUrl === undefined) {
       appkey ||= DEFAULT_MOCK_KEY;
-      const mock = await startEmbeddedMock(root, appkey);
+      const mock = await startEmbeddedMock(generatedDir, appkey);
       closers.push(mock.close);
       baseUrl = mock.url;
       embedded = true;
@@ -110,11 +122,21 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
       const served = await serveScheduler(scheduler);
       closers.push(served.close);
       config.schedulerUrl = served.url;
-      await runSuite(root, o, config, only, reportDir, out, collector);
+      await runSuite(root, generatedDir, o, config, only, reportDir, out, collector);
     }
 
     const results = collector.sorted();
-    const summary = { passed: 0, failed: 0, skipped: 0, requests: scheduler.requests };
+    const warnings = dedupeWarnings([
+      ...modelWarnings(model),
+      ...results.flatMap((r) => r.warnings ?? []),
+    ]);
+    const summary = {
+      passed: 0,
+      failed: 0,
+      skipped: 0,
+      requests: scheduler.requests,
+      warnings: warnings.length,
+    };
     for (const r of results) summary[r.status]++;
     errors.push(...collector.errors, ...scheduler.breakers.notes());
     if (results.length === 0 && errors.length === 0)
@@ -131,6 +153,7 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
         allowWrites: config.allowWrites,
         ...(o.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: o.maxResponseTimeMs } : {}),
         ...(o.budget !== undefined ? { budget: o.budget } : {}),
+        ...(o.strict ? { strict: true } : {}),
       },
       startedAt: new Date(started).toISOString(),
       durationMs: Date.now() - started,
@@ -139,6 +162,7 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
       results,
       coverage: coverageOf(results),
       errors,
+      warnings,
     };
     await mkdir(path.dirname(resultsFile), { recursive: true });
     const redacted = redactRunResult(result, redactor);
@@ -153,7 +177,9 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
       resultsFile,
       color: colorFor(out),
     });
-    return { exitCode: summary.failed > 0 || errors.length > 0 ? 1 : 0, result, resultsFile };
+    const failed =
+      summary.failed > 0 || errors.length > 0 || (o.strict === true && warnings.length > 0);
+    return { exitCode: failed ? 1 : 0, result, resultsFile };
   } finally {
     for (const close of closers.reverse()) await close().catch(() => undefined);
   }
@@ -162,6 +188,7 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
 /** Runs the generated suite through vitest's Node API; the collector receives the results. */
 async function runSuite(
   root: string,
+  generatedDir: string,
   o: RunOptions,
   config: ContractConfig,
   only: string[] | undefined,
@@ -177,7 +204,8 @@ async function runSuite(
     filters,
     {
       root,
-      config: path.join(root, 'contract-tests', 'vitest.config.ts'),
+      config: path.join(TOOLKIT_ROOT, 'contract-tests', 'vitest.config.ts'),
+      ...suiteFiles(root, generatedDir),
       watch: false,
       run: true,
       passWithNoTests: false,
@@ -223,8 +251,25 @@ export function selectOperations(model: ServiceModel, names: string[]): Record<s
   return out;
 }
 
-async function loadModel(root: string): Promise<ServiceModel> {
-  const file = path.join(root, 'generated', 'model.ts');
+/**
+ * The suite's test files for vitest when they are not the project's generated/ (a `--spec` cache
+ * folder under node_modules): included explicitly, and transformed rather than loaded as a
+ * dependency.
+ */
+function suiteFiles(root: string, generatedDir: string): Record<string, unknown> {
+  if (generatedDir === path.join(root, 'generated')) return {};
+  const rel = path.relative(root, generatedDir).split(path.sep).join('/');
+  const outside = rel.startsWith('..');
+  return {
+    ...(outside ? { dir: generatedDir } : {}),
+    include: [`${outside ? '' : `${rel}/`}contract-tests/**/*.test.ts`],
+    exclude: [],
+    server: { deps: { inline: [/contract-tests\/.*\.test\.ts$/, /generated\/(model|mock)/] } },
+  };
+}
+
+async function loadModel(generatedDir: string): Promise<ServiceModel> {
+  const file = path.join(generatedDir, 'model.ts');
   try {
     await access(file);
   } catch {

@@ -11,10 +11,10 @@ interface Listening {
 }
 
 export async function startEmbeddedMock(
-  root: string,
+  generatedDir: string,
   appkey: string,
 ): Promise<{ url: string; close: () => Promise<void> }> {
-  const file = path.join(root, 'generated', 'mock', 'index.ts');
+  const file = path.join(generatedDir, 'mock', 'index.ts');
   try {
     await access(file);
   } catch {
@@ -27,7 +27,13 @@ export async function startEmbeddedMock(
     createMockServer(options?: unknown): Listening | Promise<Listening>;
   };
   // The mock must refuse a wrong key for the auth checks: tell it which key is right.
-  const app = await mod.createMockServer({ appkeys: [appkey], logger: false });
+  // An example that does not match its schema is a description warning (the suite lists it),
+  // not a reason for the mock to refuse to start: it answers a schema sample instead.
+  const app = await mod.createMockServer({
+    appkeys: [appkey],
+    logger: false,
+    invalidExamples: 'skip',
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address() as { port: number };
   return {

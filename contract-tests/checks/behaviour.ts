@@ -20,10 +20,17 @@ export const BEHAVIOUR_JUDGES = {
     if (covered.length === 0)
       return { covered, violations: [], skip: 'the operation takes no key' };
     const want = codeGroupOf(ctx.model, ctx.op)?.byHttpStatus['401'];
+    // 401 is the refusal of a missing or wrong credential; a description that declares 403 and
+    // no 401 for it is taken at its word.
+    const statuses = ctx.op.responses.map((r) => r.status);
+    const refusals = !statuses.includes('401') && statuses.includes('403') ? [401, 403] : [401];
     const violations: Violation[] = [];
     for (const p of covered.filter(answered)) {
       const code = p.exchange.record.businessCode;
-      if (statusOf(p) !== 401 || (want !== undefined && ctx.op.envelope && code !== want))
+      if (
+        !refusals.includes(statusOf(p)) ||
+        (want !== undefined && ctx.op.envelope && code !== want)
+      )
         violations.push({
           probe: p,
           expected: `HTTP 401${want !== undefined ? `, business code ${want}` : ''}`,
@@ -44,8 +51,9 @@ export const BEHAVIOUR_JUDGES = {
     for (const p of covered.filter(answered)) {
       const s = statusOf(p);
       const c = p.negative!;
+      // Refusals: 400 and 422 for invalid input, 413/414/431 for a value too large to take.
       const refused =
-        s === 400 ||
+        [400, 413, 414, 422, 431].includes(s) ||
         (c.target.startsWith('path.') && s === 404) ||
         (c.kind === 'body' && s === 415) ||
         (ok(p) && paramCode !== undefined && p.exchange.record.businessCode === paramCode);

@@ -3,14 +3,31 @@
  * A check fails on the first violated expectation of any probe it covers (and lists the rest),
  * is skipped when it does not apply or the budget refused its requests, and passes otherwise.
  */
-import type { CheckResult } from '../results.ts';
+import type { CheckResult, DescriptionWarning } from '../results.ts';
 import { answered, type CheckContext } from './judge.ts';
 import { checkDefinition, type CheckName } from './registry.ts';
 
 export { declaredResponse, type CheckContext } from './judge.ts';
 
 export function runCheck(check: CheckName, ctx: CheckContext): CheckResult {
-  const { covered, violations, skip } = checkDefinition(check).judge(ctx);
+  const judged = checkDefinition(check).judge(ctx);
+  const { covered, skip } = judged;
+  // Violations the description is to blame for become warnings; the rest fail the check.
+  const violations = judged.violations.filter((v) => !v.description);
+  const warnings: DescriptionWarning[] = [
+    ...(check === 'status' ? (ctx.set.warnings ?? []) : []),
+    ...judged.violations
+      .filter((v) => v.description)
+      .map((v) => ({
+        code: v.description!.code,
+        pointer: v.description!.pointer,
+        operation: ctx.op.id,
+        message:
+          v.description!.message ??
+          `${v.probe.exchange.record.request.purpose}: expected ${v.expected}, got ${v.actual}`,
+      })),
+  ];
+  const warned = warnings.length > 0 ? { warnings } : {};
   const exchanges = covered.map((p) => p.exchange.record);
   const base = {
     operation: ctx.op.id,
@@ -19,6 +36,7 @@ export function runCheck(check: CheckName, ctx: CheckContext): CheckResult {
     durationMs: Math.round(exchanges.reduce((s, e) => s + e.durationMs, 0)),
     waitedMs: Math.round(exchanges.reduce((s, e) => s + e.waitedMs, 0)),
     exchanges,
+    ...warned,
   };
   if (violations.length > 0) {
     const first = violations[0]!;
@@ -62,7 +80,10 @@ export function runCheck(check: CheckName, ctx: CheckContext): CheckResult {
   return {
     ...base,
     status: 'passed',
-    message: `${covered.length} request(s) conform`,
+    message:
+      warnings.length > 0
+        ? `${covered.length} request(s) conform; ${warnings.length} description warning(s)`
+        : `${covered.length} request(s) conform`,
     request: { method: main.method, url: main.url },
     errors: [],
   };

@@ -9,6 +9,11 @@ export interface Violation {
   actual: string;
   errors?: string[];
   excerpt?: string;
+  /**
+   * Set when the description, not the target, is at fault (an undeclared status on a probe, a
+   * schema no value satisfies): reported as a warning at this pointer, never a failure.
+   */
+  description?: { code: string; pointer: string; message?: string };
 }
 
 export interface CheckContext {
@@ -26,6 +31,27 @@ export type Judge = (ctx: CheckContext) => {
 
 // The one status-to-response matcher lives in the model; checks import it from here.
 export { declaredResponse };
+
+/** A violation the description is to blame for (see Violation.description). */
+export function descriptionWarning(
+  v: Omit<Violation, 'description'>,
+  code: string,
+  pointer: string,
+  message?: string,
+): Violation {
+  return { ...v, description: { code, pointer, ...(message !== undefined ? { message } : {}) } };
+}
+
+/** Probes that test refusals (keys, invalid input, methods, paths): their statuses are the target's choice. */
+export const isProbeOfRefusal = (p: Probe) =>
+  [
+    'no-key',
+    'wrong-key',
+    'negative',
+    'wrong-method',
+    'unknown-path',
+    'wrong-content-type',
+  ].includes(p.role);
 
 export const own = (ctx: CheckContext) =>
   ctx.set.probes.filter((p) => p.op === ctx.op && p.role !== 'unknown-path');

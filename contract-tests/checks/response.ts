@@ -6,10 +6,14 @@ import {
   readEnvelope,
   validatorFor,
 } from 'dataapi/runtime/shared';
+import { draw } from 'dataapi/runtime/sampler';
+import { pointerOf } from '../warnings.ts';
 import {
   actualOf,
   answered,
   declaredResponse,
+  descriptionWarning,
+  isProbeOfRefusal,
   isValid,
   mediaOf,
   ok,
@@ -21,17 +25,36 @@ import {
 } from './judge.ts';
 import type { Probe } from '../probes.ts';
 
+const satisfiableCache = new WeakMap<object, boolean>();
+
+/** Whether the sampler finds a value the schema accepts (cached per schema object). */
+function satisfiable(
+  model: Parameters<typeof draw>[0],
+  schema: Parameters<typeof draw>[1],
+): boolean {
+  if (typeof schema !== 'object' || schema === null) return schema !== false;
+  let known = satisfiableCache.get(schema);
+  if (known === undefined) satisfiableCache.set(schema, (known = draw(model, schema).valid));
+  return known;
+}
+
 export const RESPONSE_JUDGES = {
   status(ctx) {
     const covered = own(ctx);
     const violations: Violation[] = [];
     const declared = ctx.op.responses.map((r) => r.status).join(', ');
     const success = ctx.op.success?.status ?? '2XX';
+    // A refusal the description does not document is the description's silence (a 401 where no
+    // 401 is declared): one warning per status, naming the probes that got it. A valid request
+    // answered with an undeclared status, or a probe let through or broken, is the target's fault.
+    const undeclared = new Map<number, Probe[]>();
     for (const p of covered.filter(answered)) {
       const s = statusOf(p);
-      if (!declaredResponse(ctx.op, s))
-        violations.push({ probe: p, expected: `one of ${declared}`, actual: actualOf(p) });
-      else if (isValid(p) && !ok(p) && !(p.uncertain && s === 404))
+      if (!declaredResponse(ctx.op, s)) {
+        if (isProbeOfRefusal(p) && s >= 400 && s < 500)
+          undeclared.set(s, [...(undeclared.get(s) ?? []), p]);
+        else violations.push({ probe: p, expected: `one of ${declared}`, actual: actualOf(p) });
+      } else if (isValid(p) && !ok(p) && !(p.uncertain && s === 404))
         violations.push({
           probe: p,
           expected: `${success} on a valid request`,
@@ -40,6 +63,15 @@ export const RESPONSE_JUDGES = {
             : actualOf(p),
         });
     }
+    for (const [s, probes] of undeclared)
+      violations.push(
+        descriptionWarning(
+          { probe: probes[0]!, expected: `one of ${declared}`, actual: `HTTP ${s}` },
+          'undeclared-status',
+          pointerOf(ctx.op.pointer, 'responses'),
+          `HTTP ${s} is not declared (declared: ${declared}); it answered: ${[...new Set(probes.map((p) => p.exchange.record.request.purpose))].join('; ')}`,
+        ),
+      );
     for (const p of covered.filter((p) => isValid(p) && !answered(p) && !p.exchange.budgetRefused))
       violations.push({ probe: p, expected: `${success} on a valid request`, actual: actualOf(p) });
     return { covered, violations };
@@ -152,13 +184,27 @@ export const RESPONSE_JUDGES = {
       const validate = v.compile(r.schema);
       if (!validate(p.exchange.json)) {
         const errors = describeErrors(validate.errors, p.exchange.json);
-        violations.push({
+        const v = {
           probe: p,
           expected: `body valid against the ${r.status} schema`,
           actual: errors[0] ?? 'invalid',
           errors,
           excerpt: errors[0]?.replace(/^.*\(got (.*)\)$/, '$1') ?? excerpt(p.exchange.json),
-        });
+        };
+        // A schema no value can satisfy (overlapping oneOf options, contradictory allOf parts)
+        // condemns the description, not the body.
+        violations.push(
+          satisfiable(ctx.model, r.schema)
+            ? v
+            : descriptionWarning(
+                {
+                  ...v,
+                  expected: `${v.expected}, but the schema admits no value the sampler can find`,
+                },
+                'unsatisfiable-schema',
+                pointerOf(ctx.op.pointer, 'responses', r.status),
+              ),
+        );
       }
     }
     return { covered, violations };

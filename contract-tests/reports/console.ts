@@ -70,6 +70,7 @@ export function renderConsole(report: ContractReport, o: ConsoleOptions = {}): s
     for (const e of report.errors) lines.push(`  ${oneLine(e)}`);
   }
 
+  lines.push(...warningLines(report, paint));
   lines.push('', totalsLine(report, paint));
   lines.push(...coverageLines(report.coverageReport));
   if (o.files?.length) lines.push('', 'Reports:', ...o.files.map((f) => `  ${f}`));
@@ -85,10 +86,31 @@ export function renderSummary(report: ContractReport, o: { files?: string[] } = 
       `  ${SYMBOL.failed} ${oneLine(f.operation)}${f.variant === 'preview' ? ' (preview)' : ''} · ${f.check}: ${oneLine(f.message)}`,
     );
   for (const e of report.errors) lines.push(`  error: ${oneLine(e)}`);
+  for (const w of report.warnings ?? [])
+    lines.push(`  warning: ${oneLine(w.pointer)}: ${oneLine(w.message)}`);
   lines.push(totalsLine(report, (_c, t) => t), coverageLines(report.coverageReport)[0]!);
   if (o.files?.length) lines.push('Reports:', ...o.files.map((f) => `  ${f}`));
   lines.push('');
   return lines.join('\n');
+}
+
+/** Most description warnings printed (the report files have them all). */
+const MAX_WARNINGS = 100;
+
+/** The description warnings: pointer, code and message (the description's fault, not the target's). */
+function warningLines(report: ContractReport, paint: (c: string, t: string) => string): string[] {
+  const list = report.warnings ?? [];
+  if (!list.length) return [];
+  const out = [
+    '',
+    paint('33;1', `Description warnings (${list.length})`) +
+      (report.options.strict ? ' (--strict: they fail the run)' : ' (not failures)'),
+  ];
+  for (const w of list.slice(0, MAX_WARNINGS))
+    out.push(`  ${paint('33', '!')} ${oneLine(w.pointer)} [${oneLine(w.code)}]`, `      ${oneLine(w.message)}`);
+  if (list.length > MAX_WARNINGS)
+    out.push(`  ... ${list.length - MAX_WARNINGS} more warnings: see the report files`);
+  return out;
 }
 
 function totalsLine(report: ContractReport, paint: (c: string, t: string) => string): string {
@@ -96,6 +118,7 @@ function totalsLine(report: ContractReport, paint: (c: string, t: string) => str
   const waits = waitsOf(report);
   return (
     `Checks: ${paint('32', `${s.passed} passed`)}, ${paint(s.failed ? '31;1' : '0', `${s.failed} failed`)}, ${s.skipped} skipped` +
+    (report.warnings?.length ? `, ${report.warnings.length} description warnings` : '') +
     ` (${new Set(report.results.map((r) => r.operation)).size} operations, ${s.requests} requests` +
     (waits.retries ? `, 429 retries: ${waits.retries} (waited ${Math.round(waits.waitedMs)} ms)` : '') +
     `, ${(report.durationMs / 1000).toFixed(1)} s)` +

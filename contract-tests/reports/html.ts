@@ -44,6 +44,7 @@ export function renderHtml(report: ContractReport): string {
     header(report),
     '<main>',
     runErrors(report),
+    descriptionWarnings(report),
     matrix(matrixOf(report.results), ids),
     coverage(report),
     failureSection(failures, ids),
@@ -84,6 +85,23 @@ function runErrors(r: ContractReport): string {
   if (!r.errors.length) return '';
   return `<section class="errors" id="run-errors"><h2>Errors outside any check (${r.errors.length})</h2>
 ${r.errors.map((e) => `<pre>${html(e)}</pre>`).join('\n')}</section>`;
+}
+
+function descriptionWarnings(r: ContractReport): string {
+  const list = r.warnings ?? [];
+  if (!list.length) return '';
+  const rows = list
+    .map(
+      (w) =>
+        `<tr><td><code>${html(w.pointer)}</code></td><td>${html(w.code)}</td><td>${html(w.operation ?? '')}</td><td>${html(w.message)}</td></tr>`,
+    )
+    .join('\n');
+  return `<section class="warnings" id="description-warnings"><h2>Description warnings (${list.length})</h2>
+<p>What the description gets wrong or leaves unsaid (${r.options.strict ? 'failing the run under --strict' : 'not failures of the target'}).</p>
+<table><thead><tr><th scope="col">JSON pointer</th><th scope="col">code</th><th scope="col">operation</th><th scope="col">warning</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table></section>`;
 }
 
 function matrix(rows: MatrixRow[], ids: Map<CheckResult, string>): string {

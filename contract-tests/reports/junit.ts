@@ -48,7 +48,7 @@ export function renderJUnit(report: ContractReport): string {
     );
     out.push('  </testsuite>');
   }
-  out.push(...coverageSuite(report), '</testsuites>', '');
+  out.push(...warningSuite(report), ...coverageSuite(report), '</testsuites>', '');
   return out.join('\n');
 }
 
@@ -81,6 +81,31 @@ export function details(r: CheckResult): string {
   if (response?.excerpt !== undefined) lines.push(`body:     ${response.excerpt}`);
   if (r.waitedMs > 0) lines.push(`waited ${Math.round(r.waitedMs)} ms on 429 Retry-After`);
   return lines.join('\n');
+}
+
+/**
+ * Description warnings as one suite: a passing test case per warning (a failure only under
+ * --strict), named by its JSON pointer, the message in system-out, so CI lists them without
+ * counting them as broken.
+ */
+function warningSuite(report: ContractReport): string[] {
+  const list = report.warnings ?? [];
+  if (!list.length) return [];
+  const strict = report.options.strict === true;
+  const out = [
+    `  <testsuite name="dataapi description warnings" tests="${list.length}" failures="${strict ? list.length : 0}" errors="0" skipped="0" time="0.000">`,
+  ];
+  for (const w of list) {
+    out.push(
+      `    <testcase classname="${xmlAttr(`description.${w.code}`)}" name="${xmlAttr(w.pointer)}" time="0.000">`,
+      strict
+        ? `      <failure message="${xmlAttr(w.message)}" type="${xmlAttr(w.code)}">${xmlText(`${w.pointer}: ${w.message}`)}</failure>`
+        : `      <system-out>${xmlText(`warning ${w.code} at ${w.pointer}${w.operation ? ` (${w.operation})` : ''}: ${w.message}`)}</system-out>`,
+      '    </testcase>',
+    );
+  }
+  out.push('  </testsuite>');
+  return out;
 }
 
 /** Coverage as properties of an empty suite: CI tools show them without counting fake tests. */

@@ -3,11 +3,15 @@ import type { Command } from '../command.ts';
 import { guard, parseFlags, UsageError } from '../args.ts';
 import { RunError, runContract, type RunOptions } from '../../contract-tests/runner.ts';
 import { reporterError } from '../../contract-tests/reports/index.ts';
+import { SpecInputError, suiteFor } from '../spec-suite.ts';
 
-export const usage = `Usage: dataapi contract [--base-url URL] [--only id,...] [--reporter NAME,...] [--timeout ms]
-                        [--shard i/n] [--allow-writes] [--max-response-time ms] [--budget N]
-                        [--report-dir DIR] [--results FILE]
+export const usage = `Usage: dataapi contract [--spec FILE] [--base-url URL] [--only id,...] [--reporter NAME,...]
+                        [--timeout ms] [--shard i/n] [--allow-writes] [--max-response-time ms]
+                        [--budget N] [--report-dir DIR] [--results FILE] [--strict]
 
+  --spec FILE               test against this OpenAPI description: its own suite and mock are
+                            generated into node_modules/.cache/dataapi/ (generated/ is left alone)
+                            default: the project's generated/ suite
   --base-url URL            the deployment to test; without it the embedded mock is started
                             in-process on an ephemeral port and tested
   --only ID,...             only these operations (operation ids)
@@ -24,10 +28,17 @@ export const usage = `Usage: dataapi contract [--base-url URL] [--only id,...] [
   --max-response-time MS    fail responses slower than this
   --budget N                send at most N requests in total (later checks are skipped)
   --results FILE            structured results (JSON)  default: <report-dir>/contract-results.json
+  --strict                  description warnings fail the run too
+
+Two kinds of finding: the target is wrong (a failure: exit 1), or the description is wrong or
+silent (an example that does not match its schema, a status a probe received that the operation
+does not declare, a schema no value satisfies: a warning with its JSON pointer, in every report;
+exit 0 unless --strict).
 
 The key comes from DATAAPI_APPKEY and never appears in any output. Requests stay under each
 operation's declared rate limit; a 429 is retried after Retry-After.
-Exit codes: 0 every check passed, 1 a check failed or the target cannot be reached, 2 bad input.`;
+Exit codes: 0 every check passed, 1 a check failed or the target cannot be reached,
+2 bad input (flags, --spec).`;
 
 function positiveInt(name: string, v: unknown): number | undefined {
   if (v === undefined) return undefined;
@@ -40,7 +51,7 @@ function positiveInt(name: string, v: unknown): number | undefined {
   return n;
 }
 
-export function parseContractFlags(argv: string[]): RunOptions {
+export function parseContractFlags(argv: string[]): RunOptions & { spec?: string } {
   const { values } = parseFlags(
     argv,
     {
@@ -54,6 +65,8 @@ export function parseContractFlags(argv: string[]): RunOptions {
       budget: { type: 'string' },
       results: { type: 'string' },
       'report-dir': { type: 'string' },
+      spec: { type: 'string' },
+      strict: { type: 'boolean', default: false },
     },
     usage,
     // `contract getAirQuality` must not quietly run everything.
@@ -83,6 +96,8 @@ export function parseContractFlags(argv: string[]): RunOptions {
       `--base-url must be an http:// or https:// URL, got ${JSON.stringify(baseUrl.replace(/[?#].*$/, '?…'))}\n\n${usage}`,
     );
   return {
+    ...(values.spec !== undefined ? { spec: values.spec as string } : {}),
+    ...(values.strict === true ? { strict: true } : {}),
     ...(baseUrl !== undefined ? { baseUrl } : {}),
     ...(values.only !== undefined
       ? {
@@ -109,10 +124,18 @@ export const command: Command = {
   usage,
   run: (argv) =>
     guard(async () => {
-      const options = parseContractFlags(argv);
+      const { spec, ...options } = parseContractFlags(argv);
       try {
+        if (spec !== undefined) {
+          const suite = await suiteFor(spec);
+          options.generatedDir = suite.generatedDir;
+        }
         return (await runContract(options)).exitCode;
       } catch (err) {
+        if (err instanceof SpecInputError) {
+          process.stderr.write(`dataapi contract: ${err.message}\n`);
+          return 2;
+        }
         if (err instanceof RunError) {
           process.stderr.write(`dataapi contract: ${err.message}\n`);
           return err.exitCode;

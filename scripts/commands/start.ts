@@ -7,11 +7,17 @@ import { guard, parseFlags } from '../args.ts';
 import { generate } from '../../generator/generate.ts';
 import { SpecError } from '../../generator/load.ts';
 import { RunError, runContract } from '../../contract-tests/runner.ts';
+import { SpecInputError, suiteFor } from '../spec-suite.ts';
 
-const usage = `Usage: dataapi start [--spec spec/openapi.yaml] [--reporter NAME,...] [--timeout ms]
+const usage = `Usage: dataapi start [--spec FILE] [--base-url URL] [--reporter NAME,...] [--timeout ms]
+                     [--report-dir DIR] [--strict]
 
-Regenerates generated/ from the spec, starts the embedded mock on an ephemeral port, runs the
-contract suite against it and prints the summary.
+Without --spec: regenerates generated/ from spec/openapi.yaml, starts the embedded mock on an
+ephemeral port, runs the contract suite against it and prints the summary.
+With --spec FILE: the same for any OpenAPI 3.0/3.1 description, generated into a cache folder
+(node_modules/.cache/dataapi/); generated/ is left alone.
+  --base-url URL     test this deployment instead of the embedded mock (key: DATAAPI_APPKEY)
+  --strict           description warnings (with their JSON pointers) fail the run too
 Exit codes: 0 every check passed, 1 a check failed, 2 bad input (spec, flags).`;
 
 export const command: Command = {
@@ -22,20 +28,40 @@ export const command: Command = {
       const { values } = parseFlags(
         argv,
         {
-          spec: { type: 'string', default: 'spec/openapi.yaml' },
+          spec: { type: 'string' },
+          'base-url': { type: 'string' },
           reporter: { type: 'string', multiple: true },
           timeout: { type: 'string', default: '10000' },
+          'report-dir': { type: 'string' },
+          strict: { type: 'boolean', default: false },
         },
         usage,
       );
+      const timeoutMs = Number(values.timeout);
+      if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
+        process.stderr.write(`dataapi start: --timeout must be a positive integer\n`);
+        return 2;
+      }
+      let generatedDir: string | undefined;
       try {
-        const g = await generate({ spec: values.spec as string, out: 'generated' });
-        process.stdout.write(
-          `dataapi start: generated ${g.operations} operations (${g.written.length} files written)\n`,
-        );
+        if (values.spec !== undefined) {
+          const suite = await suiteFor(values.spec as string);
+          generatedDir = suite.generatedDir;
+          process.stdout.write(
+            `dataapi start: ${suite.operations} operations of ${values.spec as string} (suite ${suite.regenerated ? 'generated' : 'up to date'} in ${suite.generatedDir})\n`,
+          );
+        } else {
+          const g = await generate({ spec: 'spec/openapi.yaml', out: 'generated' });
+          process.stdout.write(
+            `dataapi start: generated ${g.operations} operations (${g.written.length} files written)\n`,
+          );
+        }
       } catch (err) {
-        const msg = err instanceof SpecError ? err.message : (err as Error).message;
-        process.stderr.write(`dataapi start: ${msg}\nNothing was written.\n`);
+        const msg =
+          err instanceof SpecError || err instanceof SpecInputError
+            ? err.message
+            : (err as Error).message;
+        process.stderr.write(`dataapi start: ${msg}\n`);
         return 2;
       }
       const reporters = ((values.reporter as string[] | undefined) ?? []).flatMap((r) =>
@@ -44,15 +70,16 @@ export const command: Command = {
           .map((x) => x.trim())
           .filter(Boolean),
       );
-      const timeoutMs = Number(values.timeout);
-      if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
-        process.stderr.write(`dataapi start: --timeout must be a positive integer\n`);
-        return 2;
-      }
       try {
         const outcome = await runContract({
           timeoutMs,
           allowWrites: true,
+          ...(generatedDir ? { generatedDir } : {}),
+          ...(values['base-url'] !== undefined ? { baseUrl: values['base-url'] as string } : {}),
+          ...(values['report-dir'] !== undefined
+            ? { reportDir: values['report-dir'] as string }
+            : {}),
+          ...(values.strict === true ? { strict: true } : {}),
           ...(reporters.length ? { reporters } : {}),
           ...(process.env.DATAAPI_APPKEY ? { appkey: process.env.DATAAPI_APPKEY } : {}),
         });

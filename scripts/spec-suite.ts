@@ -1,0 +1,59 @@
+/**
+ * `--spec FILE` of `dataapi contract` and `dataapi start`: that description's own suite (model,
+ * mock, contract tests) generated into a cache folder keyed by the file's path,
+ * `node_modules/.cache/dataapi/suite-<hash>/`, never into generated/. A re-run with the same
+ * description reuses it (the generator's stamp skips unchanged inputs).
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { generate, PROJECT_ROOT } from '../generator/generate.ts';
+import { SpecError } from '../generator/load.ts';
+
+export interface SuiteFolder {
+  /** The generated tree (model.ts, mock/, contract-tests/). */
+  generatedDir: string;
+  operations: number;
+  /** Whether the run regenerated (false: the cached suite was up to date). */
+  regenerated: boolean;
+}
+
+/** A bad `--spec`: a clear message, exit code 2, nothing written. */
+export class SpecInputError extends Error {}
+
+export async function suiteFor(spec: string, cwd = process.cwd()): Promise<SuiteFolder> {
+  const file = path.resolve(cwd, spec);
+  const info = await stat(file).catch(() => undefined);
+  if (!info) throw new SpecInputError(`--spec ${spec}: no such file`);
+  if (!info.isFile()) throw new SpecInputError(`--spec ${spec}: not a file`);
+  const hash = createHash('sha256').update(file).digest('hex').slice(0, 12);
+  const dir = path.join(cwd, 'node_modules', '.cache', 'dataapi', `suite-${hash}`);
+  const generatedDir = path.join(dir, 'generated');
+  let result;
+  try {
+    result = await generate({ spec: file, out: generatedDir });
+  } catch (err) {
+    if (err instanceof SpecError) throw new SpecInputError(`${err.message}\nNothing was written.`);
+    throw err;
+  }
+  await linkToolkit(dir);
+  // Under node_modules there is no package scope: without this, Node reads the .ts files as CommonJS.
+  await writeFile(
+    path.join(dir, 'package.json'),
+    `${JSON.stringify({ private: true, type: 'module' }, null, 2)}\n`,
+  );
+  return { generatedDir, operations: result.operations, regenerated: !result.upToDate };
+}
+
+/**
+ * The generated files import `dataapi/...`: a `node_modules/dataapi` link beside them makes that
+ * resolve to this toolkit, wherever the cache folder is.
+ */
+async function linkToolkit(dir: string): Promise<void> {
+  const link = path.join(dir, 'node_modules', 'dataapi');
+  const current = await readlink(link).catch(() => undefined);
+  if (current === PROJECT_ROOT) return;
+  await mkdir(path.dirname(link), { recursive: true });
+  if (current !== undefined) await rm(link, { force: true });
+  await symlink(PROJECT_ROOT, link, 'dir');
+}
