@@ -8,7 +8,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ServiceModel } from 'dataapi/model';
 import { redact } from 'dataapi/runtime/shared';
-import { toFileStem } from '../generator/normalise/identifiers.ts';
+import { toFileStem } from '../model/identifiers.ts';
 import type { ContractConfig } from './config.ts';
 import { Collector } from './collector.ts';
 import { coverageOf, type ContractRunResult } from './results.ts';

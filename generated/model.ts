@@ -2,5 +2,5 @@
 import type { ServiceModel } from 'dataapi/model';
 import data from './model.json' with { type: 'json' };
 
-/** The normalised model of Data and AI API Service (see generator/model.ts). */
+/** The normalised model of Data and AI API Service (see model/types.ts). */
 export const model: ServiceModel = data as unknown as ServiceModel;

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { PROJECT_ROOT } from './root.ts';
-import type { ServiceModel } from './model.ts';
+import type { ServiceModel } from '../model/types.ts';
 import { MANIFEST, type Manifest } from './emit/manifest.ts';
 import type { RenderedFile } from './emit/render.ts';
 import { freshStamp, writeStamp, type StampContext } from './emit/stamp.ts';

@@ -7,13 +7,12 @@
  * not compile. Every schema reached by a pointer deeper than `#/components/schemas/<name>` is
  * moved to `components.schemas` under a derived name, left behind as a `$ref` to its new home.
  */
-type Obj = { [key: string]: unknown };
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObject, type Obj } from '../model/object.ts';
+import { escapeToken, unescapeToken } from '../model/pointer.ts';
 
-const decode = (t: string) => t.replace(/~1/g, '/').replace(/~0/g, '~');
-const encode = (t: string) => t.replace(/~/g, '~0').replace(/\//g, '~1');
+// Pointers of the bundled tree, not URI fragments: no percent-decoding.
 const tokensOf = (pointer: string) =>
-  pointer === '' ? [] : pointer.slice(1).split('/').map(decode);
+  pointer === '' ? [] : pointer.slice(1).split('/').map(unescapeToken);
 
 /** Keys under which a `$ref` stands for a schema. */
 const SCHEMA_CONTEXT = new Set([
@@ -40,7 +39,7 @@ function getAt(doc: unknown, tokens: string[]): unknown {
   let node = doc;
   for (const t of tokens) {
     if (Array.isArray(node)) node = node[Number(t)];
-    else if (isObj(node) && Object.hasOwn(node, t)) node = node[t];
+    else if (isObject(node) && Object.hasOwn(node, t)) node = node[t];
     else return undefined;
   }
   return node;
@@ -54,7 +53,7 @@ function deepSchemaRefs(doc: Obj): Map<string, Obj[]> {
       node.forEach((v, i) => visit(v, [...tokens, String(i)], inSchema));
       return;
     }
-    if (!isObj(node)) return;
+    if (!isObject(node)) return;
     const ref = node['$ref'];
     if (inSchema && typeof ref === 'string' && ref.startsWith('#/')) {
       const pointer = ref.slice(1);
@@ -108,14 +107,14 @@ export function hoistDeepSchemaRefs(
     const parent = getAt(doc, tokens.slice(0, -1));
     const last = tokens[tokens.length - 1];
     const target = getAt(doc, tokens);
-    if (last === undefined || target === undefined || (!isObj(parent) && !Array.isArray(parent)))
+    if (last === undefined || target === undefined || (!isObject(parent) && !Array.isArray(parent)))
       return; // a dangling ref: load has already reported it
-    const components = isObj(doc['components']) ? doc['components'] : (doc['components'] = {});
-    const schemas = isObj(components['schemas'])
+    const components = isObject(doc['components']) ? doc['components'] : (doc['components'] = {});
+    const schemas = isObject(components['schemas'])
       ? components['schemas']
       : (components['schemas'] = {});
     const name = nameFor(tokens, schemas, nameHint(pointer));
-    const home = `#/components/schemas/${encode(name)}`;
+    const home = `#/components/schemas/${escapeToken(name)}`;
     Object.defineProperty(schemas, name, {
       value: target,
       enumerable: true,
@@ -136,7 +135,7 @@ export function hoistDeepSchemaRefs(
     const prefix = `#${pointer}/`;
     const rewrite = (node: unknown) => {
       if (Array.isArray(node)) node.forEach(rewrite);
-      else if (isObj(node)) {
+      else if (isObject(node)) {
         if (typeof node['$ref'] === 'string' && node['$ref'].startsWith(prefix))
           node['$ref'] = home + '/' + node['$ref'].slice(prefix.length);
         for (const v of Object.values(node)) rewrite(v);

@@ -9,10 +9,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SpecProblem } from './load.ts';
-import { parseSpecText, splitPointer, SpecError } from './load.ts';
-
-type Obj = { [key: string]: unknown };
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { parseSpecText, SpecError } from './load.ts';
+import { isObject } from '../model/object.ts';
+import { joinPointer, splitPointer } from '../model/pointer.ts';
 
 interface SpecFile {
   abs: string;
@@ -21,12 +20,11 @@ interface SpecFile {
   locate(pointer: string): { line: number; column: number } | undefined;
 }
 
-export const escapeToken = (t: string) => t.replace(/~/g, '~0').replace(/\//g, '~1');
-const toPointer = (tokens: string[]) => tokens.map((t) => '/' + escapeToken(t)).join('');
+const toPointer = (tokens: string[]) => joinPointer(...tokens);
 
 function step(node: unknown, token: string): unknown {
   if (Array.isArray(node)) return node[Number(token)];
-  if (isObj(node) && Object.hasOwn(node, token)) return node[token];
+  if (isObject(node) && Object.hasOwn(node, token)) return node[token];
   return undefined;
 }
 
@@ -104,7 +102,7 @@ export class SpecFiles {
       walked.add(file.abs);
       const visit = (node: unknown, tokens: string[]) => {
         if (Array.isArray(node)) node.forEach((v, i) => visit(v, [...tokens, String(i)]));
-        if (!isObj(node)) return;
+        if (!isObject(node)) return;
         for (const [key, value] of Object.entries(node)) {
           const at = [...tokens, key];
           if (key === '$ref' && typeof value === 'string') {
@@ -168,7 +166,7 @@ export class SpecFiles {
    */
   refNameAt(pointer: string): string | undefined {
     const { node, file } = this.walk(pointer);
-    if (!isObj(node) || typeof node['$ref'] !== 'string') return undefined;
+    if (!isObject(node) || typeof node['$ref'] !== 'string') return undefined;
     const t = this.target(file, node['$ref']);
     if (!t) return undefined;
     return t.tokens[t.tokens.length - 1] ?? path.basename(t.file).replace(/\.[^.]*$/, '');
@@ -180,7 +178,7 @@ export class SpecFiles {
     let node: unknown = file.raw;
     let tokens: string[] = [];
     const follow = () => {
-      for (let hops = 0; hops < 50 && isObj(node) && typeof node['$ref'] === 'string'; hops++) {
+      for (let hops = 0; hops < 50 && isObject(node) && typeof node['$ref'] === 'string'; hops++) {
         const t = this.target(file, node['$ref']);
         if (!t) return;
         let next: SpecFile;

@@ -6,9 +6,14 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { isObject } from '../model/object.ts';
+import { joinPointer, splitPointer } from '../model/pointer.ts';
 import { hoistDeepSchemaRefs } from './load-hoist.ts';
 import { SpecFiles } from './load-refs.ts';
 import { LineCounter, parseDocument, isMap, isSeq, isScalar, type Node } from 'yaml';
+
+/** Kept for callers that still import it from here; it lives in model/pointer.ts. */
+export { splitPointer };
 
 export type OpenApiDocument = { [key: string]: unknown };
 
@@ -185,15 +190,7 @@ function pointerAt(root: unknown, offset: number): string {
       node = node.items[i];
     } else break;
   }
-  return tokens.map((t) => '/' + t.replace(/~/g, '~0').replace(/\//g, '~1')).join('') || '/';
-}
-
-export function splitPointer(pointer: string): string[] {
-  if (pointer === '' || pointer === '/') return [];
-  return pointer
-    .replace(/^#?\//, '')
-    .split('/')
-    .map((t) => decodeURIComponent(t).replace(/~1/g, '/').replace(/~0/g, '~'));
+  return joinPointer(...tokens) || '/';
 }
 
 interface AjvLikeError {
@@ -278,20 +275,18 @@ export async function loadSpec(specPath: string): Promise<LoadedSpec> {
  */
 function withoutValidatorFalsePositives(document: OpenApiDocument): OpenApiDocument {
   const copy = structuredClone(document);
-  const isObj = (v: unknown): v is Record<string, unknown> =>
-    typeof v === 'object' && v !== null && !Array.isArray(v);
   const fixServers = (holder: unknown) => {
-    if (!isObj(holder) || !Array.isArray(holder['servers'])) return;
+    if (!isObject(holder) || !Array.isArray(holder['servers'])) return;
     for (const server of holder['servers']) {
-      if (!isObj(server) || !isObj(server['variables'])) continue;
+      if (!isObject(server) || !isObject(server['variables'])) continue;
       for (const v of Object.values(server['variables']))
-        if (isObj(v) && typeof v['description'] === 'string') delete v['description'];
+        if (isObject(v) && typeof v['description'] === 'string') delete v['description'];
     }
   };
   fixServers(copy);
-  for (const item of Object.values(isObj(copy['paths']) ? copy['paths'] : {})) {
+  for (const item of Object.values(isObject(copy['paths']) ? copy['paths'] : {})) {
     fixServers(item);
-    if (isObj(item)) for (const op of Object.values(item)) fixServers(op);
+    if (isObject(item)) for (const op of Object.values(item)) fixServers(op);
   }
   return copy;
 }
@@ -321,9 +316,7 @@ function toSpecError(file: string, files: SpecFiles, err: unknown): SpecError {
   // Semantic errors (duplicate operationIds, missing path parameters) and anything else.
   const message = (e.message ?? String(err)).split('\n')[0] ?? 'invalid description';
   const pointerMatch = /#(\/[^\s"']*)/.exec(e.message ?? '');
-  const pointer = e.path
-    ? '/' + e.path.map((t) => String(t).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')
-    : pointerMatch?.[1];
+  const pointer = e.path ? joinPointer(...e.path) || '/' : pointerMatch?.[1];
   return new SpecError(file, [
     pointer !== undefined ? { ...files.trace(pointer), message } : { message },
   ]);

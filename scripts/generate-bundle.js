@@ -15,7 +15,7 @@ const entry = path.join(root, 'scripts/commands/generate.ts');
 /** Every source the bundle is made of, and the bundler's version: the cache key. */
 async function key() {
   const hash = createHash('sha256');
-  const dirs = ['generator', 'scripts'];
+  const dirs = ['model', 'generator', 'scripts'];
   for (const dir of dirs) {
     const files = (await readdir(path.join(root, dir), { recursive: true }))
       .filter((f) => /\.(ts|mts|mjs|js)$/.test(f))

@@ -6,7 +6,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import Handlebars from 'handlebars';
-import { toFileStem, toTypeName } from '../normalise/identifiers.ts';
+import { toFileStem, toTypeName } from '../../model/identifiers.ts';
 import {
   identifier,
   jsdocText,

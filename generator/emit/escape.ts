@@ -2,7 +2,7 @@
  * Escaping for each place spec text can land in generated TypeScript. Templates reach spec data
  * only through these (as Handlebars helpers); Handlebars' own HTML escaping is switched off.
  */
-import { isBareKey } from '../normalise/identifiers.ts';
+import { isBareKey } from '../../model/identifiers.ts';
 
 /** JSON text with the two line terminators JSON allows but older JS parsers did not. */
 export function jsonLiteral(value: unknown, indent?: number): string {

@@ -7,8 +7,8 @@
  * Template context: `{ model, header }` plus `op` (per operation) or `category` (per category).
  */
 import path from 'node:path';
-import type { ServiceModel } from '../model.ts';
-import { toFileStem } from '../normalise/identifiers.ts';
+import type { ServiceModel } from '../../model/types.ts';
+import { toFileStem } from '../../model/identifiers.ts';
 import type { TemplateSet } from './engine.ts';
 
 export interface RenderedFile {

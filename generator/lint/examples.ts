@@ -3,8 +3,10 @@
  * (bodies, success responses, parameters) validates against its schema with the same Ajv the
  * runtime uses (JSON Schema 2020-12 over the model), so the mock never serves an invalid body.
  */
-import type { JsonSchema, NamedExample, Operation, ServiceModel } from '../model.ts';
-import { escapeToken, getAt, isObj, refPointer, type Obj } from '../normalise/refs.ts';
+import type { JsonSchema, NamedExample, Operation, ServiceModel } from '../../model/types.ts';
+import { isObject, type Obj } from '../../model/object.ts';
+import { escapeToken } from '../../model/pointer.ts';
+import { getAt, refPointer } from '../../model/refs.ts';
 import {
   createSchemaValidator,
   describeErrors,
@@ -29,7 +31,7 @@ export function derefPointer(doc: Obj, pointer: string): string {
 /** Pointer of one named example (the `value` inside `examples.<name>`, or `example`). */
 function examplePointer(doc: Obj, mediaPointer: string, name: string): string {
   const media = getAt(doc, mediaPointer);
-  if (isObj(media) && isObj(media['examples']) && name in media['examples']) {
+  if (isObject(media) && isObject(media['examples']) && name in media['examples']) {
     return `${derefPointer(doc, `${mediaPointer}/examples/${escapeToken(name)}`)}/value`;
   }
   return `${mediaPointer}/example`;
@@ -136,10 +138,10 @@ export class ExampleRules {
       for (let i = 0; i < list.length; i++) {
         const at = derefPointer(this.doc, `${base}/parameters/${i}`);
         const p = getAt(this.doc, at);
-        if (isObj(p) && p['name'] === name && p['in'] === where) {
+        if (isObject(p) && p['name'] === name && p['in'] === where) {
           if (p['example'] !== undefined) return `${at}/example`;
           const exs = p['examples'];
-          const first = isObj(exs) ? Object.keys(exs)[0] : undefined;
+          const first = isObject(exs) ? Object.keys(exs)[0] : undefined;
           return first !== undefined
             ? `${derefPointer(this.doc, `${at}/examples/${escapeToken(first)}`)}/value`
             : at;

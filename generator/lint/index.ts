@@ -3,16 +3,11 @@
  * JSON pointer, the line and a stable rule id; throws SpecError only for input it cannot read
  * (unreadable, not YAML/JSON, not a valid OpenAPI description: exit code 2).
  */
-import {
-  loadSpec,
-  parseSpecText,
-  readSpecText,
-  SpecError,
-  splitPointer,
-  type LoadedSpec,
-} from '../load.ts';
+import { loadSpec, parseSpecText, readSpecText, SpecError, type LoadedSpec } from '../load.ts';
+import { splitPointer } from '../../model/pointer.ts';
 import { normalise } from '../normalise/index.ts';
-import { escapeToken, isObj, type Obj } from '../normalise/refs.ts';
+import { isObject, type Obj } from '../../model/object.ts';
+import { escapeToken } from '../../model/pointer.ts';
 import { checkCatalogue, checkOperationIds } from './rules.ts';
 import type { Finding, LintReport } from './types.ts';
 
@@ -23,7 +18,7 @@ export async function lintSpec(specPath: string): Promise<LintReport> {
   const parsed = parseSpecText(shown, text);
   const findings: Omit<Finding, 'line' | 'column'>[] = [];
   const add = (f: Omit<Finding, 'line' | 'column'>) => findings.push(f);
-  const raw = isObj(parsed.raw) ? (parsed.raw as Obj) : {};
+  const raw = isObject(parsed.raw) ? (parsed.raw as Obj) : {};
   checkOperationIds(raw, add);
 
   let loaded: LoadedSpec;

@@ -4,9 +4,11 @@
  * They read the IR (what the generator will do) and the bundled document (what the author wrote:
  * an inferred envelope is fine for the generator, but the catalogue wants it declared).
  */
-import type { Operation, ServiceModel } from '../model.ts';
+import type { Operation, ServiceModel } from '../../model/types.ts';
 import { METHODS } from '../normalise/index.ts';
-import { escapeToken, getAt, isObj, joinPointer, type Obj } from '../normalise/refs.ts';
+import { isObject, type Obj } from '../../model/object.ts';
+import { escapeToken, joinPointer } from '../../model/pointer.ts';
+import { getAt } from '../../model/refs.ts';
 import { ExampleRules } from './examples.ts';
 import { ERROR_STATUSES, type Finding } from './types.ts';
 
@@ -23,13 +25,13 @@ export interface RawOperation {
 /** Every operation object of the document, including the /demo variants the IR folds away. */
 export function rawOperations(doc: Obj): RawOperation[] {
   const out: RawOperation[] = [];
-  const paths = isObj(doc['paths']) ? doc['paths'] : {};
+  const paths = isObject(doc['paths']) ? doc['paths'] : {};
   for (const path of Object.keys(paths)) {
     const item = paths[path];
-    if (!isObj(item)) continue;
+    if (!isObject(item)) continue;
     for (const method of METHODS) {
       const raw = item[method];
-      if (!isObj(raw)) continue;
+      if (!isObject(raw)) continue;
       const id = typeof raw['operationId'] === 'string' ? raw['operationId'] : undefined;
       out.push({
         method,
@@ -79,7 +81,7 @@ export function checkOperationIds(doc: Obj, add: Add): void {
 export function checkCatalogue(doc: Obj, model: ServiceModel, add: Add): void {
   const tags = new Set(
     (Array.isArray(doc['tags']) ? doc['tags'] : [])
-      .filter(isObj)
+      .filter(isObject)
       .map((t) => t['name'])
       .filter((n): n is string => typeof n === 'string'),
   );
@@ -90,7 +92,7 @@ export function checkCatalogue(doc: Obj, model: ServiceModel, add: Add): void {
 
   for (const op of model.operations) {
     const raw = getAt(doc, op.pointer);
-    if (!isObj(raw)) continue;
+    if (!isObject(raw)) continue;
     const name = op.operationId ?? `${op.method.toUpperCase()} ${op.path}`;
     checkCommon({ method: op.method, path: op.path, pointer: op.pointer, raw, name }, tags, add);
 
@@ -189,7 +191,7 @@ function checkCommon(r: RawOperation, tags: Set<string>, add: Add): void {
       message: `category ${JSON.stringify(first)} is not one of the root tags`,
     });
   }
-  const responses = isObj(r.raw['responses']) ? r.raw['responses'] : {};
+  const responses = isObject(r.raw['responses']) ? r.raw['responses'] : {};
   const declared = new Set(Object.keys(responses).map((s) => s.toUpperCase()));
   const missing = ERROR_STATUSES.filter((s) => !declared.has(s));
   const byRange = missing.filter((s) => declared.has(`${s[0]}XX`) || declared.has('DEFAULT'));
@@ -246,13 +248,13 @@ function checkPreview(
   const pointer = joinPointer('paths', op.preview.path, op.method);
   previewPointers.add(pointer);
   const demo = getAt(doc, pointer);
-  if (!isObj(demo)) return;
+  if (!isObject(demo)) return;
   const demoName = op.preview.operationId ?? `${op.method.toUpperCase()} ${op.preview.path}`;
   const security = demo['security'] ?? doc['security'];
   const keyless =
     !Array.isArray(security) ||
     security.length === 0 ||
-    security.some((s) => isObj(s) && Object.keys(s).length === 0);
+    security.some((s) => isObject(s) && Object.keys(s).length === 0);
   if (!keyless) {
     add({
       rule: 'preview-consistent',
@@ -274,7 +276,7 @@ function checkPreview(
     }
   }
   const statuses = (o: Obj) =>
-    Object.keys(isObj(o['responses']) ? o['responses'] : {})
+    Object.keys(isObject(o['responses']) ? o['responses'] : {})
       .sort()
       .join(',');
   if (statuses(demo) !== statuses(raw)) {

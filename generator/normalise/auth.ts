@@ -1,11 +1,11 @@
 /** Key transports per operation (seed section 5): query, header, bearer, JSON body, or none. */
-import type { Auth, KeyTransport } from '../model.ts';
-import { isObj, type Obj } from './refs.ts';
+import type { Auth, KeyTransport } from '../../model/types.ts';
+import { isObject, type Obj } from '../../model/object.ts';
 import type { Problems } from './problems.ts';
 
 export function readAuth(doc: Obj, op: Obj, pointer: string, problems: Problems): Auth {
   const schemes =
-    isObj(doc['components']) && isObj(doc['components']['securitySchemes'])
+    isObject(doc['components']) && isObject(doc['components']['securitySchemes'])
       ? doc['components']['securitySchemes']
       : {};
   const requirements = Array.isArray(op['security'])
@@ -16,13 +16,13 @@ export function readAuth(doc: Obj, op: Obj, pointer: string, problems: Problems)
   const transports: KeyTransport[] = [];
   let optional = requirements.length === 0;
   for (const req of requirements) {
-    if (!isObj(req) || Object.keys(req).length === 0) {
+    if (!isObject(req) || Object.keys(req).length === 0) {
       optional = true; // `{}` in the list: anonymous access is allowed
       continue;
     }
     for (const name of Object.keys(req)) {
       const scheme = schemes[name];
-      if (!isObj(scheme)) {
+      if (!isObject(scheme)) {
         problems.add(pointer + '/security', `unknown security scheme ${JSON.stringify(name)}`);
         continue;
       }

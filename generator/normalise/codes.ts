@@ -1,6 +1,6 @@
 /** Business status code groups (`x-dataapi-business-code-groups`, seed sections 2.1 and 7.2). */
-import type { BusinessCode, BusinessCodeGroup, Outcome } from '../model.ts';
-import { isObj, type Obj } from './refs.ts';
+import type { BusinessCode, BusinessCodeGroup, Outcome } from '../../model/types.ts';
+import { isObject, type Obj } from '../../model/object.ts';
 import type { Problems } from './problems.ts';
 
 export const OUTCOMES: readonly Outcome[] = [
@@ -32,22 +32,22 @@ const HTTP_OUTCOMES: Record<string, Outcome[]> = {
 export function readCodeGroups(document: Obj, problems: Problems): BusinessCodeGroup[] {
   const raw = document['x-dataapi-business-code-groups'];
   if (raw === undefined) return [];
-  if (!isObj(raw)) {
+  if (!isObject(raw)) {
     problems.add('/x-dataapi-business-code-groups', 'must be a map of group name to group');
     return [];
   }
   const groups: BusinessCodeGroup[] = [];
   for (const [name, value] of Object.entries(raw)) {
     const at = `/x-dataapi-business-code-groups/${name}`;
-    if (!isObj(value) || !Array.isArray(value['codes'])) {
+    if (!isObject(value) || !Array.isArray(value['codes'])) {
       problems.add(at, 'a group needs `success` (integer) and `codes` (list)');
       continue;
     }
     const codes: BusinessCode[] = [];
     value['codes'].forEach((c: unknown, i: number) => {
-      const outcome = isObj(c) ? c['outcome'] : undefined;
+      const outcome = isObject(c) ? c['outcome'] : undefined;
       if (
-        !isObj(c) ||
+        !isObject(c) ||
         !Number.isInteger(c['code']) ||
         typeof c['meaning'] !== 'string' ||
         !OUTCOMES.includes(outcome as Outcome)

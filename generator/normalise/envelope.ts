@@ -2,8 +2,9 @@
  * Envelope detection (seed 2.1): capitalised `DataStatus`/`Data` or lower camel `dataStatus`/`data`.
  * Declared by `x-dataapi-envelope`, otherwise inferred from the success schema's properties.
  */
-import type { Envelope, EnvelopeSpelling } from '../model.ts';
-import { isObj, resolve, type Obj } from './refs.ts';
+import type { Envelope, EnvelopeSpelling } from '../../model/types.ts';
+import { isObject, type Obj } from '../../model/object.ts';
+import { resolve } from '../../model/refs.ts';
 import type { Problems } from './problems.ts';
 
 const KEYS: Record<EnvelopeSpelling, [status: string, payload: string]> = {
@@ -19,8 +20,8 @@ export function collectProperties(
 ): { properties: Obj; required: string[] } {
   const s = resolve(doc, schema);
   const out = { properties: {} as Obj, required: [] as string[] };
-  if (!isObj(s) || depth > 20) return out;
-  if (isObj(s['properties'])) out.properties = { ...out.properties, ...s['properties'] };
+  if (!isObject(s) || depth > 20) return out;
+  if (isObject(s['properties'])) out.properties = { ...out.properties, ...s['properties'] };
   if (Array.isArray(s['required'])) out.required.push(...(s['required'] as string[]));
   if (Array.isArray(s['allOf'])) {
     for (const part of s['allOf']) {

@@ -1,5 +1,5 @@
 /**
- * Normalise: the bundled document -> the ServiceModel (IR). See generator/model.ts.
+ * Normalise: the bundled document -> the ServiceModel (IR). See model/types.ts.
  * Extension misuse is reported with pointers and lines, all problems at once.
  */
 import type { LoadedSpec } from '../load.ts';
@@ -11,14 +11,15 @@ import type {
   Operation,
   RateLimit,
   ServiceModel,
-} from '../model.ts';
+} from '../../model/types.ts';
 import { readAuth } from './auth.ts';
 import { readCodeGroups } from './codes.ts';
 import { detectEnvelope } from './envelope.ts';
-import { NameAllocator, toFileStem, toIdentifier } from './identifiers.ts';
+import { NameAllocator, toFileStem, toIdentifier } from '../../model/identifiers.ts';
 import { readBody, readParameters, readResponses } from './parts.ts';
 import { Problems } from './problems.ts';
-import { isObj, joinPointer, setOwn, type Obj } from './refs.ts';
+import { isObject, setOwn, type Obj } from '../../model/object.ts';
+import { joinPointer } from '../../model/pointer.ts';
 import { SchemaConverter } from './schema.ts';
 
 export const METHODS: HttpMethod[] = [
@@ -41,8 +42,8 @@ function readRateLimit(
   source: RateLimit['source'],
 ): RateLimit | undefined {
   if (value === undefined) return undefined;
-  const per = isObj(value) ? value['per'] : undefined;
-  const limit = isObj(value) ? value['limit'] : undefined;
+  const per = isObject(value) ? value['per'] : undefined;
+  const limit = isObject(value) ? value['limit'] : undefined;
   if (
     !Number.isInteger(limit) ||
     (limit as number) < 1 ||
@@ -92,14 +93,14 @@ export function normalise(spec: Pick<LoadedSpec, 'file' | 'locate' | 'document'>
     source: 'default' as const,
   };
   const drafts: Draft[] = [];
-  const paths = isObj(doc['paths']) ? doc['paths'] : {};
+  const paths = isObject(doc['paths']) ? doc['paths'] : {};
 
   for (const path of Object.keys(paths).sort()) {
     const pathItem = paths[path];
-    if (!isObj(pathItem)) continue;
+    if (!isObject(pathItem)) continue;
     for (const method of METHODS) {
       const raw = pathItem[method];
-      if (!isObj(raw)) continue;
+      if (!isObject(raw)) continue;
       const pointer = joinPointer('paths', path, method);
       const operationId = typeof raw['operationId'] === 'string' ? raw['operationId'] : undefined;
       // Placeholder: ids are allocated once previews are folded (see allocateIds).
@@ -193,9 +194,11 @@ export function normalise(spec: Pick<LoadedSpec, 'file' | 'locate' | 'document'>
 
   return {
     title:
-      isObj(doc['info']) && typeof doc['info']['title'] === 'string' ? doc['info']['title'] : 'API',
-    version: isObj(doc['info']) ? String(doc['info']['version'] ?? '') : '',
-    ...(isObj(doc['info']) && typeof doc['info']['description'] === 'string'
+      isObject(doc['info']) && typeof doc['info']['title'] === 'string'
+        ? doc['info']['title']
+        : 'API',
+    version: isObject(doc['info']) ? String(doc['info']['version'] ?? '') : '',
+    ...(isObject(doc['info']) && typeof doc['info']['description'] === 'string'
       ? { description: doc['info']['description'] }
       : {}),
     openapi: String(doc['openapi']),
@@ -275,8 +278,10 @@ function linkAsync(drafts: Draft[], operations: Operation[], problems: Problems)
     if (d.asyncRaw === undefined) continue;
     const at = `${d.op.pointer}/x-dataapi-async`;
     const a = d.asyncRaw;
-    const partner = isObj(a) ? operations.find((o) => o.operationId === a['partner']) : undefined;
-    if (!isObj(a) || (a['role'] !== 'submit' && a['role'] !== 'status') || !partner) {
+    const partner = isObject(a)
+      ? operations.find((o) => o.operationId === a['partner'])
+      : undefined;
+    if (!isObject(a) || (a['role'] !== 'submit' && a['role'] !== 'status') || !partner) {
       problems.add(
         at,
         'must be { role: submit | status, partner: <operationId of the paired operation> }',
@@ -338,11 +343,11 @@ function querySchema(params: Operation['parameters'], requireAnyOf: string[][]):
 
 function readServers(doc: Obj): ServiceModel['servers'] {
   const servers = Array.isArray(doc['servers']) ? doc['servers'] : [];
-  return servers.filter(isObj).map((s) => {
+  return servers.filter(isObject).map((s) => {
     const variables: ServiceModel['servers'][number]['variables'] = {};
-    if (isObj(s['variables'])) {
+    if (isObject(s['variables'])) {
       for (const [name, v] of Object.entries(s['variables'])) {
-        if (isObj(v))
+        if (isObject(v))
           setOwn(variables, name, {
             default: String(v['default'] ?? ''),
             ...(typeof v['description'] === 'string' ? { description: v['description'] } : {}),
@@ -354,7 +359,7 @@ function readServers(doc: Obj): ServiceModel['servers'] {
 }
 
 function readCategories(doc: Obj, operations: Operation[]): Category[] {
-  const declared = Array.isArray(doc['tags']) ? doc['tags'].filter(isObj) : [];
+  const declared = Array.isArray(doc['tags']) ? doc['tags'].filter(isObject) : [];
   const names = [...declared.map((t) => String(t['name'])), ...operations.map((o) => o.category)];
   const stems = new NameAllocator();
   const seen = new Set<string>();

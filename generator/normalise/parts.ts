@@ -7,9 +7,10 @@ import type {
   RequestBody,
   Response,
   ResponseKind,
-} from '../model.ts';
-import { NameAllocator, toIdentifier } from './identifiers.ts';
-import { isObj, resolve, type Obj } from './refs.ts';
+} from '../../model/types.ts';
+import { NameAllocator, toIdentifier } from '../../model/identifiers.ts';
+import { isObject, type Obj } from '../../model/object.ts';
+import { resolve } from '../../model/refs.ts';
 import type { SchemaConverter } from './schema.ts';
 
 const LOCATIONS: ParameterLocation[] = ['path', 'query', 'header', 'cookie'];
@@ -27,7 +28,7 @@ export function readParameters(
     if (!Array.isArray(list)) continue;
     for (const raw of list) {
       const p = resolve(doc, raw);
-      if (!isObj(p) || typeof p['name'] !== 'string') continue;
+      if (!isObject(p) || typeof p['name'] !== 'string') continue;
       // Header names are case-insensitive: an operation's `x-trace` overrides a path's `X-Trace`.
       const name = p['in'] === 'header' ? p['name'].toLowerCase() : p['name'];
       byKey.set(`${p['in']}:${name}`, p);
@@ -42,9 +43,9 @@ export function readParameters(
     if (where === 'header' && IGNORED_HEADERS.has(name.toLowerCase())) continue;
     let schema: unknown = p['schema'];
     let mediaType: string | undefined;
-    if (schema === undefined && isObj(p['content'])) {
+    if (schema === undefined && isObject(p['content'])) {
       const [type, first] = Object.entries(p['content'])[0] ?? [];
-      schema = isObj(first) ? first['schema'] : undefined;
+      schema = isObject(first) ? first['schema'] : undefined;
       mediaType = type;
     }
     const formLike = where === 'query' || where === 'cookie';
@@ -77,19 +78,19 @@ export function readParameters(
 
 function firstExample(doc: Obj, holder: Obj): unknown {
   if (holder['example'] !== undefined) return holder['example'];
-  if (isObj(holder['examples'])) {
+  if (isObject(holder['examples'])) {
     const first = resolve(doc, Object.values(holder['examples'])[0]);
-    if (isObj(first)) return first['value'];
+    if (isObject(first)) return first['value'];
   }
   return undefined;
 }
 
 export function readExamples(doc: Obj, media: Obj): NamedExample[] {
   const out: NamedExample[] = [];
-  if (isObj(media['examples'])) {
+  if (isObject(media['examples'])) {
     for (const [name, raw] of Object.entries(media['examples'])) {
       const ex = resolve(doc, raw);
-      if (!isObj(ex) || !('value' in ex)) continue; // externalValue is not fetched
+      if (!isObject(ex) || !('value' in ex)) continue; // externalValue is not fetched
       out.push({
         name,
         ...(typeof ex['summary'] === 'string' ? { summary: ex['summary'] } : {}),
@@ -104,7 +105,7 @@ export function readExamples(doc: Obj, media: Obj): NamedExample[] {
 
 /** Picks the media type a generated client and server speak, in order of preference. */
 function pickMedia(content: Obj): [string, Obj] | undefined {
-  const entries = Object.entries(content).filter((e): e is [string, Obj] => isObj(e[1]));
+  const entries = Object.entries(content).filter((e): e is [string, Obj] => isObject(e[1]));
   const rank = (type: string) => {
     const t = type.toLowerCase();
     if (t === 'application/json' || /\+json$|\/json;/.test(t) || t.endsWith('/json')) return 0;
@@ -128,7 +129,7 @@ function bodyKind(mediaType: string): BodyKind {
 
 function isFileSchema(doc: Obj, schema: unknown): boolean {
   const s = resolve(doc, schema);
-  if (!isObj(s)) return false;
+  if (!isObject(s)) return false;
   if (s['type'] === 'array') return isFileSchema(doc, s['items']);
   return (
     s['format'] === 'binary' ||
@@ -140,12 +141,12 @@ function isFileSchema(doc: Obj, schema: unknown): boolean {
 
 export function readBody(doc: Obj, op: Obj, conv: SchemaConverter): RequestBody | undefined {
   const body = resolve(doc, op['requestBody']);
-  if (!isObj(body) || !isObj(body['content'])) return undefined;
+  if (!isObject(body) || !isObject(body['content'])) return undefined;
   const picked = pickMedia(body['content']);
   if (!picked) return undefined;
   const [mediaType, media] = picked;
   const schema = resolve(doc, media['schema']);
-  const props = isObj(schema) && isObj(schema['properties']) ? schema['properties'] : {};
+  const props = isObject(schema) && isObject(schema['properties']) ? schema['properties'] : {};
   return {
     mediaType,
     kind: bodyKind(mediaType),
@@ -176,15 +177,15 @@ export function readResponses(
 ): { responses: Response[]; raw: Map<string, unknown> } {
   const responses: Response[] = [];
   const raw = new Map<string, unknown>();
-  const declared = isObj(op['responses']) ? op['responses'] : {};
+  const declared = isObject(op['responses']) ? op['responses'] : {};
   for (const [status, value] of Object.entries(declared)) {
     const r = resolve(doc, value);
-    if (!isObj(r)) continue;
-    const picked = isObj(r['content']) ? pickMedia(r['content']) : undefined;
-    const headers = isObj(r['headers'])
+    if (!isObject(r)) continue;
+    const picked = isObject(r['content']) ? pickMedia(r['content']) : undefined;
+    const headers = isObject(r['headers'])
       ? Object.entries(r['headers'])
           .map(([name, h]) => [name, resolve(doc, h)] as const)
-          .filter((e): e is readonly [string, Obj] => isObj(e[1]))
+          .filter((e): e is readonly [string, Obj] => isObject(e[1]))
           .map(([name, h]) => ({
             name,
             required: h['required'] === true,

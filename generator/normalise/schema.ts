@@ -9,8 +9,10 @@
  * - Every internal `$ref` is hoisted into `$defs` of one root schema (SCHEMA_ROOT_ID) and rewritten
  *   to point there, so recursive schemas work and each schema compiles on its own with that root.
  */
-import { SCHEMA_ROOT_ID, type JsonSchema } from '../model.ts';
-import { getAt, isObj, refPointer, setOwn, type Obj } from './refs.ts';
+import { unescapeToken } from '../../model/pointer.ts';
+import { SCHEMA_ROOT_ID, type JsonSchema } from '../../model/types.ts';
+import { isObject, setOwn, type Obj } from '../../model/object.ts';
+import { getAt, refPointer } from '../../model/refs.ts';
 
 const SCHEMA_MAP_KEYS = [
   'properties',
@@ -57,7 +59,7 @@ export class SchemaConverter {
   /** Converts one schema found at `pointer` (used only for messages). */
   convert(schema: unknown): JsonSchema {
     if (typeof schema === 'boolean') return schema;
-    if (!isObj(schema)) return {};
+    if (!isObject(schema)) return {};
     return this.walk(schema);
   }
 
@@ -83,9 +85,7 @@ export class SchemaConverter {
     if (key === undefined) {
       const match = /^\/components\/schemas\/([^/]+)$/.exec(pointer);
       const base =
-        (match?.[1] ?? pointer)
-          .replace(/~1/g, '/')
-          .replace(/~0/g, '~')
+        unescapeToken(match?.[1] ?? pointer)
           .replace(/[^A-Za-z0-9_.-]+/g, '_')
           .replace(/^_+/, '') || 'schema';
       key = base;
@@ -114,11 +114,11 @@ export class SchemaConverter {
       if ((skipRef && key === '$ref') || DROPPED.has(key) || key.startsWith('x-')) continue;
       if (key === '$ref' && typeof value === 'string') {
         out[key] = value; // external or non-pointer refs are left for Ajv to report
-      } else if (SCHEMA_MAP_KEYS.includes(key) && isObj(value)) {
+      } else if (SCHEMA_MAP_KEYS.includes(key) && isObject(value)) {
         const map: Obj = {};
         for (const [name, sub] of Object.entries(value)) setOwn(map, name, this.convert(sub));
         setOwn(out, key === 'definitions' ? '$defs' : key, map);
-      } else if (SCHEMA_KEYS.includes(key) && (isObj(value) || typeof value === 'boolean')) {
+      } else if (SCHEMA_KEYS.includes(key) && (isObject(value) || typeof value === 'boolean')) {
         setOwn(out, key, this.convert(value));
       } else if (key === 'items' && Array.isArray(value)) {
         out['prefixItems'] = value.map((v) => this.convert(v)); // draft-4 tuple form

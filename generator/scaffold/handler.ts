@@ -2,7 +2,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as prettier from 'prettier';
-import { toFileStem } from '../normalise/identifiers.ts';
+import { toFileStem } from '../../model/identifiers.ts';
 
 export interface HandlerFile {
   path: string;

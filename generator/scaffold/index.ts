@@ -9,7 +9,8 @@ import path from 'node:path';
 import { generate, type GenerateResult } from '../generate.ts';
 import { parseSpecText, SpecError } from '../load.ts';
 import { lintSpec } from '../lint/index.ts';
-import { isObj, joinPointer } from '../normalise/refs.ts';
+import { isObject } from '../../model/object.ts';
+import { joinPointer } from '../../model/pointer.ts';
 import {
   createHandler,
   handlerPath,
@@ -69,7 +70,7 @@ export async function scaffold(
   // validated as a whole below, before it replaces the file.
   const shown = path.relative(process.cwd(), specFile) || specFile;
   const parsed = parseSpecText(shown, text);
-  if (!isObj(parsed.raw)) throw new ScaffoldError(`${shown} is not an OpenAPI description`);
+  if (!isObject(parsed.raw)) throw new ScaffoldError(`${shown} is not an OpenAPI description`);
   const planned = plan(parsed.raw, req);
   const edit = addOperations(text, planned.entries, `Added by dataapi scaffold (${planned.id}).`);
   const out = path.resolve(options.out ?? 'generated');

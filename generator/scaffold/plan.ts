@@ -4,9 +4,9 @@
  * own key order (operationId, tags, summary, description, security, parameters, requestBody,
  * responses, x-dataapi-*), with its /demo preview variant and an example that validates.
  */
-import { toIdentifier } from '../normalise/identifiers.ts';
+import { toIdentifier } from '../../model/identifiers.ts';
 import { METHODS } from '../normalise/index.ts';
-import { isObj, type Obj } from '../normalise/refs.ts';
+import { isObject, type Obj } from '../../model/object.ts';
 import { ERROR_STATUSES } from '../lint/types.ts';
 import { pathParameters, ScaffoldError, type FieldSpec, type ScaffoldRequest } from './request.ts';
 
@@ -71,13 +71,13 @@ function sentence(id: string): string {
 
 export function plan(doc: Obj, req: ScaffoldRequest): ScaffoldPlan {
   const pathNames = pathParameters(req.path);
-  const paths = isObj(doc['paths']) ? doc['paths'] : {};
+  const paths = isObject(doc['paths']) ? doc['paths'] : {};
   const demoPath = `${req.path}/demo`;
   const existing: { path: string; method: string; raw: Obj }[] = [];
   for (const [p, item] of Object.entries(paths)) {
-    if (!isObj(item)) continue;
+    if (!isObject(item)) continue;
     for (const m of METHODS)
-      if (isObj(item[m])) existing.push({ path: p, method: m, raw: item[m] });
+      if (isObject(item[m])) existing.push({ path: p, method: m, raw: item[m] });
   }
   const method = req.method;
   for (const wanted of req.preview ? [req.path, demoPath] : [req.path]) {
@@ -96,7 +96,7 @@ export function plan(doc: Obj, req: ScaffoldRequest): ScaffoldPlan {
   }
 
   const tags = (Array.isArray(doc['tags']) ? doc['tags'] : [])
-    .filter(isObj)
+    .filter(isObject)
     .map((t) => t['name'])
     .filter((n): n is string => typeof n === 'string');
   if (!tags.includes(req.category)) {
@@ -106,7 +106,7 @@ export function plan(doc: Obj, req: ScaffoldRequest): ScaffoldPlan {
     );
   }
 
-  const groups = isObj(doc['x-dataapi-business-code-groups'])
+  const groups = isObject(doc['x-dataapi-business-code-groups'])
     ? doc['x-dataapi-business-code-groups']
     : {};
   let codes = req.codes;
@@ -126,7 +126,7 @@ export function plan(doc: Obj, req: ScaffoldRequest): ScaffoldPlan {
     }
   }
   const group = codes !== undefined ? groups[codes] : undefined;
-  const success = isObj(group) && typeof group['success'] === 'number' ? group['success'] : 100;
+  const success = isObject(group) && typeof group['success'] === 'number' ? group['success'] : 100;
 
   const id =
     req.id ?? toIdentifier(`${method} ${req.path.replace(/\{([^}]*)\}/g, ' by $1 ')}`, 'operation');
@@ -315,7 +315,7 @@ function successShape(
   const lower = envelope === 'lowerCamel';
   const f = (name: string) => (lower ? name.charAt(0).toLowerCase() + name.slice(1) : name);
   const schemas =
-    isObj(doc['components']) && isObj(doc['components']['schemas'])
+    isObject(doc['components']) && isObject(doc['components']['schemas'])
       ? doc['components']['schemas']
       : {};
   const statusName = lower ? 'LowerCamelDataStatus' : 'DataStatus';
@@ -371,14 +371,14 @@ function errorResponse(
   const refsOf = (ops: { raw: Obj }[]) => {
     const count = new Map<string, number>();
     for (const e of ops) {
-      const r = isObj(e.raw['responses']) ? e.raw['responses'][status] : undefined;
-      const ref = isObj(r) && typeof r['$ref'] === 'string' ? r['$ref'] : undefined;
+      const r = isObject(e.raw['responses']) ? e.raw['responses'][status] : undefined;
+      const ref = isObject(r) && typeof r['$ref'] === 'string' ? r['$ref'] : undefined;
       if (ref?.startsWith('#/components/responses/')) count.set(ref, (count.get(ref) ?? 0) + 1);
     }
     return [...count.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0];
   };
-  const components = isObj(doc['components']) ? doc['components'] : {};
-  const shared = isObj(components['responses']) ? components['responses'] : {};
+  const components = isObject(doc['components']) ? doc['components'] : {};
+  const shared = isObject(components['responses']) ? components['responses'] : {};
   const sameGroup =
     codes !== undefined
       ? refsOf(existing.filter((e) => e.raw['x-dataapi-business-codes'] === codes))
@@ -391,7 +391,7 @@ function errorResponse(
       : undefined) ??
     refsOf(existing);
   if (ref !== undefined) return { $ref: ref };
-  const schemas = isObj(components['schemas']) ? components['schemas'] : {};
+  const schemas = isObject(components['schemas']) ? components['schemas'] : {};
   return {
     description: `${ERROR_MEANINGS[status] ?? 'Error'} (seed 7.1).`,
     content: {

@@ -3,7 +3,7 @@
  * checks against the description are in plan.ts). Every refusal is a ScaffoldError with a message
  * the user can act on, raised before anything is written.
  */
-import type { HttpMethod } from '../model.ts';
+import type { HttpMethod } from '../../model/types.ts';
 
 export class ScaffoldError extends Error {
   override name = 'ScaffoldError';

@@ -17,7 +17,7 @@ import {
   type Pair,
   type YAMLMap,
 } from 'yaml';
-import { isObj, type Obj } from '../normalise/refs.ts';
+import { isObject, type Obj } from '../../model/object.ts';
 import type { PlannedEntry } from './plan.ts';
 import { ScaffoldError } from './request.ts';
 
@@ -135,7 +135,7 @@ export function addOperations(text: string, entries: PlannedEntry[], comment?: s
     const pair = (paths.items as Pair[]).find((p) => keyOf(p) === e.path);
     if (!pair) {
       newItems[e.path] = {
-        ...(isObj(newItems[e.path]) ? (newItems[e.path] as Obj) : {}),
+        ...(isObject(newItems[e.path]) ? (newItems[e.path] as Obj) : {}),
         [e.method]: e.operation,
       };
       continue;
@@ -165,7 +165,7 @@ export function addOperations(text: string, entries: PlannedEntry[], comment?: s
   const expected = structuredClone(doc.toJS()) as Obj;
   const expectedPaths = expected['paths'] as Obj;
   for (const e of entries) {
-    const item = isObj(expectedPaths[e.path]) ? (expectedPaths[e.path] as Obj) : {};
+    const item = isObject(expectedPaths[e.path]) ? (expectedPaths[e.path] as Obj) : {};
     expectedPaths[e.path] = { ...item, [e.method]: e.operation };
   }
   if (after.errors.length > 0 || !isDeepStrictEqual(after.toJS(), expected)) {

@@ -3,7 +3,7 @@
  * schema-derived sample on `dynamic`, the requested business code, paging, path parameters
  * echoed, uploads and asynchronous tasks. Everything is driven by the IR.
  */
-import type { ServiceModel } from 'dataapi/model';
+import { isObject, type Obj, type ServiceModel } from 'dataapi/model';
 import { codeGroupOf } from 'dataapi/runtime/shared';
 import { HttpError, respond, type Handler, type HandlerInput } from 'dataapi/runtime/server';
 import type { OperationMock } from './catalogue.ts';
@@ -18,9 +18,6 @@ import {
   withUploads,
 } from './state.ts';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 const PAGE_SIZE = /^(page_?size|per_?page|limit)$/i;
 
 export const SCENARIO = Symbol('dataapi.mock.scenario');
@@ -32,7 +29,7 @@ export function scenarioOf(input: HandlerInput): Scenario | undefined {
 /** The page size the request asked for (query or JSON body), if any. */
 function pageSize(input: HandlerInput): number | undefined {
   for (const source of [input.query, input.body]) {
-    if (!isObj(source)) continue;
+    if (!isObject(source)) continue;
     for (const [k, v] of Object.entries(source)) {
       if (PAGE_SIZE.test(k) && typeof v === 'number' && Number.isInteger(v) && v >= 0) return v;
     }
@@ -97,7 +94,7 @@ export function createHandlers(
         if (size !== undefined && payload.length > size) payload = payload.slice(0, size);
       }
       // Path parameters named like a payload field are echoed (knowledge_base_id).
-      if (pathNames.length > 0 && isObj(payload)) {
+      if (pathNames.length > 0 && isObject(payload)) {
         let echoed: Obj = payload;
         for (const name of pathNames) {
           if (typeof echoed[name] === 'string') echoed = { ...echoed, [name]: input.path[name] };

@@ -2,12 +2,9 @@
  * The mock's state: asynchronous tasks (op.async) that move through their states over successive
  * polls, and knowledge-base style uploads that answer with the files actually uploaded.
  */
-import type { Operation, ServiceModel } from 'dataapi/model';
+import { isObject, type Obj, type Operation, type ServiceModel } from 'dataapi/model';
 import type { UploadedFile } from 'dataapi/runtime/server';
 import type { Canned, OperationMock } from './catalogue.ts';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 interface Task {
   id: string;
@@ -45,7 +42,7 @@ export class TaskStore {
 export function statusSequence(mock: OperationMock): Canned[] {
   const all = [...mock.byName.values()];
   if (all.length === 0) return [mock.fallback];
-  const size = (c: Canned) => (isObj(c.payload) ? Object.keys(c.payload).length : 0);
+  const size = (c: Canned) => (isObject(c.payload) ? Object.keys(c.payload).length : 0);
   let final = all[0] as Canned;
   for (const c of all) if (size(c) > size(final)) final = c;
   return [...all.filter((c) => c !== final), final];
@@ -54,7 +51,7 @@ export function statusSequence(mock: OperationMock): Canned[] {
 /** The payload with the task's id, state and polling address written in (top level). */
 export function withTask(op: Operation, payload: unknown, task: Task, state?: string): unknown {
   const link = op.async;
-  if (!link || !isObj(payload)) return payload;
+  if (!link || !isObject(payload)) return payload;
   const out: Obj = { ...payload };
   out[link.operationIdField] = task.id;
   out[link.pollingUrlField] = task.pollingUrl;
@@ -85,9 +82,9 @@ const ID_KEYS = ['document_id', 'documentId', 'file_id', 'fileId', 'id'];
  * from the uploaded files, each from the example's record, so the statuses stay as documented.
  */
 export function withUploads(payload: unknown, files: UploadedFile[]): unknown {
-  if (!isObj(payload) || files.length === 0) return payload;
+  if (!isObject(payload) || files.length === 0) return payload;
   for (const [key, value] of Object.entries(payload)) {
-    if (!Array.isArray(value) || !isObj(value[0])) continue;
+    if (!Array.isArray(value) || !isObject(value[0])) continue;
     const template = value[0];
     const nameKey = NAME_KEYS.find((k) => k in template);
     if (!nameKey) continue;

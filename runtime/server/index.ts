@@ -10,6 +10,6 @@ export { readKey } from './auth.ts';
 export type { UploadedFile } from './multipart.ts';
 export type { RateLimitOptions } from './rate-limit.ts';
 export { createPathMatcher, toRoutePath } from './routes.ts';
-export { deref, resolveRef, propertiesOf } from '../shared/schema-ref.ts';
+export { deref, resolveRef, propertiesOf } from 'dataapi/model';
 export { loadHandlers } from './handlers.ts';
 export type * from './types.ts';

@@ -15,7 +15,7 @@ import { installParsers, mediaEssence } from './parsers.ts';
 import { formForValidation, readMultipart, type UploadedFile } from './multipart.ts';
 import { createRateLimiter, type RateLimitOptions } from './rate-limit.ts';
 import { createPathMatcher, toRoutePath } from './routes.ts';
-import { isArraySchema, propertiesOf } from '../shared/schema-ref.ts';
+import { isArraySchema, propertiesOf } from 'dataapi/model';
 import { routeSchemas, validatorCompiler, validatorsFor } from './validation.ts';
 import type { OperationInput } from './types.ts';
 

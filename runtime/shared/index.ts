@@ -5,16 +5,17 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import type {
-  BusinessCodeGroup,
-  JsonSchema,
-  Operation,
-  Outcome,
-  ServiceModel,
+import {
+  unescapeToken,
+  type BusinessCodeGroup,
+  type JsonSchema,
+  type Operation,
+  type Outcome,
+  type ServiceModel,
 } from 'dataapi/model';
 
 export type { ErrorObject, ValidateFunction };
-export { deref, isArraySchema, propertiesOf, resolveRef } from './schema-ref.ts';
+export { deref, isArraySchema, propertiesOf, resolveRef } from 'dataapi/model';
 
 export interface SchemaValidator {
   ajv: Ajv2020;
@@ -246,7 +247,7 @@ export function describeErrors(
     const at = e.instancePath || '/';
     let value: unknown = data;
     for (const token of e.instancePath.split('/').slice(1)) {
-      const key = token.replace(/~1/g, '/').replace(/~0/g, '~');
+      const key = unescapeToken(token);
       value =
         typeof value === 'object' && value !== null
           ? (value as Record<string, unknown>)[key]

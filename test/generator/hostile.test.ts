@@ -9,7 +9,7 @@ import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate, type GenerateResult } from '../../generator/generate.ts';
-import type { ServiceModel } from '../../generator/model.ts';
+import type { ServiceModel } from 'dataapi/model';
 import {
   cleanup,
   FIXTURES,

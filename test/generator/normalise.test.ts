@@ -6,9 +6,9 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec, SpecError } from '../../generator/load.ts';
-import type { Operation, ServiceModel } from '../../generator/model.ts';
+import type { Operation, ServiceModel } from 'dataapi/model';
 import { normalise } from '../../generator/normalise/index.ts';
-import { toFileStem } from '../../generator/normalise/identifiers.ts';
+import { toFileStem } from '../../model/identifiers.ts';
 import { createSchemaValidator } from '../../runtime/shared/index.ts';
 import { FIXTURES } from './helpers.ts';
 

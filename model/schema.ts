@@ -1,15 +1,12 @@
 /** Resolving the model's `$ref`s (`urn:dataapi:spec#/$defs/...`) for code that walks schemas. */
-import type { JsonSchema, ServiceModel } from 'dataapi/model';
+import { splitPointer } from './pointer.ts';
+import type { JsonSchema, ServiceModel } from './types.ts';
 
 export function resolveRef(model: ServiceModel, ref: string): JsonSchema | undefined {
   const hash = ref.indexOf('#');
   if (hash < 0) return undefined;
   let node: unknown = model.schemaRoot;
-  for (const token of ref
-    .slice(hash + 1)
-    .split('/')
-    .slice(1)) {
-    const key = decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~');
+  for (const key of splitPointer(ref.slice(hash + 1))) {
     if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
     node = (node as Record<string, unknown>)[key];
   }
