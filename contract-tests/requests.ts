@@ -6,6 +6,7 @@
 import type { JsonSchema, Operation, Parameter, ServiceModel } from 'dataapi/model';
 import type { OutgoingRequest } from './http.ts';
 import { draw, type Obj } from 'dataapi/runtime/sampler';
+import { chooseRequirement, placeCredential } from 'dataapi/runtime/shared';
 
 /** A request before serialisation: values by location. */
 export interface RequestSpec {
@@ -101,12 +102,18 @@ export function serialise(op: Operation, spec: RequestSpec, o: SerialiseOptions)
   const useBodyKey = !!bodyKey && !!bodyObj && bodyKey.name in bodyObj;
   if (bodyKey && bodyObj) delete bodyObj[bodyKey.name];
   if (o.key !== 'none') {
-    const t = useBodyKey ? bodyKey : op.auth.transports.find((x) => x.in !== 'body');
-    if (t?.in === 'query') query.push([t.name, keyValue]);
-    else if (t?.in === 'header') headers[t.name] = keyValue;
-    else if (t?.in === 'cookie') headers['cookie'] = `${t.name}=${encodeURIComponent(keyValue)}`;
-    else if (t?.in === 'bearer') headers['authorization'] = `Bearer ${keyValue}`;
-    else if (t?.in === 'body' && bodyObj) bodyObj[t.name] = keyValue;
+    // Every scheme of one security requirement (AND), written the scheme's way (Basic, Bearer).
+    const requirement = useBodyKey && bodyKey ? [bodyKey] : chooseRequirement(op.auth, undefined);
+    const cookies: string[] = [];
+    for (const t of requirement.filter((x) => useBodyKey || x.in !== 'body')) {
+      const place = placeCredential(t, keyValue);
+      if (place.in === 'query') query.push([place.name, place.value]);
+      else if (place.in === 'header') headers[place.name.toLowerCase()] = place.value;
+      else if (place.in === 'cookie')
+        cookies.push(`${place.name}=${encodeURIComponent(place.value)}`);
+      else if (bodyObj) bodyObj[place.name] = place.value;
+    }
+    if (cookies.length > 0) headers['cookie'] = cookies.join('; ');
   }
 
   let path = o.path;

@@ -79,11 +79,19 @@ export type KeyTransport =
   | { in: 'header'; name: string; scheme: string }
   | { in: 'cookie'; name: string; scheme: string }
   | { in: 'bearer'; scheme: string }
+  /** HTTP Basic: `Authorization: Basic base64(user:password)`; the credential is `user:password`. */
+  | { in: 'basic'; scheme: string }
   | { in: 'body'; name: string };
 
 export interface Auth {
   /** Any one of these is enough. Empty when the operation takes no key (preview variants). */
   transports: KeyTransport[];
+  /**
+   * The security requirements as OpenAPI states them: any one entry is enough (alternatives), and
+   * every transport of that entry must carry a credential (several schemes in one requirement).
+   * `transports` is the union of these, in order.
+   */
+  requirements: KeyTransport[][];
   required: boolean;
 }
 
@@ -105,6 +113,11 @@ export interface Parameter {
    * serialised as this media type (e.g. `application/json`: JSON text in the query string).
    */
   mediaType?: string;
+  /**
+   * A value the path key itself fixes (`/responses?beta=true` -> `beta` = `true`): always sent,
+   * and the only value accepted. Its schema is `{ const: value }`.
+   */
+  fixed?: string;
   /** A safe identifier for generated code (the name itself when it is one), unique per operation. */
   identifier: string;
 }
@@ -185,6 +198,13 @@ export interface Operation {
   path: string;
   /** JSON pointer of the operation in the bundled document, e.g. `/paths/~1a/get`. */
   pointer: string;
+  /**
+   * The key of the operation's path item as written (`/files/{file_id}#add_shared_link`,
+   * `/responses?beta=true`; a webhook's name). `path` is the routable part of it (no fragment,
+   * no query: those become a distinct id and `fixed` query parameters); types are indexed by
+   * `pathKey`.
+   */
+  pathKey: string;
   summary?: string;
   description?: string;
   /** The operation's first tag, or 'default'. */
@@ -238,7 +258,10 @@ export interface ServiceModel {
   description?: string;
   /** OpenAPI version of the input document. */
   openapi: string;
-  servers: { url: string; variables: Record<string, { default: string; description?: string }> }[];
+  servers: {
+    url: string;
+    variables: Record<string, { default: string; enum?: string[]; description?: string }>;
+  }[];
   categories: Category[];
   /** Sorted by path, then method: generation order is stable. */
   operations: Operation[];
@@ -250,4 +273,29 @@ export interface ServiceModel {
    * the model on its own.
    */
   schemaRoot: { [key: string]: unknown };
+  /**
+   * Webhooks (3.1 `webhooks`): requests the API sends to its subscribers. Shaped like operations
+   * (`path` and `pathKey` are the webhook's name, `pointer` is under `/webhooks`); they are typed
+   * (openapi-typescript's `webhooks`) but never routed, served or called.
+   */
+  webhooks: Operation[];
+  /**
+   * What the description gets wrong or leaves unclear, found while normalising: each is repaired
+   * or ignored (never fatal) and located. Sorted by pointer.
+   */
+  findings: Finding[];
+}
+
+/** A problem of the description the toolkit repaired, ignored or cannot serve: never fatal. */
+export interface Finding {
+  /** Stable code, e.g. `path-key-fragment`, `schema-empty-enum`, `operation-shared-route`. */
+  code: string;
+  message: string;
+  /** The description's file (as given to the loader). */
+  file: string;
+  /** JSON pointer of the place in the bundled document. */
+  pointer: string;
+  line?: number;
+  /** The id of the operation it concerns, when it concerns one. */
+  operation?: string;
 }

@@ -1,42 +1,82 @@
-/** Key transports per operation (seed section 5): query, header, bearer, JSON body, or none. */
+/**
+ * How an operation takes its credential: the security requirements (alternatives, each needing
+ * every scheme it names) as transports, plus the service's JSON-body key (`x-dataapi-body-key`).
+ * apiKey is read in its query, header or cookie; http basic as `Authorization: Basic`; http
+ * bearer, oauth2 and openIdConnect as bearer tokens. See docs/service.md for the service's own.
+ */
 import type { Auth, KeyTransport } from '../../model/types.ts';
 import { isObject, type Obj } from '../../model/object.ts';
+import { escapeToken } from '../../model/pointer.ts';
+import type { Findings } from './findings.ts';
 import type { Problems } from './problems.ts';
 
-export function readAuth(doc: Obj, op: Obj, pointer: string, problems: Problems): Auth {
+const same = (a: KeyTransport, b: KeyTransport) => JSON.stringify(a) === JSON.stringify(b);
+
+export function readAuth(
+  doc: Obj,
+  op: Obj,
+  pointer: string,
+  problems: Problems,
+  findings: Findings,
+): Auth {
   const schemes =
     isObject(doc['components']) && isObject(doc['components']['securitySchemes'])
       ? doc['components']['securitySchemes']
       : {};
-  const requirements = Array.isArray(op['security'])
-    ? op['security']
+  const own = Array.isArray(op['security']);
+  const declared = own
+    ? (op['security'] as unknown[])
     : Array.isArray(doc['security'])
       ? doc['security']
       : [];
-  const transports: KeyTransport[] = [];
-  let optional = requirements.length === 0;
-  for (const req of requirements) {
+  const at = own ? `${pointer}/security` : '/security';
+  const requirements: KeyTransport[][] = [];
+  let anonymous = declared.length === 0;
+  declared.forEach((req, index) => {
     if (!isObject(req) || Object.keys(req).length === 0) {
-      optional = true; // `{}` in the list: anonymous access is allowed
-      continue;
+      anonymous = true; // `{}` in the list: anonymous access is allowed
+      return;
     }
+    const all: KeyTransport[] = [];
     for (const name of Object.keys(req)) {
       const scheme = schemes[name];
+      const here = `${at}/${index}/${escapeToken(name)}`;
       if (!isObject(scheme)) {
-        problems.add(pointer + '/security', `unknown security scheme ${JSON.stringify(name)}`);
+        findings.add(
+          'security-unknown-scheme',
+          here,
+          `unknown security scheme ${JSON.stringify(name)}: ignored`,
+        );
         continue;
       }
       const t = toTransport(name, scheme);
-      if (t && !transports.some((x) => JSON.stringify(x) === JSON.stringify(t))) transports.push(t);
+      if (!t) {
+        findings.add(
+          'security-unsupported-scheme',
+          here,
+          `security scheme ${JSON.stringify(name)} (${String(scheme['type'])}) carries no credential a client sends: not checked`,
+        );
+        continue;
+      }
+      if (!all.some((x) => same(x, t))) all.push(t);
     }
-  }
+    if (all.length === 0) anonymous = true;
+    else if (
+      !requirements.some(
+        (r) => r.length === all.length && r.every((t, i) => same(t, all[i] as KeyTransport)),
+      )
+    )
+      requirements.push(all);
+  });
   const bodyKey = op['x-dataapi-body-key'];
   if (bodyKey !== undefined) {
     if (typeof bodyKey !== 'string' || bodyKey === '')
       problems.add(`${pointer}/x-dataapi-body-key`, 'must be the name of a JSON body field');
-    else transports.push({ in: 'body', name: bodyKey });
+    else requirements.push([{ in: 'body', name: bodyKey }]);
   }
-  return { transports, required: transports.length > 0 && !optional };
+  const transports: KeyTransport[] = [];
+  for (const t of requirements.flat()) if (!transports.some((x) => same(x, t))) transports.push(t);
+  return { transports, requirements, required: requirements.length > 0 && !anonymous };
 }
 
 function toTransport(name: string, scheme: Obj): KeyTransport | undefined {
@@ -45,8 +85,9 @@ function toTransport(name: string, scheme: Obj): KeyTransport | undefined {
     if (where === 'query' || where === 'header' || where === 'cookie')
       return { in: where, name: scheme['name'], scheme: name };
   }
-  if (scheme['type'] === 'http' && String(scheme['scheme']).toLowerCase() === 'basic')
-    return { in: 'header', name: 'Authorization', scheme: name };
+  const http = String(scheme['scheme']).toLowerCase();
+  if (scheme['type'] === 'http' && http === 'basic') return { in: 'basic', scheme: name };
+  if (scheme['type'] === 'http' && http !== 'bearer') return undefined; // digest, hoba, ...: not sent
   if (
     scheme['type'] === 'http' ||
     scheme['type'] === 'oauth2' ||

@@ -1,25 +1,25 @@
 /**
  * Normalise: the bundled document -> the ServiceModel (IR). See model/types.ts.
- * Extension misuse is reported with pointers and lines, all problems at once.
+ * Misuse of the project's own `x-dataapi-*` extensions is reported with pointers and lines, all
+ * problems at once, and stops the run; anything else a description gets wrong is a located
+ * finding (ServiceModel.findings), repaired or ignored, never fatal.
  */
 import type { LoadedSpec } from '../load.ts';
 import type {
   AsyncLink,
   Category,
   HttpMethod,
-  JsonSchema,
   Operation,
-  RateLimit,
   ServiceModel,
 } from '../../model/types.ts';
-import { readAuth } from './auth.ts';
 import { readCodeGroups } from './codes.ts';
-import { detectEnvelope } from './envelope.ts';
+import { Findings } from './findings.ts';
 import { NameAllocator, toFileStem, toIdentifier } from '../../model/identifiers.ts';
-import { readBody, readParameters, readResponses } from './parts.ts';
+import { readOperation, readRateLimit, type Draft, type ReadContext } from './operation.ts';
+import { readPathItems } from './paths.ts';
 import { Problems } from './problems.ts';
 import { isObject, setOwn, type Obj } from '../../model/object.ts';
-import { joinPointer } from '../../model/pointer.ts';
+import { reportSharedRoutes } from './shared-routes.ts';
 import { SchemaConverter } from './schema.ts';
 
 export const METHODS: HttpMethod[] = [
@@ -32,54 +32,13 @@ export const METHODS: HttpMethod[] = [
   'patch',
   'trace',
 ];
-const SAFE_METHODS = new Set<HttpMethod>(['get', 'head', 'options', 'trace']);
-const WINDOW_MS = { second: 1000, minute: 60_000, hour: 3_600_000 } as const;
-
-function readRateLimit(
-  value: unknown,
-  pointer: string,
-  problems: Problems,
-  source: RateLimit['source'],
-): RateLimit | undefined {
-  if (value === undefined) return undefined;
-  const per = isObject(value) ? value['per'] : undefined;
-  const limit = isObject(value) ? value['limit'] : undefined;
-  if (
-    !Number.isInteger(limit) ||
-    (limit as number) < 1 ||
-    (per !== 'second' && per !== 'minute' && per !== 'hour')
-  ) {
-    problems.add(pointer, 'must be { limit: <positive integer>, per: second | minute | hour }');
-    return undefined;
-  }
-  return { limit: limit as number, per, windowMs: WINDOW_MS[per], source };
-}
-
-function versionOf(path: string): { version?: string } {
-  const marker = /\/(v\d+)(?=\/|$)/.exec(path)?.[1];
-  return marker ? { version: marker } : {};
-}
-
-function stringList(value: unknown): string[] {
-  return Array.isArray(value)
-    ? value.filter((v): v is string => typeof v === 'string')
-    : typeof value === 'string'
-      ? [value]
-      : [];
-}
-
-interface Draft {
-  op: Operation;
-  raw: Obj;
-  previewOf?: string;
-  asyncRaw?: unknown;
-}
 
 export function normalise(spec: Pick<LoadedSpec, 'file' | 'locate' | 'document'>): ServiceModel {
   const doc = spec.document;
   const problems = new Problems(spec);
+  const findings = new Findings(spec);
   const is30 = String(doc['openapi']).startsWith('3.0');
-  const conv = new SchemaConverter(doc, is30);
+  const conv = new SchemaConverter(doc, is30, findings);
   const groups = readCodeGroups(doc, problems);
   const defaultRateLimit = readRateLimit(
     doc['x-dataapi-rate-limit'],
@@ -92,99 +51,24 @@ export function normalise(spec: Pick<LoadedSpec, 'file' | 'locate' | 'document'>
     windowMs: 1000,
     source: 'default' as const,
   };
+  const context: ReadContext = { doc, conv, problems, findings, groups, defaultRateLimit };
   const drafts: Draft[] = [];
-  const paths = isObject(doc['paths']) ? doc['paths'] : {};
-
-  for (const path of Object.keys(paths).sort()) {
-    const pathItem = paths[path];
-    if (!isObject(pathItem)) continue;
+  const hooks: Draft[] = [];
+  for (const entry of readPathItems(doc, findings)) {
     for (const method of METHODS) {
-      const raw = pathItem[method];
+      const raw = entry.item[method];
       if (!isObject(raw)) continue;
-      const pointer = joinPointer('paths', path, method);
-      const operationId = typeof raw['operationId'] === 'string' ? raw['operationId'] : undefined;
-      // Placeholder: ids are allocated once previews are folded (see allocateIds).
-      const id = '';
-      const parameters = readParameters(doc, pathItem, raw, conv);
-      const { responses, raw: rawSchemas } = readResponses(doc, raw, conv);
-      const success = responses.find((r) => /^2\d\d$/.test(r.status));
-      const { envelope, payloadSchema } = detectEnvelope(
-        doc,
-        raw,
-        pointer,
-        success ? rawSchemas.get(success.status) : undefined,
-        problems,
-      );
-      const requireAnyOf = readRequireAnyOf(
-        raw,
-        pointer,
-        parameters.map((p) => p.name),
-        problems,
-      );
-      const groupName = raw['x-dataapi-business-codes'];
-      if (groupName !== undefined && !groups.some((g) => g.name === groupName)) {
-        problems.add(
-          `${pointer}/x-dataapi-business-codes`,
-          `unknown business code group ${JSON.stringify(groupName)} (declared: ${groups.map((g) => g.name).join(', ') || 'none'})`,
-        );
-      }
-      const tags = stringList(raw['tags']);
-      const body = readBody(doc, raw, conv);
-      const writes =
-        typeof raw['x-dataapi-writes'] === 'boolean'
-          ? raw['x-dataapi-writes']
-          : !SAFE_METHODS.has(method);
-      const op: Operation = {
-        id,
-        ...(operationId !== undefined ? { operationId } : {}),
-        method,
-        path,
-        pointer,
-        ...(typeof raw['summary'] === 'string' ? { summary: raw['summary'] } : {}),
-        ...(typeof raw['description'] === 'string' ? { description: raw['description'] } : {}),
-        category: tags[0] ?? 'default',
-        deprecated: raw['deprecated'] === true,
-        ...versionOf(path),
-        parameters,
-        requireAnyOf,
-        querySchema: querySchema(
-          parameters.filter((p) => p.in === 'query'),
-          requireAnyOf,
-        ),
-        ...(body ? { body } : {}),
-        responses,
-        ...(success ? { success } : {}),
-        ...(envelope ? { envelope, payloadSchema: conv.convert(payloadSchema) } : {}),
-        auth: readAuth(doc, raw, pointer, problems),
-        ...(typeof groupName === 'string' && groups.some((g) => g.name === groupName)
-          ? { businessCodes: groupName }
-          : {}),
-        rateLimit:
-          readRateLimit(
-            raw['x-dataapi-rate-limit'],
-            `${pointer}/x-dataapi-rate-limit`,
-            problems,
-            'operation',
-          ) ?? defaultRateLimit,
-        streaming: success?.kind === 'sse' || raw['x-dataapi-stream'] === 'sse',
-        writes,
-        assumed: stringList(raw['x-dataapi-assumed']),
-        notShown: stringList(raw['x-dataapi-not-shown']),
-      };
-      if (raw['x-dataapi-preview'] === true)
-        op.preview = { path: `${path}/demo`, id: '', explicit: false };
-      const previewOf = raw['x-dataapi-preview-of'];
-      drafts.push({
-        op,
-        raw,
-        ...(typeof previewOf === 'string' ? { previewOf } : {}),
-        asyncRaw: raw['x-dataapi-async'],
-      });
+      (entry.webhook ? hooks : drafts).push(readOperation(context, entry, method, raw));
     }
   }
+  findings.operation = undefined;
 
   const operations = pairPreviews(drafts, problems);
-  allocateIds(operations);
+  const webhooks = hooks.map((d) => d.op);
+  allocateIds([...operations, ...webhooks]);
+  const idOf = new Map([...operations, ...webhooks].map((o) => [o.pointer, o.id]));
+  findings.renameOperations((pointer) => idOf.get(pointer));
+  reportSharedRoutes(operations, findings);
   linkAsync(
     drafts.filter((d) => operations.includes(d.op)),
     operations,
@@ -208,6 +92,8 @@ export function normalise(spec: Pick<LoadedSpec, 'file' | 'locate' | 'document'>
     businessCodeGroups: groups,
     defaultRateLimit,
     schemaRoot: conv.root(),
+    webhooks,
+    findings: findings.all(),
   };
 }
 
@@ -267,7 +153,7 @@ function allocateIds(operations: Operation[]): void {
   for (const op of operations) if (exact(op)) op.id = ids.take(op.operationId as string);
   for (const op of operations) {
     if (exact(op)) continue;
-    const text = op.operationId ?? `${op.method} ${op.path.replace(/\{([^}]*)\}/g, ' by $1 ')}`;
+    const text = op.operationId ?? `${op.method} ${op.pathKey.replace(/\{([^}]*)\}/g, ' by $1 ')}`;
     op.id = ids.take(toIdentifier(text, 'operation'));
   }
   for (const op of operations) if (op.preview) op.preview.id = ids.take(`${op.id}Preview`);
@@ -301,46 +187,6 @@ function linkAsync(drafts: Draft[], operations: Operation[], problems: Problems)
   }
 }
 
-function readRequireAnyOf(
-  raw: Obj,
-  pointer: string,
-  names: string[],
-  problems: Problems,
-): string[][] {
-  const value = raw['x-dataapi-require-any-of'];
-  if (value === undefined) return [];
-  const ok =
-    Array.isArray(value) &&
-    value.every(
-      (g) =>
-        Array.isArray(g) &&
-        g.length > 0 &&
-        g.every((n) => typeof n === 'string' && names.includes(n)),
-    );
-  if (!ok) {
-    problems.add(
-      `${pointer}/x-dataapi-require-any-of`,
-      'must be a list of groups of declared parameter names, e.g. [[location, city]]',
-    );
-    return [];
-  }
-  return value as string[][];
-}
-
-function querySchema(params: Operation['parameters'], requireAnyOf: string[][]): JsonSchema {
-  const properties: Obj = {};
-  for (const p of params) setOwn(properties, p.name, p.schema);
-  const schema: Obj = { type: 'object', properties };
-  const required = params.filter((p) => p.required).map((p) => p.name);
-  if (required.length > 0) schema['required'] = required;
-  const anyOf = requireAnyOf.map((group) => ({
-    anyOf: group.map((name) => ({ required: [name] })),
-  }));
-  if (anyOf.length === 1) Object.assign(schema, anyOf[0]);
-  else if (anyOf.length > 1) schema['allOf'] = anyOf;
-  return schema;
-}
-
 function readServers(doc: Obj): ServiceModel['servers'] {
   const servers = Array.isArray(doc['servers']) ? doc['servers'] : [];
   return servers.filter(isObject).map((s) => {
@@ -350,6 +196,9 @@ function readServers(doc: Obj): ServiceModel['servers'] {
         if (isObject(v))
           setOwn(variables, name, {
             default: String(v['default'] ?? ''),
+            ...(Array.isArray(v['enum']) && v['enum'].length > 0
+              ? { enum: v['enum'].map((e) => String(e)) }
+              : {}),
             ...(typeof v['description'] === 'string' ? { description: v['description'] } : {}),
           });
       }

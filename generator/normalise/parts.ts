@@ -10,29 +10,53 @@ import type {
 } from '../../model/types.ts';
 import { NameAllocator, toIdentifier } from '../../model/identifiers.ts';
 import { isObject, type Obj } from '../../model/object.ts';
-import { resolve } from '../../model/refs.ts';
+import { refPointer, resolve } from '../../model/refs.ts';
+import type { Findings } from './findings.ts';
+import { splitPathKey } from './paths.ts';
+import { escapeToken, splitPointer } from '../../model/pointer.ts';
 import type { SchemaConverter } from './schema.ts';
 
 const LOCATIONS: ParameterLocation[] = ['path', 'query', 'header', 'cookie'];
 /** OpenAPI says these header parameters are ignored: the transport owns them. */
 const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
 
+export interface ParameterContext {
+  /** The operation's pointer (`/paths/~1a/get`). */
+  pointer: string;
+  /** Query pairs the path key fixes (`/responses?beta=true`). */
+  fixed: [string, string][];
+  findings: Findings;
+}
+
+/** Where a parameter (or its `$ref` target) is, for findings. */
+function parameterPointer(raw: unknown, list: string, index: number): string {
+  const target = refPointer(raw);
+  return target !== undefined && target.startsWith('/') ? target : `${list}/${index}`;
+}
+
 export function readParameters(
   doc: Obj,
   pathItem: Obj,
   op: Obj,
   conv: SchemaConverter,
+  ctx: ParameterContext,
 ): Parameter[] {
   const byKey = new Map<string, Obj>();
-  for (const list of [pathItem['parameters'], op['parameters']]) {
+  const located = new Map<Obj, string>();
+  const itemPointer = ctx.pointer.slice(0, ctx.pointer.lastIndexOf('/'));
+  for (const [list, at] of [
+    [pathItem['parameters'], `${itemPointer}/parameters`],
+    [op['parameters'], `${ctx.pointer}/parameters`],
+  ] as const) {
     if (!Array.isArray(list)) continue;
-    for (const raw of list) {
+    list.forEach((raw: unknown, index: number) => {
       const p = resolve(doc, raw);
-      if (!isObject(p) || typeof p['name'] !== 'string') continue;
+      if (!isObject(p) || typeof p['name'] !== 'string') return;
       // Header names are case-insensitive: an operation's `x-trace` overrides a path's `X-Trace`.
       const name = p['in'] === 'header' ? p['name'].toLowerCase() : p['name'];
       byKey.set(`${p['in']}:${name}`, p);
-    }
+      located.set(p, parameterPointer(raw, at, index));
+    });
   }
   const out: Parameter[] = [];
   const identifiers = new NameAllocator();
@@ -54,7 +78,7 @@ export function readParameters(
       name,
       in: where,
       required: where === 'path' || p['required'] === true,
-      schema: conv.convert(schema ?? {}),
+      schema: conv.convert(schema ?? {}, `${located.get(p) ?? ctx.pointer}/schema`),
       style,
       explode: typeof p['explode'] === 'boolean' ? p['explode'] : style === 'form',
       deprecated: p['deprecated'] === true,
@@ -64,6 +88,8 @@ export function readParameters(
       identifier: '',
     });
   }
+  fixQuery(out, ctx);
+  matchTemplate(out, ctx);
   // Stable order: by location, then required first, then name.
   out.sort(
     (a, b) =>
@@ -74,6 +100,71 @@ export function readParameters(
   // Unique within the operation: `item-id` (path) and `item_id` (query) both want `itemId`.
   for (const p of out) p.identifier = identifiers.take(toIdentifier(p.name, 'param'));
   return out;
+}
+
+/** The path key's query pairs as required parameters that take only their value. */
+function fixQuery(out: Parameter[], ctx: ParameterContext): void {
+  for (const [name, value] of ctx.fixed) {
+    const schema = { type: 'string', const: value };
+    const declared = out.find((p) => p.in === 'query' && p.name === name);
+    if (declared) {
+      Object.assign(declared, { required: true, schema, fixed: value });
+      continue;
+    }
+    out.push({
+      name,
+      in: 'query',
+      required: true,
+      schema,
+      style: 'form',
+      explode: true,
+      deprecated: false,
+      fixed: value,
+      identifier: '',
+    });
+  }
+}
+
+/** Path parameters and the template agree: undeclared ones are added, stray ones dropped. */
+function matchTemplate(out: Parameter[], ctx: ParameterContext): void {
+  const path = pathOfPointer(ctx.pointer);
+  if (path === undefined) return;
+  const names = [...path.matchAll(/\{([^}]*)\}/g)].map((m) => m[1] ?? '');
+  for (const name of names) {
+    if (out.some((p) => p.in === 'path' && p.name === name)) continue;
+    ctx.findings.add(
+      'path-parameter-undeclared',
+      ctx.pointer,
+      `path parameter {${name}} is not declared: read as a string`,
+    );
+    out.push({
+      name,
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+      style: 'simple',
+      explode: false,
+      deprecated: false,
+      identifier: '',
+    });
+  }
+  for (let i = out.length - 1; i >= 0; i--) {
+    const p = out[i] as Parameter;
+    if (p.in !== 'path' || names.includes(p.name)) continue;
+    ctx.findings.add(
+      'path-parameter-unused',
+      ctx.pointer,
+      `path parameter ${JSON.stringify(p.name)} is not in the path template: ignored`,
+    );
+    out.splice(i, 1);
+  }
+}
+
+/** The routable path of an operation pointer under /paths (undefined for webhooks). */
+function pathOfPointer(pointer: string): string | undefined {
+  const tokens = splitPointer(pointer);
+  if (tokens[0] !== 'paths' || tokens[1] === undefined) return undefined;
+  return splitPathKey(tokens[1]).path;
 }
 
 function firstExample(doc: Obj, holder: Obj): unknown {
@@ -139,7 +230,12 @@ function isFileSchema(doc: Obj, schema: unknown): boolean {
   );
 }
 
-export function readBody(doc: Obj, op: Obj, conv: SchemaConverter): RequestBody | undefined {
+export function readBody(
+  doc: Obj,
+  op: Obj,
+  conv: SchemaConverter,
+  pointer = '',
+): RequestBody | undefined {
   const body = resolve(doc, op['requestBody']);
   if (!isObject(body) || !isObject(body['content'])) return undefined;
   const picked = pickMedia(body['content']);
@@ -151,7 +247,10 @@ export function readBody(doc: Obj, op: Obj, conv: SchemaConverter): RequestBody 
     mediaType,
     kind: bodyKind(mediaType),
     required: body['required'] === true,
-    schema: conv.convert(media['schema'] ?? {}),
+    schema: conv.convert(
+      media['schema'] ?? {},
+      `${bodyPointer(op, pointer)}/content/${escapeToken(mediaType)}/schema`,
+    ),
     fileFields: Object.entries(props)
       .filter(([, s]) => isFileSchema(doc, s))
       .map(([name]) => name)
@@ -159,6 +258,11 @@ export function readBody(doc: Obj, op: Obj, conv: SchemaConverter): RequestBody 
     examples: readExamples(doc, media),
     ...(typeof body['description'] === 'string' ? { description: body['description'] } : {}),
   };
+}
+
+function bodyPointer(op: Obj, pointer: string): string {
+  const target = refPointer(op['requestBody']);
+  return target?.startsWith('/') ? target : `${pointer}/requestBody`;
 }
 
 function responseKind(mediaType: string | undefined): ResponseKind {
@@ -174,6 +278,7 @@ export function readResponses(
   doc: Obj,
   op: Obj,
   conv: SchemaConverter,
+  pointer = '',
 ): { responses: Response[]; raw: Map<string, unknown> } {
   const responses: Response[] = [];
   const raw = new Map<string, unknown>();
@@ -181,6 +286,8 @@ export function readResponses(
   for (const [status, value] of Object.entries(declared)) {
     const r = resolve(doc, value);
     if (!isObject(r)) continue;
+    const target = refPointer(value);
+    const at = target?.startsWith('/') ? target : `${pointer}/responses/${escapeToken(status)}`;
     const picked = isObject(r['content']) ? pickMedia(r['content']) : undefined;
     const headers = isObject(r['headers'])
       ? Object.entries(r['headers'])
@@ -189,7 +296,7 @@ export function readResponses(
           .map(([name, h]) => ({
             name,
             required: h['required'] === true,
-            schema: conv.convert(h['schema'] ?? {}),
+            schema: conv.convert(h['schema'] ?? {}, `${at}/headers/${escapeToken(name)}/schema`),
             ...(typeof h['description'] === 'string' ? { description: h['description'] } : {}),
           }))
           .sort((a, b) => a.name.localeCompare(b.name, 'en'))
@@ -201,7 +308,12 @@ export function readResponses(
       ...(picked ? { mediaType: picked[0] } : {}),
       kind: responseKind(picked?.[0]),
       ...(picked && picked[1]['schema'] !== undefined
-        ? { schema: conv.convert(picked[1]['schema']) }
+        ? {
+            schema: conv.convert(
+              picked[1]['schema'],
+              `${at}/content/${escapeToken(picked[0])}/schema`,
+            ),
+          }
         : {}),
       headers,
       examples: picked ? readExamples(doc, picked[1]) : [],

@@ -9,7 +9,9 @@
  * - Every internal `$ref` is hoisted into `$defs` of one root schema (SCHEMA_ROOT_ID) and rewritten
  *   to point there, so recursive schemas work and each schema compiles on its own with that root.
  */
-import { unescapeToken } from '../../model/pointer.ts';
+import { escapeToken, unescapeToken } from '../../model/pointer.ts';
+import type { Findings } from './findings.ts';
+import { repairKeyword, validPattern } from './schema-repair.ts';
 import { SCHEMA_ROOT_ID, type JsonSchema } from '../../model/types.ts';
 import { isObject, setOwn, type Obj } from '../../model/object.ts';
 import { getAt, refPointer } from '../../model/refs.ts';
@@ -51,16 +53,28 @@ export class SchemaConverter {
   private readonly usedKeys = new Set<string>();
   private readonly queue: string[] = [];
 
+  /** The `$ref` a 2019-09 `$recursiveRef` stands for: the hoisted schema being converted. */
+  private recursion: string | undefined;
+
   constructor(
     private readonly document: Obj,
     private readonly is30: boolean,
+    private readonly findings?: Findings,
   ) {}
 
-  /** Converts one schema found at `pointer` (used only for messages). */
-  convert(schema: unknown): JsonSchema {
+  /** Converts one schema found at `at` (the pointer findings name). */
+  convert(schema: unknown, at = ''): JsonSchema {
     if (typeof schema === 'boolean') return schema;
-    if (!isObject(schema)) return {};
-    return this.walk(schema);
+    if (!isObject(schema)) {
+      if (schema !== undefined && schema !== null)
+        this.findings?.add(
+          'schema-not-object',
+          at,
+          'a schema must be an object or a boolean: read as {}',
+        );
+      return {};
+    }
+    return this.walk(schema, at);
   }
 
   /** The root schema holding every hoisted `$ref` target. Call after all convert() calls. */
@@ -69,7 +83,16 @@ export class SchemaConverter {
       const pointer = this.queue.shift() as string;
       const key = this.keyOf.get(pointer) as string;
       const target = getAt(this.document, pointer);
-      this.defs[key] = target === undefined ? {} : this.convert(target);
+      if (target === undefined)
+        this.findings?.add(
+          'schema-dangling-ref',
+          pointer,
+          `$ref #${pointer} names nothing: read as {}`,
+          undefined,
+        );
+      this.recursion = `${SCHEMA_ROOT_ID}#/$defs/${key}`;
+      this.defs[key] = target === undefined ? {} : this.convert(target, pointer);
+      this.recursion = undefined;
     }
     const sorted: Obj = {};
     for (const key of Object.keys(this.defs).sort()) sorted[key] = this.defs[key];
@@ -97,36 +120,70 @@ export class SchemaConverter {
     return `${SCHEMA_ROOT_ID}#/$defs/${key}`;
   }
 
-  private walk(schema: Obj): JsonSchema {
+  private walk(schema: Obj, at: string): JsonSchema {
     const pointer = refPointer(schema);
     if (pointer !== undefined) {
       const ref: Obj = { $ref: this.refTo(pointer) };
       if (this.is30) return ref;
-      const rest = this.walkKeywords(schema, true);
+      const rest = this.walkKeywords(schema, true, at);
       return Object.keys(rest).length === 0 ? ref : { ...rest, $ref: ref['$ref'] };
     }
-    return this.walkKeywords(schema, false);
+    return this.walkKeywords(schema, false, at);
   }
 
-  private walkKeywords(schema: Obj, skipRef: boolean): Obj {
+  private walkKeywords(schema: Obj, skipRef: boolean, at: string): Obj {
     const out: Obj = {};
-    for (const [key, value] of Object.entries(schema)) {
+    for (const [key, raw] of Object.entries(schema)) {
       if ((skipRef && key === '$ref') || DROPPED.has(key) || key.startsWith('x-')) continue;
-      if (key === '$ref' && typeof value === 'string') {
-        out[key] = value; // external or non-pointer refs are left for Ajv to report
+      const here = `${at}/${escapeToken(key)}`;
+      const repair = this.findings
+        ? repairKeyword(key, raw, here, this.findings, this.recursion)
+        : ({ keep: true, value: raw } as const);
+      if (!repair.keep) continue;
+      const value = repair.value;
+      if (key === '$recursiveRef') {
+        out['$ref'] = value;
+      } else if (key === '$ref') {
+        // A reference the bundle could not pull in (external, or not a pointer) cannot compile.
+        this.findings?.add(
+          'schema-unresolved-ref',
+          here,
+          `$ref ${JSON.stringify(value)} is not bundled: read as {}`,
+        );
       } else if (SCHEMA_MAP_KEYS.includes(key) && isObject(value)) {
         const map: Obj = {};
-        for (const [name, sub] of Object.entries(value)) setOwn(map, name, this.convert(sub));
+        for (const [name, sub] of Object.entries(value)) {
+          if (key === 'patternProperties' && !validPattern(name)) {
+            this.findings?.add(
+              'schema-bad-pattern',
+              `${here}/${escapeToken(name)}`,
+              'patternProperties key is not a JavaScript (u) regular expression: ignored',
+            );
+            continue;
+          }
+          setOwn(map, name, this.convert(sub, `${here}/${escapeToken(name)}`));
+        }
         setOwn(out, key === 'definitions' ? '$defs' : key, map);
       } else if (SCHEMA_KEYS.includes(key) && (isObject(value) || typeof value === 'boolean')) {
-        setOwn(out, key, this.convert(value));
+        setOwn(out, key, this.convert(value, here));
       } else if (key === 'items' && Array.isArray(value)) {
-        out['prefixItems'] = value.map((v) => this.convert(v)); // draft-4 tuple form
+        out['prefixItems'] = value.map((v, i) => this.convert(v, `${here}/${i}`)); // draft-4 tuple form
       } else if (SCHEMA_LIST_KEYS.includes(key) && Array.isArray(value)) {
         setOwn(
           out,
           key,
-          value.map((v) => this.convert(v)),
+          value.map((v, i) => this.convert(v, `${here}/${i}`)),
+        );
+      } else if (
+        (SCHEMA_MAP_KEYS.includes(key) ||
+          SCHEMA_KEYS.includes(key) ||
+          SCHEMA_LIST_KEYS.includes(key)) &&
+        this.findings
+      ) {
+        this.findings.add(
+          'schema-bad-keyword',
+          here,
+          `${key} has a value of the wrong kind: ignored`,
         );
       } else if (
         (key === 'exclusiveMinimum' || key === 'exclusiveMaximum') &&

@@ -6,7 +6,14 @@
  */
 import createFetchClient from 'openapi-fetch';
 import type { Operation, ServiceModel } from 'dataapi/model';
-import { codeGroupOf, excerpt, outcomeOf } from 'dataapi/runtime/shared';
+import {
+  basicHeader,
+  chooseRequirement,
+  codeGroupOf,
+  excerpt,
+  outcomeOf,
+  placeCredential,
+} from 'dataapi/runtime/shared';
 import { DataApiError, outcomeOfHttpStatus, type DataApiErrorInit } from './errors.ts';
 import { normalise, type ResponseStatus } from './envelope.ts';
 import { toFormData } from './multipart.ts';
@@ -14,7 +21,6 @@ import { SlidingWindowLimiter, settingOf, type RateLimitOptions } from './rate-l
 import { retryPolicy, type RetryOptions } from './retry.ts';
 import {
   bodySerializerFor,
-  chooseTransport,
   cookieHeader,
   isJsonLike,
   pathSerializerFor,
@@ -29,13 +35,18 @@ import {
   type FetchLike,
 } from './transport.ts';
 
-export type KeyLocation = 'query' | 'header' | 'body' | 'cookie' | 'bearer';
+export type KeyLocation = 'query' | 'header' | 'body' | 'cookie' | 'bearer' | 'basic';
 
 export interface ClientOptions {
   /** The service's base URL (the `{base_url}` of the description). */
   baseUrl: string;
-  /** The application key. Preview variants never send it. */
+  /**
+   * The credential (the application key; `user:password` for HTTP Basic). Preview variants never
+   * send it.
+   */
   appkey?: string;
+  /** Credentials per security scheme name, where one differs from `appkey`. */
+  credentials?: Record<string, string>;
   /** A fetch implementation (default: global fetch). */
   fetch?: FetchLike;
   /** Per attempt, including reading the body (default 30 s; 0 disables). */
@@ -105,7 +116,13 @@ export function createRuntimeClient(model: ServiceModel, options: ClientOptions)
     if (op.preview)
       targets.set(op.preview.id, { id: op.preview.id, op, path: op.preview.path, preview: true });
   }
-  const secrets = [options.appkey];
+  const secrets = [
+    options.appkey,
+    ...Object.values(options.credentials ?? {}),
+    ...[options.appkey, ...Object.values(options.credentials ?? {})].map((c) =>
+      c === undefined ? undefined : basicHeader(c).slice(6),
+    ),
+  ];
   const baseFetch: FetchLike = options.fetch ?? ((r) => globalThis.fetch(r));
   const http = createFetchClient<Record<string, never>>({ baseUrl: options.baseUrl });
   const limiters = new Map<string, SlidingWindowLimiter>();
@@ -155,18 +172,23 @@ export function createRuntimeClient(model: ServiceModel, options: ClientOptions)
     const query: Record<string, unknown> = { ...input.query };
     const header: Record<string, unknown> = { ...input.header };
     let body = input.body;
-    const transport = t.preview
-      ? undefined
-      : chooseTransport(op, callOptions.keyIn ?? options.keyIn);
-    if (transport && options.appkey !== undefined) {
-      const key = options.appkey;
-      if (transport.in === 'query') query[transport.name] = key;
-      else if (transport.in === 'header') header[transport.name] = key;
-      else if (transport.in === 'bearer') header['Authorization'] = `Bearer ${key}`;
-      else if (transport.in === 'cookie')
-        input = { ...input, cookie: { ...input.cookie, [transport.name]: key } };
-      else body = { ...(body as Record<string, unknown>), [transport.name]: key };
+    const requirement = t.preview
+      ? []
+      : chooseRequirement(op.auth, callOptions.keyIn ?? options.keyIn);
+    for (const transport of requirement) {
+      const key =
+        ('scheme' in transport ? options.credentials?.[transport.scheme] : undefined) ??
+        options.appkey;
+      if (key === undefined) continue;
+      const place = placeCredential(transport, key);
+      if (place.in === 'query') query[place.name] = place.value;
+      else if (place.in === 'header') header[place.name] = place.value;
+      else if (place.in === 'cookie')
+        input = { ...input, cookie: { ...input.cookie, [place.name]: place.value } };
+      else body = { ...(body as Record<string, unknown>), [place.name]: place.value };
     }
+    for (const p of op.parameters)
+      if (p.fixed !== undefined && query[p.name] === undefined) query[p.name] = p.fixed;
     const cookie = cookieHeader(input.cookie);
     if (cookie) header['Cookie'] = cookie;
     const kind = op.body?.kind;

@@ -79,15 +79,6 @@ export function isJsonLike(response: Response, op: Operation): boolean {
   return op.success?.kind === 'json' || op.success?.kind === undefined;
 }
 
-/** The transport to use: the preferred location when the operation accepts it, else the first. */
-export function chooseTransport(
-  op: Operation,
-  preferred: KeyTransport['in'] | undefined,
-): KeyTransport | undefined {
-  const all = op.auth.transports;
-  return (preferred && all.find((t) => t.in === preferred)) ?? all[0];
-}
-
 export function bodySerializerFor(op: Operation): (body: unknown) => unknown {
   const kind = op.body?.kind ?? 'json';
   return (body) => {

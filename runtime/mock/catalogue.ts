@@ -4,8 +4,23 @@
  * operation and the example), split into payload and envelope status fields, or a schema-derived
  * sample where the spec has no example.
  */
-import type { JsonSchema, Operation, ServiceModel } from 'dataapi/model';
-import { buildEnvelope, codeGroupOf, describeErrors, validatorFor } from 'dataapi/runtime/shared';
+import {
+  escapeToken,
+  joinPointer,
+  splitPointer,
+  type Finding,
+  type JsonSchema,
+  type Operation,
+  type Response,
+  type ServiceModel,
+} from 'dataapi/model';
+import {
+  buildEnvelope,
+  codeGroupOf,
+  describeErrors,
+  validatorFor,
+  type SchemaValidator,
+} from 'dataapi/runtime/shared';
 import { respond, type ServiceResult } from 'dataapi/runtime/server';
 import { hashText, sample } from 'dataapi/runtime/sampler';
 
@@ -71,60 +86,131 @@ function canned(name: string, payload: unknown, status: CannedStatus): Canned {
 
 export interface CatalogueOptions {
   seed: number;
-  /** What to do with an example that does not match its schema (default 'error'). */
-  invalidExamples?: 'error' | 'skip';
-  /** Told about each skipped example. */
+  /**
+   * An example that does not match its schema: answered with a schema sample under its name
+   * ('sample', the default), left out ('skip') or refused at start-up ('error').
+   */
+  invalidExamples?: 'sample' | 'skip' | 'error';
+  /** Told about each example left out or replaced (the finding's message). */
   onSkip?: (message: string) => void;
+  /** Told about each finding (invalid examples, response schemas Ajv cannot compile). */
+  onFinding?: (finding: Finding) => void;
 }
+
+type Check = ((value: unknown) => boolean) & { errors?: unknown };
+
+/** Compiles a response schema; one Ajv cannot compile is a finding and checks nothing. */
+function compileOrReport(
+  validator: SchemaValidator,
+  schema: JsonSchema,
+  report: (code: string, pointer: string, message: string) => void,
+  pointer: string,
+): Check | undefined {
+  try {
+    return validator.compile(schema) as Check;
+  } catch (error) {
+    report(
+      'response-schema-not-compiled',
+      pointer,
+      `response schema cannot be compiled (${(error as Error).message.split('\n')[0]}): answers are not checked against it`,
+    );
+    return undefined;
+  }
+}
+
+/** A sample in the shape the response's media type is sent in (SSE events, bytes, text). */
+export function asMedia(kind: Response['kind'] | undefined, value: unknown): unknown {
+  if (kind === 'sse') {
+    const data = typeof value === 'string' ? value : JSON.stringify(value ?? null);
+    return `${data
+      .split('\n')
+      .map((line) => `data: ${line}`)
+      .join('\n')}\n\n`;
+  }
+  if (kind === 'binary') {
+    if (value instanceof Uint8Array) return value;
+    return Buffer.from(typeof value === 'string' ? value : JSON.stringify(value ?? null), 'utf8');
+  }
+  if (kind === 'text') return typeof value === 'string' ? value : JSON.stringify(value ?? null);
+  return value;
+}
+
+const mediaPointer = (op: Operation, r: Response) =>
+  joinPointer(...splitPointer(op.pointer), 'responses', r.status, 'content', r.mediaType ?? '');
 
 export function buildCatalogue(
   model: ServiceModel,
   options: CatalogueOptions,
 ): Map<string, OperationMock> {
   const { seed } = options;
-  const refuse = (message: string) => {
-    if (options.invalidExamples !== 'skip') throw new MockExampleError(message);
+  const mode = options.invalidExamples ?? 'sample';
+  const report = (code: string, pointer: string, message: string, op?: Operation) => {
+    options.onFinding?.({
+      code,
+      message,
+      file: model.findings?.[0]?.file ?? '',
+      pointer,
+      ...(op ? { operation: op.id } : {}),
+    });
+  };
+  const refuse = (message: string, pointer: string, op: Operation) => {
+    if (mode === 'error') throw new MockExampleError(message);
     options.onSkip?.(message);
+    report('example-invalid', pointer, message, op);
   };
   const validator = validatorFor(model);
   const out = new Map<string, OperationMock>();
   for (const op of model.operations) {
     const success = op.success;
     const schema = success?.schema;
+    const opSeed = (hashText(op.id) ^ seed) >>> 0;
+    const sampleSchema = op.envelope ? op.payloadSchema : schema;
+    const sampled = () =>
+      asMedia(
+        success?.kind,
+        sampleSchema === undefined ? null : sample(model, sampleSchema, { seed: opSeed }),
+      );
+    const at = success ? mediaPointer(op, success) : op.pointer;
     const check =
-      schema !== undefined && success?.kind === 'json' ? validator.compile(schema) : undefined;
+      schema !== undefined && success?.kind === 'json'
+        ? compileOrReport(validator, schema, (c, p, m) => report(c, p, m, op), `${at}/schema`)
+        : undefined;
     const byName = new Map<string, Canned>();
     for (const example of success?.examples ?? []) {
       if (check && !check(example.value)) {
+        const instead = mode === 'sample' ? 'answered with a schema sample instead' : 'left out';
         refuse(
-          `mock: example ${JSON.stringify(example.name)} of operation ${op.id} (${op.method.toUpperCase()} ${op.path}) does not match its response schema:\n  ${describeErrors(check.errors, example.value).join('\n  ')}`,
+          `mock: example ${JSON.stringify(example.name)} of operation ${op.id} (${op.method.toUpperCase()} ${op.path}) does not match its response schema (${instead}):\n  ${describeErrors(check.errors as never, example.value).join('\n  ')}`,
+          `${at}/examples/${escapeToken(example.name)}`,
+          op,
         );
+        if (mode === 'sample') byName.set(example.name, canned(example.name, sampled(), {}));
         continue;
       }
-      byName.set(example.name, split(op, example.name, example.value));
+      byName.set(example.name, split(op, example.name, asMedia(success?.kind, example.value)));
     }
     // Error examples too: a wrong one would mislead whoever reads the spec.
     for (const response of op.responses) {
       if (response === success || response.schema === undefined || response.kind !== 'json')
         continue;
-      const checkError = validator.compile(response.schema);
+      const where = mediaPointer(op, response);
+      const checkError = compileOrReport(
+        validator,
+        response.schema,
+        (c, p, m) => report(c, p, m, op),
+        `${where}/schema`,
+      );
       for (const example of response.examples) {
-        if (!checkError(example.value)) {
+        if (checkError && !checkError(example.value)) {
           refuse(
-            `mock: example ${JSON.stringify(example.name)} of operation ${op.id} (${op.method.toUpperCase()} ${op.path}), response ${response.status}, does not match its schema:\n  ${describeErrors(checkError.errors, example.value).join('\n  ')}`,
+            `mock: example ${JSON.stringify(example.name)} of operation ${op.id} (${op.method.toUpperCase()} ${op.path}), response ${response.status}, does not match its schema:\n  ${describeErrors(checkError.errors as never, example.value).join('\n  ')}`,
+            `${where}/examples/${escapeToken(example.name)}`,
+            op,
           );
         }
       }
     }
-    const sampleSchema = op.envelope ? op.payloadSchema : schema;
-    const opSeed = (hashText(op.id) ^ seed) >>> 0;
-    const fallback: Canned =
-      byName.values().next().value ??
-      canned(
-        'sample',
-        sampleSchema === undefined ? null : sample(model, sampleSchema, { seed: opSeed }),
-        {},
-      );
+    const fallback: Canned = byName.values().next().value ?? canned('sample', sampled(), {});
     out.set(op.id, {
       op,
       fallback,

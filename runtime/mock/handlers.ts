@@ -6,7 +6,7 @@
 import { isObject, type Obj, type ServiceModel } from 'dataapi/model';
 import { codeGroupOf } from 'dataapi/runtime/shared';
 import { HttpError, respond, type Handler, type HandlerInput } from 'dataapi/runtime/server';
-import type { OperationMock } from './catalogue.ts';
+import { asMedia, type OperationMock } from './catalogue.ts';
 import { sample } from 'dataapi/runtime/sampler';
 import type { Scenario } from './scenarios.ts';
 import {
@@ -82,10 +82,13 @@ export function createHandlers(
       let payload = canned.payload;
       let status = canned.status;
       if (scenario?.dynamic && mock.sampleSchema !== undefined) {
-        payload = sample(model, mock.sampleSchema, {
-          dynamic: true,
-          seed: (mock.seed ^ (scenario.seed ?? 0)) >>> 0,
-        });
+        payload = asMedia(
+          op.success?.kind,
+          sample(model, mock.sampleSchema, {
+            dynamic: true,
+            seed: (mock.seed ^ (scenario.seed ?? 0)) >>> 0,
+          }),
+        );
         status = {};
       }
       // Paging: never more items than the page size asked for.

@@ -12,9 +12,10 @@
  * to get that HTTP status with N instead.
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { ServiceModel } from 'dataapi/model';
+import type { Finding, ServiceModel } from 'dataapi/model';
 import {
-  errorBody,
+  defaultEnvelopeOp,
+  errorAnswer,
   HttpError,
   registerService,
   type Handler,
@@ -23,6 +24,7 @@ import {
   type RouteContext,
 } from 'dataapi/runtime/server';
 import { buildCatalogue } from './catalogue.ts';
+import { mockErrorDescriber } from './errors.ts';
 import { createHandlers, SCENARIO } from './handlers.ts';
 import { readScenario } from './scenarios.ts';
 
@@ -43,12 +45,18 @@ export interface MockOptions {
   seed?: number;
   limits?: Limits;
   /**
-   * An example that does not match its schema stops the start ('error', the default) or is left
-   * out ('skip': third-party descriptions whose examples are known to be loose).
+   * An example that does not match its schema is answered with a schema sample under its name
+   * ('sample', the default), left out ('skip') or stops the start ('error': strict mode for a
+   * description whose examples must hold).
    */
-  invalidExamples?: 'error' | 'skip';
-  /** Told about each example left out under `invalidExamples: 'skip'`. */
+  invalidExamples?: 'sample' | 'error' | 'skip';
+  /** Told about each example replaced or left out (the finding's message). */
   onSkippedExample?: (message: string) => void;
+  /**
+   * Told about each finding of the mock: invalid examples, schemas Ajv cannot compile and
+   * operations that cannot be routed (which answer 501 while the others serve).
+   */
+  onFinding?: (finding: Finding) => void;
   /** Handlers that replace the mock's own for some operations. */
   handlers?: Record<string, Handler | undefined>;
 }
@@ -104,20 +112,25 @@ export async function createMock(
 ): Promise<FastifyInstance> {
   const catalogue = buildCatalogue(model, {
     seed: options.seed ?? 1,
-    invalidExamples: options.invalidExamples ?? 'error',
+    invalidExamples: options.invalidExamples ?? 'sample',
     ...(options.onSkippedExample ? { onSkip: options.onSkippedExample } : {}),
+    ...(options.onFinding ? { onFinding: options.onFinding } : {}),
   });
   const keys = new Set(mockAppkeys(options));
+  const defaultEnvelope = defaultEnvelopeOp(model);
   const app = Fastify({
     logger: options.logger ?? false,
     routerOptions: { maxParamLength: 1000 },
     // A URL Fastify cannot route (bad percent-encoding) is the client's error.
     frameworkErrors: (error, _request, reply) => {
       const status = (error as { statusCode?: number }).statusCode ?? 400;
+      const answer = errorAnswer(model, undefined, 400, `Bad request: ${error.message}`, {
+        ...(defaultEnvelope ? { envelopeOp: defaultEnvelope } : {}),
+      });
       void (reply as unknown as FastifyReply)
         .code(status >= 400 && status < 500 ? status : 400)
-        .type('application/json; charset=utf-8')
-        .send(errorBody(model, undefined, 400, `Bad request: ${error.message}`));
+        .type(answer.mediaType ?? 'application/problem+json')
+        .send(JSON.stringify(answer.body));
     },
   });
   app.decorateRequest(SCENARIO as unknown as string, undefined);
@@ -125,10 +138,16 @@ export async function createMock(
   await registerService(app, {
     model,
     handlers: { ...createHandlers(model, catalogue), ...options.handlers },
-    verifyKey: (key) => keys.has(key),
+    // HTTP Basic: the key as `user:password`, or as either half of it.
+    verifyKey: (key, _op, _request, transport) =>
+      keys.has(key) ||
+      (transport?.in === 'basic' &&
+        (keys.has(key.slice(0, key.indexOf(':'))) || keys.has(key.slice(key.indexOf(':') + 1)))),
     rateLimit: options.rateLimit ?? true,
     ...(options.limits ? { limits: options.limits } : {}),
     onOperationRequest: applyScenario,
+    describeError: mockErrorDescriber(model, options.seed ?? 1),
+    ...(options.onFinding ? { onFinding: options.onFinding } : {}),
   });
   await app.ready();
   return app;

@@ -1,11 +1,12 @@
 /**
- * The key, read the ways an operation takes it (op.auth.transports: query, header, JSON body
- * field, bearer, cookie), and the verdict of a pluggable verifier mapped to the HTTP status and
+ * The key, read the ways an operation takes it (op.auth.requirements: query, header, cookie, JSON
+ * body field, bearer, basic; every scheme of one requirement), and the verdict of a pluggable verifier mapped to the HTTP status and
  * outcome of seed section 5: a missing or wrong key is 401, an expired order, arrears or an
  * exhausted quota is 403.
  */
 import type { FastifyRequest } from 'fastify';
 import type { KeyTransport, Operation, Outcome } from 'dataapi/model';
+import { readBasic, readBearer } from 'dataapi/runtime/shared';
 import { HttpError } from './errors.ts';
 
 /** What a verifier says of a key: true (accepted), false (wrong key) or why it is refused. */
@@ -15,6 +16,8 @@ export type VerifyKey = (
   key: string,
   op: Operation,
   request: FastifyRequest,
+  /** The transport the credential came in (a Basic credential is `user:password`). */
+  transport?: KeyTransport,
 ) => KeyVerdict | Promise<KeyVerdict>;
 
 function first(value: unknown): string | undefined {
@@ -32,38 +35,67 @@ function cookie(header: string | undefined, name: string): string | undefined {
   return undefined;
 }
 
+/** The credential one transport of the request carries, or undefined. */
+export function readTransport(request: FastifyRequest, t: KeyTransport): string | undefined {
+  let value: string | undefined;
+  switch (t.in) {
+    case 'query':
+      value = first((request.query as Record<string, unknown> | undefined)?.[t.name]);
+      break;
+    case 'header':
+      value = first(request.headers[t.name.toLowerCase()]);
+      break;
+    case 'body': {
+      const body = request.body;
+      if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+        value = first(
+          Object.hasOwn(body, t.name) ? (body as Record<string, unknown>)[t.name] : undefined,
+        );
+      }
+      break;
+    }
+    case 'bearer':
+      value = readBearer(first(request.headers.authorization));
+      break;
+    case 'basic':
+      value = readBasic(first(request.headers.authorization));
+      break;
+    case 'cookie':
+      value = cookie(first(request.headers.cookie), t.name);
+      break;
+  }
+  return value === '' ? undefined : value;
+}
+
 /** The key the request carries in any of the transports, or undefined. */
 export function readKey(request: FastifyRequest, transports: KeyTransport[]): string | undefined {
   for (const t of transports) {
-    let value: string | undefined;
-    switch (t.in) {
-      case 'query':
-        value = first((request.query as Record<string, unknown> | undefined)?.[t.name]);
-        break;
-      case 'header':
-        value = first(request.headers[t.name.toLowerCase()]);
-        break;
-      case 'body': {
-        const body = request.body;
-        if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
-          value = first(
-            Object.hasOwn(body, t.name) ? (body as Record<string, unknown>)[t.name] : undefined,
-          );
-        }
-        break;
-      }
-      case 'bearer': {
-        const auth = first(request.headers.authorization);
-        if (auth && /^bearer\s+/i.test(auth)) value = auth.replace(/^bearer\s+/i, '');
-        break;
-      }
-      case 'cookie':
-        value = cookie(first(request.headers.cookie), t.name);
-        break;
-    }
-    if (value !== undefined && value !== '') return value;
+    const value = readTransport(request, t);
+    if (value !== undefined) return value;
   }
   return undefined;
+}
+
+/** The credentials of the first security requirement the request carries completely. */
+function presented(
+  request: FastifyRequest,
+  op: Operation,
+): { transport: KeyTransport; value: string }[] | undefined {
+  const requirements = op.auth.requirements ?? op.auth.transports.map((t) => [t]);
+  for (const requirement of requirements) {
+    const values = requirement.map((transport) => ({
+      transport,
+      value: readTransport(request, transport),
+    }));
+    if (values.every((v) => v.value !== undefined))
+      return values as { transport: KeyTransport; value: string }[];
+  }
+  return undefined;
+}
+
+/** Whether the request carries any credential the operation takes. */
+export function carriesCredential(request: FastifyRequest, op: Operation): boolean {
+  return readKey(request, op.auth.transports) !== undefined;
 }
 
 const REFUSAL: Record<Exclude<KeyVerdict, boolean>, { outcome: Outcome; message: string }> = {
@@ -73,19 +105,25 @@ const REFUSAL: Record<Exclude<KeyVerdict, boolean>, { outcome: Outcome; message:
   forbidden: { outcome: 'key_expired', message: 'Insufficient permission' },
 };
 
-/** Throws the HttpError for a refused key; returns the key when it is accepted. */
+/**
+ * Throws the HttpError for a missing or refused credential; returns the (first) credential when
+ * every scheme of one of the operation's security requirements is satisfied.
+ */
 export async function authenticate(
   request: FastifyRequest,
   op: Operation,
   verify: VerifyKey | undefined,
 ): Promise<string> {
-  const key = readKey(request, op.auth.transports);
-  if (key === undefined) {
+  const credentials = presented(request, op);
+  if (credentials === undefined || credentials.length === 0) {
     throw new HttpError(401, 'appkey missing', { outcome: 'wrong_key' });
   }
-  const verdict = verify ? await verify(key, op, request) : true;
-  if (verdict === true) return key;
-  if (verdict === false) throw new HttpError(401, 'Wrong appkey', { outcome: 'wrong_key' });
-  const refusal = REFUSAL[verdict];
-  throw new HttpError(403, refusal.message, { outcome: refusal.outcome });
+  for (const { transport, value } of credentials) {
+    const verdict = verify ? await verify(value, op, request, transport) : true;
+    if (verdict === true) continue;
+    if (verdict === false) throw new HttpError(401, 'Wrong appkey', { outcome: 'wrong_key' });
+    const refusal = REFUSAL[verdict];
+    throw new HttpError(403, refusal.message, { outcome: refusal.outcome });
+  }
+  return (credentials[0] as { value: string }).value;
 }

@@ -5,7 +5,7 @@
  * base group only knows 100), the HTTP status itself is the business code, so an error body never
  * carries the success code.
  */
-import type { Operation, Outcome, ServiceModel } from 'dataapi/model';
+import type { Operation, Outcome, Response, ServiceModel } from 'dataapi/model';
 import { buildEnvelope, codeGroupOf } from 'dataapi/runtime/shared';
 
 /** An HTTP error a handler, hook or verifier can throw; the server answers it in the op's spelling. */
@@ -92,7 +92,78 @@ export function errorBody(
     const code = options.businessCode ?? businessCodeFor(model, op, status, options.outcome);
     return buildEnvelope(shape, null, { code, description: message, totalCount: 0 });
   }
-  return { statusCode: status, error: httpText(status), message };
+  return problemBody(status, message);
+}
+
+/** The response an operation declares for a status: the exact one, else `4XX`, else `default`. */
+export function declaredResponse(op: Operation, status: number): Response | undefined {
+  const exact = String(status);
+  const range = `${exact[0]}XX`;
+  return (
+    op.responses.find((r) => r.status === exact) ??
+    op.responses.find((r) => r.status === range) ??
+    op.responses.find((r) => r.status === 'default')
+  );
+}
+
+/** An error answer: its media type (none for an empty body) and body. */
+export interface ErrorAnswer {
+  mediaType?: string;
+  body: unknown;
+}
+
+/**
+ * Builds the body of an error the server produces itself for an operation without an envelope,
+ * in the shape of the response the operation declares for that status. Returns undefined to
+ * leave it to the default (RFC 9457 problem details).
+ */
+export type DescribeError = (
+  op: Operation,
+  status: number,
+  message: string,
+  declared: Response,
+) => ErrorAnswer | undefined;
+
+const PROBLEM = 'application/problem+json';
+
+/** RFC 9457 problem details. */
+export function problemBody(status: number, message: string): Record<string, unknown> {
+  return { type: 'about:blank', title: httpText(status), status, detail: message };
+}
+
+/**
+ * The error answer of an operation (or of no operation: 404): the service's envelope where the
+ * operation (or the model) has one; else the response the operation declares for the status
+ * (its media type and, through `describe`, a body of its schema; an empty body where it declares
+ * no content); else RFC 9457 `application/problem+json`.
+ */
+export function errorAnswer(
+  model: ServiceModel,
+  op: Operation | undefined,
+  status: number,
+  message: string,
+  options: {
+    outcome?: Outcome;
+    businessCode?: number;
+    envelopeOp?: Operation;
+    describe?: DescribeError;
+  } = {},
+): ErrorAnswer {
+  const shape = op?.envelope ? op : op ? undefined : options.envelopeOp;
+  if (shape?.envelope)
+    return {
+      mediaType: 'application/json; charset=utf-8',
+      body: errorBody(model, op, status, message, options),
+    };
+  const declared = op ? declaredResponse(op, status) : undefined;
+  if (op && declared) {
+    if (declared.mediaType === undefined) return { body: undefined };
+    const described = options.describe?.(op, status, message, declared);
+    if (described) return described;
+    if (declared.kind === 'json')
+      return { mediaType: declared.mediaType, body: problemBody(status, message) };
+  }
+  return { mediaType: PROBLEM, body: problemBody(status, message) };
 }
 
 /** What a handler may return instead of a bare payload, to set the envelope's status fields. */

@@ -4,7 +4,18 @@
  */
 export { registerService, DEFAULT_LIMITS } from './register.ts';
 export type { Handler, HandlerInput, Limits, RouteContext, ServiceOptions } from './register.ts';
-export { HttpError, ServiceResult, respond, errorBody, businessCodeFor } from './errors.ts';
+export {
+  HttpError,
+  ServiceResult,
+  respond,
+  errorBody,
+  errorAnswer,
+  declaredResponse,
+  problemBody,
+  businessCodeFor,
+  defaultEnvelopeOp,
+} from './errors.ts';
+export type { DescribeError, ErrorAnswer } from './errors.ts';
 export type { KeyVerdict, VerifyKey } from './auth.ts';
 export { readKey } from './auth.ts';
 export type { UploadedFile } from './multipart.ts';

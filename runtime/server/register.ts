@@ -5,12 +5,14 @@
  * with its group's business codes. Client errors are always 4xx, never 500.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Operation, ServiceModel } from 'dataapi/model';
+import type { Finding, Operation, ServiceModel } from 'dataapi/model';
+import { OPERATION_CONSTRAINT, operationStrategy, sharedRoutes } from './choose.ts';
+import { createRouteGuard, unservableFinding } from './guard.ts';
 import { buildEnvelope, codeGroupOf } from 'dataapi/runtime/shared';
 import { authenticate, readKey, type VerifyKey } from './auth.ts';
 import { installAnswers } from './answers.ts';
 import { CLOCK, DATE_MARK, DATE_MARK_JSON, nowIso } from './clock.ts';
-import { defaultEnvelopeOp, HttpError, ServiceResult } from './errors.ts';
+import { defaultEnvelopeOp, HttpError, ServiceResult, type DescribeError } from './errors.ts';
 import { installParsers, mediaEssence } from './parsers.ts';
 import { formForValidation, readMultipart, type UploadedFile } from './multipart.ts';
 import { createRateLimiter, type RateLimitOptions } from './rate-limit.ts';
@@ -52,6 +54,16 @@ export interface ServiceOptions {
    * Throw an HttpError to answer with it.
    */
   onOperationRequest?: (request: FastifyRequest, ctx: RouteContext) => void;
+  /**
+   * Told about each operation that cannot be served (a schema Ajv cannot compile, a path the
+   * router refuses): it answers 501 while the others serve.
+   */
+  onFinding?: (finding: Finding) => void;
+  /**
+   * The body of an error the server produces itself for an operation without an envelope (see
+   * errors.ts `errorAnswer`): the mock answers with the declared response's example or sample.
+   */
+  describeError?: DescribeError;
 }
 
 /** Per-route facts, computed once at registration. */
@@ -77,6 +89,13 @@ function hasBody(request: FastifyRequest): boolean {
   return request.headers['transfer-encoding'] !== undefined;
 }
 
+/** A non-JSON payload as Fastify can send it (text, bytes or a stream; anything else as JSON). */
+function asText(payload: unknown): unknown {
+  if (typeof payload === 'string' || payload instanceof Uint8Array) return payload;
+  if (typeof payload === 'object' && payload !== null && 'pipe' in payload) return payload;
+  return payload === undefined ? '' : JSON.stringify(payload);
+}
+
 function successStatus(op: Operation): number {
   const n = Number(op.success?.status);
   return Number.isInteger(n) && n >= 200 && n < 300 ? n : 200;
@@ -99,8 +118,16 @@ export async function registerService(
 
   app.setValidatorCompiler(validatorCompiler(model));
   await installParsers(app, model, limits);
+  const guard = createRouteGuard(model);
+  const { owner } = sharedRoutes(model);
+  if (!app.hasConstraintStrategy(OPERATION_CONSTRAINT))
+    app.addConstraintStrategy(operationStrategy(model) as never);
+  const unservable = new Map<Operation, string>();
 
-  installAnswers(app, model, matcher, envelopeOp);
+  installAnswers(app, model, matcher, envelopeOp, {
+    unservable,
+    ...(options.describeError ? { describeError: options.describeError } : {}),
+  });
 
   for (const op of model.operations) {
     addRoute(op, false);
@@ -110,6 +137,15 @@ export async function registerService(
   function addRoute(op: Operation, preview: boolean): void {
     const route = toRoutePath(preview && op.preview ? op.preview.path : op.path);
     const schema = routeSchemas(op, route.params);
+    // Shared method and route: the owner's route, this operation chosen per request.
+    const constraint = !preview && owner.has(op) ? op.id : undefined;
+    const reason = guard.check(op, op.method.toUpperCase(), route.url, schema, constraint);
+    if (reason !== undefined) {
+      // Not registered: the not-found handler answers its requests with a located 501.
+      unservable.set(op, reason);
+      options.onFinding?.(unservableFinding(model, op, reason));
+      return;
+    }
     const ctx: RouteContext = {
       op,
       preview,
@@ -174,6 +210,7 @@ export async function registerService(
       url: route.url,
       bodyLimit: limits.bodyBytes,
       schema,
+      ...(constraint ? { constraints: { [OPERATION_CONSTRAINT]: constraint } } : {}),
       config: { dataapi: ctx },
       onRequest: async (request) => {
         const url = request.raw.url;
@@ -286,7 +323,9 @@ export async function registerService(
         reply.type(responseType);
         if (!op.envelope) {
           return reply.send(
-            op.success?.kind === 'json' || !op.success ? JSON.stringify(payload ?? null) : payload,
+            op.success?.kind === 'json' || !op.success
+              ? JSON.stringify(payload ?? null)
+              : asText(payload),
           );
         }
         if (explicit?.constant) {

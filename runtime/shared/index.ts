@@ -16,6 +16,7 @@ import {
 
 export type { ErrorObject, ValidateFunction };
 export { deref, isArraySchema, propertiesOf, resolveRef } from 'dataapi/model';
+export * from './credentials.ts';
 
 export interface SchemaValidator {
   ajv: Ajv2020;

@@ -18,7 +18,8 @@ const usage = `Usage: dataapi mock [--port 4010] [--host 127.0.0.1] [--no-rate-l
   --seed N          seed of schema-derived samples                  default: 1
   --skip-invalid-examples
                     leave out examples that do not match their schema (with a warning)
-                    instead of refusing to start
+                    instead of answering them with a schema sample (the default)
+  --strict-examples refuse to start when an example does not match its schema
 
 Key: the mock accepts the value of DATAAPI_APPKEY, or \`mock-appkey\` when that is unset.
 Scenarios: Prefer: code=429 | example=NAME | dynamic=true | business-code=N (or __code=...
@@ -62,6 +63,7 @@ export const command: Command = {
           spec: { type: 'string' },
           seed: { type: 'string', default: '1' },
           'skip-invalid-examples': { type: 'boolean', default: false },
+          'strict-examples': { type: 'boolean', default: false },
         },
         usage,
       );
@@ -80,8 +82,16 @@ export const command: Command = {
         app = await create({
           rateLimit,
           seed,
-          invalidExamples: values['skip-invalid-examples'] === true ? 'skip' : 'error',
-          onSkippedExample: (message) => process.stderr.write(`warning: ${message}\n`),
+          invalidExamples:
+            values['strict-examples'] === true
+              ? 'error'
+              : values['skip-invalid-examples'] === true
+                ? 'skip'
+                : 'sample',
+          onFinding: (f) =>
+            process.stderr.write(
+              `warning: ${f.file || 'description'} at #${f.pointer}: ${f.message.replace(/^mock: /, '')}\n`,
+            ),
         });
       } catch (err) {
         if (err instanceof UsageError) throw err;

@@ -1,30 +1,35 @@
-/** Examples are validated at start-up: a bad one is a clear error naming the operation and example. */
+/**
+ * Examples are validated at start-up: by default a bad one is answered with a schema sample under
+ * its name and reported as a finding; in strict mode it is a clear error naming the operation and
+ * example.
+ */
 import { describe, expect, it } from 'vitest';
-import type { ServiceModel } from 'dataapi/model';
+import type { Finding, ServiceModel } from 'dataapi/model';
+import { validatorFor } from 'dataapi/runtime/shared';
 import { createMock, MockExampleError } from 'dataapi/runtime/mock';
 import { model } from '../../generated/model.ts';
 
 describe('start-up', () => {
-  it('refuses an example that does not match its schema', async () => {
+  it('in strict mode, refuses an example that does not match its schema', async () => {
     const broken = structuredClone(model) as ServiceModel;
     const op = broken.operations.find((o) => o.id === 'getAirQuality')!;
     const example = op.success!.examples.find((e) => e.name === 'stale')!;
     ((example.value as { Data: { AQI: unknown }[] }).Data[0] as { AQI: unknown }).AQI = 42;
-    const attempt = createMock(broken, { rateLimit: false });
+    const attempt = createMock(broken, { rateLimit: false, invalidExamples: 'error' });
     await expect(attempt).rejects.toBeInstanceOf(MockExampleError);
     await expect(attempt).rejects.toThrow(
       /"stale" of operation getAirQuality .*\n.*\/Data\/0\/AQI must be string/,
     );
   });
 
-  it('refuses an error example that does not match its schema', async () => {
+  it('in strict mode, refuses an error example that does not match its schema', async () => {
     const broken = structuredClone(model) as ServiceModel;
     const op = broken.operations.find((o) => o.id === 'getSslCertInfo')!;
     const response = op.responses.find((r) => r.status === '401')!;
     response.examples[0]!.value = 'not an object';
-    await expect(createMock(broken, { rateLimit: false })).rejects.toThrow(
-      /example "groupA" of operation getSslCertInfo .*response 401/,
-    );
+    await expect(
+      createMock(broken, { rateLimit: false, invalidExamples: 'error' }),
+    ).rejects.toThrow(/example "groupA" of operation getSslCertInfo .*response 401/);
   });
 
   it("with invalidExamples: 'skip', leaves the bad example out and says so", async () => {
@@ -47,6 +52,33 @@ describe('start-up', () => {
         400,
       );
       expect((await app.inject({ url })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('by default, answers a bad example with a schema sample under its name, as a finding', async () => {
+    const broken = structuredClone(model) as ServiceModel;
+    const op = broken.operations.find((o) => o.id === 'getAirQuality')!;
+    const example = op.success!.examples.find((e) => e.name === 'stale')!;
+    ((example.value as { Data: { AQI: unknown }[] }).Data[0] as { AQI: unknown }).AQI = 42;
+    const findings: Finding[] = [];
+    const app = await createMock(broken, {
+      rateLimit: false,
+      appkeys: ['k'],
+      onFinding: (f) => findings.push(f),
+    });
+    try {
+      expect(findings.map((f) => f.code)).toEqual(['example-invalid']);
+      expect(findings[0]).toMatchObject({ operation: 'getAirQuality' });
+      expect(findings[0]!.pointer).toMatch(/\/responses\/200\/content\/.*\/examples\/stale$/);
+      expect(findings[0]!.message).toContain('answered with a schema sample instead');
+      const url = '/Weather/AirQuality?appkey=k&city=x';
+      const res = await app.inject({ url, headers: { prefer: 'example=stale' } });
+      expect(res.statusCode).toBe(200);
+      const check = validatorFor(broken).compile(op.success!.schema!);
+      expect(check(res.json())).toBe(true);
+      expect(JSON.stringify(res.json())).not.toContain('42');
     } finally {
       await app.close();
     }

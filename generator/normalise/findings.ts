@@ -1,0 +1,51 @@
+/**
+ * Findings: what a description gets wrong or leaves unclear, collected while normalising. Unlike
+ * Problems (misuse of the project's own `x-dataapi-*` extensions, which stops the run), a finding
+ * is repaired or ignored and the run goes on: a description written by others is never a reason
+ * to crash.
+ */
+import type { Finding } from '../../model/types.ts';
+import type { LoadedSpec } from '../load.ts';
+
+export class Findings {
+  private readonly list: Finding[] = [];
+  private readonly seen = new Set<string>();
+  /** The operation the findings being added concern (set while an operation is read). */
+  operation: string | undefined;
+
+  constructor(private readonly spec: Pick<LoadedSpec, 'file' | 'locate'>) {}
+
+  add(code: string, pointer: string, message: string, operation = this.operation): void {
+    const key = `${code}\u0000${pointer}\u0000${operation ?? ''}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    const line = this.spec.locate(pointer)?.line;
+    this.list.push({
+      code,
+      message,
+      file: this.spec.file,
+      pointer,
+      ...(line !== undefined ? { line } : {}),
+      ...(operation !== undefined ? { operation } : {}),
+    });
+  }
+
+  /** Every finding, ordered by pointer, then code (deterministic output). */
+  all(): Finding[] {
+    return [...this.list].sort(
+      (a, b) =>
+        (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : 0) ||
+        (a.code < b.code ? -1 : a.code > b.code ? 1 : 0) ||
+        (a.operation ?? '').localeCompare(b.operation ?? '', 'en'),
+    );
+  }
+
+  /** Rewrites the placeholder operation keys (pointers) to the allocated ids. */
+  renameOperations(idOf: (key: string) => string | undefined): void {
+    for (const f of this.list) {
+      if (f.operation === undefined) continue;
+      const id = idOf(f.operation);
+      if (id !== undefined) f.operation = id;
+    }
+  }
+}

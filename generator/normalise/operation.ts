@@ -1,0 +1,209 @@
+/**
+ * One operation of a path item (or webhook) read into the model: parameters, body, responses,
+ * envelope, auth, rate limit and the service's `x-dataapi-*` facts. Ids are allocated later,
+ * once preview variants are folded (see index.ts).
+ */
+import type {
+  BusinessCodeGroup,
+  HttpMethod,
+  JsonSchema,
+  Operation,
+  RateLimit,
+} from '../../model/types.ts';
+import { isObject, setOwn, type Obj } from '../../model/object.ts';
+import { joinPointer } from '../../model/pointer.ts';
+import { readAuth } from './auth.ts';
+import { detectEnvelope } from './envelope.ts';
+import type { Findings } from './findings.ts';
+import { readBody, readParameters, readResponses } from './parts.ts';
+import { reportPathKey, type PathEntry } from './paths.ts';
+import type { Problems } from './problems.ts';
+import type { SchemaConverter } from './schema.ts';
+
+const SAFE_METHODS = new Set<HttpMethod>(['get', 'head', 'options', 'trace']);
+const WINDOW_MS = { second: 1000, minute: 60_000, hour: 3_600_000 } as const;
+
+/** What every operation of one document is read with. */
+export interface ReadContext {
+  doc: Obj;
+  conv: SchemaConverter;
+  problems: Problems;
+  findings: Findings;
+  groups: BusinessCodeGroup[];
+  defaultRateLimit: RateLimit;
+}
+
+export interface Draft {
+  op: Operation;
+  raw: Obj;
+  previewOf?: string;
+  asyncRaw?: unknown;
+}
+
+export function readRateLimit(
+  value: unknown,
+  pointer: string,
+  problems: Problems,
+  source: RateLimit['source'],
+): RateLimit | undefined {
+  if (value === undefined) return undefined;
+  const per = isObject(value) ? value['per'] : undefined;
+  const limit = isObject(value) ? value['limit'] : undefined;
+  if (
+    !Number.isInteger(limit) ||
+    (limit as number) < 1 ||
+    (per !== 'second' && per !== 'minute' && per !== 'hour')
+  ) {
+    problems.add(pointer, 'must be { limit: <positive integer>, per: second | minute | hour }');
+    return undefined;
+  }
+  return { limit: limit as number, per, windowMs: WINDOW_MS[per], source };
+}
+
+function versionOf(path: string): { version?: string } {
+  const marker = /\/(v\d+)(?=\/|$)/.exec(path)?.[1];
+  return marker ? { version: marker } : {};
+}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value)
+    ? value.filter((v): v is string => typeof v === 'string')
+    : typeof value === 'string'
+      ? [value]
+      : [];
+}
+
+export function readOperation(
+  ctx: ReadContext,
+  entry: PathEntry,
+  method: HttpMethod,
+  raw: Obj,
+): Draft {
+  const { doc, conv, problems, findings, groups } = ctx;
+  const path = entry.path;
+  const pointer = joinPointer(entry.webhook ? 'webhooks' : 'paths', entry.key, method);
+  // Findings are keyed by pointer until ids are allocated (see Findings.renameOperations).
+  findings.operation = pointer;
+  if (!entry.webhook) reportPathKey(entry, findings);
+  const operationId = typeof raw['operationId'] === 'string' ? raw['operationId'] : undefined;
+  const parameters = readParameters(doc, entry.item, raw, conv, {
+    pointer,
+    fixed: entry.fixed,
+    findings,
+  });
+  const { responses, raw: rawSchemas } = readResponses(doc, raw, conv, pointer);
+  const success = responses.find((r) => /^2\d\d$/.test(r.status));
+  const { envelope, payloadSchema } = detectEnvelope(
+    doc,
+    raw,
+    pointer,
+    success ? rawSchemas.get(success.status) : undefined,
+    problems,
+  );
+  const requireAnyOf = readRequireAnyOf(
+    raw,
+    pointer,
+    parameters.map((p) => p.name),
+    problems,
+  );
+  const groupName = raw['x-dataapi-business-codes'];
+  if (groupName !== undefined && !groups.some((g) => g.name === groupName)) {
+    problems.add(
+      `${pointer}/x-dataapi-business-codes`,
+      `unknown business code group ${JSON.stringify(groupName)} (declared: ${groups.map((g) => g.name).join(', ') || 'none'})`,
+    );
+  }
+  const tags = stringList(raw['tags']);
+  const body = readBody(doc, raw, conv, pointer);
+  const writes =
+    typeof raw['x-dataapi-writes'] === 'boolean'
+      ? raw['x-dataapi-writes']
+      : !SAFE_METHODS.has(method);
+  const op: Operation = {
+    id: '',
+    ...(operationId !== undefined ? { operationId } : {}),
+    method,
+    path,
+    pointer,
+    pathKey: entry.key,
+    ...(typeof raw['summary'] === 'string' ? { summary: raw['summary'] } : {}),
+    ...(typeof raw['description'] === 'string' ? { description: raw['description'] } : {}),
+    category: tags[0] ?? 'default',
+    deprecated: raw['deprecated'] === true,
+    ...versionOf(path),
+    parameters,
+    requireAnyOf,
+    querySchema: querySchema(
+      parameters.filter((p) => p.in === 'query'),
+      requireAnyOf,
+    ),
+    ...(body ? { body } : {}),
+    responses,
+    ...(success ? { success } : {}),
+    ...(envelope ? { envelope, payloadSchema: conv.convert(payloadSchema, pointer) } : {}),
+    auth: readAuth(doc, raw, pointer, problems, findings),
+    ...(typeof groupName === 'string' && groups.some((g) => g.name === groupName)
+      ? { businessCodes: groupName }
+      : {}),
+    rateLimit:
+      readRateLimit(
+        raw['x-dataapi-rate-limit'],
+        `${pointer}/x-dataapi-rate-limit`,
+        problems,
+        'operation',
+      ) ?? ctx.defaultRateLimit,
+    streaming: success?.kind === 'sse' || raw['x-dataapi-stream'] === 'sse',
+    writes,
+    assumed: stringList(raw['x-dataapi-assumed']),
+    notShown: stringList(raw['x-dataapi-not-shown']),
+  };
+  if (raw['x-dataapi-preview'] === true)
+    op.preview = { path: `${path}/demo`, id: '', explicit: false };
+  const previewOf = raw['x-dataapi-preview-of'];
+  return {
+    op,
+    raw,
+    ...(typeof previewOf === 'string' ? { previewOf } : {}),
+    asyncRaw: raw['x-dataapi-async'],
+  };
+}
+
+function readRequireAnyOf(
+  raw: Obj,
+  pointer: string,
+  names: string[],
+  problems: Problems,
+): string[][] {
+  const value = raw['x-dataapi-require-any-of'];
+  if (value === undefined) return [];
+  const ok =
+    Array.isArray(value) &&
+    value.every(
+      (g) =>
+        Array.isArray(g) &&
+        g.length > 0 &&
+        g.every((n) => typeof n === 'string' && names.includes(n)),
+    );
+  if (!ok) {
+    problems.add(
+      `${pointer}/x-dataapi-require-any-of`,
+      'must be a list of groups of declared parameter names, e.g. [[location, city]]',
+    );
+    return [];
+  }
+  return value as string[][];
+}
+
+function querySchema(params: Operation['parameters'], requireAnyOf: string[][]): JsonSchema {
+  const properties: Obj = {};
+  for (const p of params) setOwn(properties, p.name, p.schema);
+  const schema: Obj = { type: 'object', properties };
+  const required = params.filter((p) => p.required).map((p) => p.name);
+  if (required.length > 0) schema['required'] = required;
+  const anyOf = requireAnyOf.map((group) => ({
+    anyOf: group.map((name) => ({ required: [name] })),
+  }));
+  if (anyOf.length === 1) Object.assign(schema, anyOf[0]);
+  else if (anyOf.length > 1) schema['allOf'] = anyOf;
+  return schema;
+}

@@ -1,0 +1,35 @@
+/**
+ * Operations that share a method and a route: path keys that differ only by a `#fragment` or a
+ * `?query` (Box's `/files/{file_id}#add_shared_link`), or templates that differ only by their
+ * parameter names (`/a/{id}` and `/a/{name}`). They cannot each have their own route, so a server
+ * tells them apart per request (see runtime/server/routes.ts `chooseOperation`): the fixed query
+ * parameters the request carries, then the required query parameters and headers it carries,
+ * then `Prefer: operation=<id>`; otherwise the first of them answers. Each is a finding.
+ */
+import type { Operation } from '../../model/types.ts';
+import type { Findings } from './findings.ts';
+
+/** The route an operation is served at: method and template with its parameter names blanked. */
+export function routeKey(op: Pick<Operation, 'method' | 'path'>): string {
+  return `${op.method.toUpperCase()} ${op.path.replace(/\{[^}]*\}/g, '{}')}`;
+}
+
+export function reportSharedRoutes(operations: Operation[], findings: Findings): void {
+  const byRoute = new Map<string, Operation[]>();
+  for (const op of operations) {
+    const key = routeKey(op);
+    byRoute.set(key, [...(byRoute.get(key) ?? []), op]);
+  }
+  for (const [key, ops] of byRoute) {
+    if (ops.length < 2) continue;
+    const ids = ops.map((o) => o.id).join(', ');
+    for (const op of ops) {
+      findings.add(
+        'operation-shared-route',
+        op.pointer,
+        `${ops.length} operations share ${key} (${ids}): a request is answered by the one whose fixed and required parameters it carries, or the one named by Prefer: operation=<id>`,
+        op.id,
+      );
+    }
+  }
+}

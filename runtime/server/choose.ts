@@ -1,0 +1,129 @@
+/**
+ * Operations that share a method and a route (path keys told apart only by a `#fragment` or a
+ * `?query`, or templates that differ only by parameter names) cannot each own a Fastify route.
+ * The first of them owns the route; the others are registered on it with a route constraint,
+ * and this strategy picks per request which one answers: the one `Prefer: operation=<id>` names,
+ * else the one whose fixed query values the request carries (most first), else the one whose
+ * required query parameters and headers it carries (most first), else the owner.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Operation, ServiceModel } from 'dataapi/model';
+
+export const OPERATION_CONSTRAINT = 'dataapiOperation';
+
+/** The route an operation is served at: method and template with parameter names blanked. */
+export function routeKey(method: string, path: string): string {
+  return `${method.toUpperCase()} ${path.replace(/\{[^}]*\}/g, '{}')}`;
+}
+
+interface Group {
+  regex: RegExp;
+  method: string;
+  /** The owner first, then the others in declaration order. */
+  ops: Operation[];
+}
+
+function templateRegex(path: string): RegExp {
+  const source = path
+    .split(/(\{[^}]*\})/)
+    .map((part) =>
+      /^\{[^}]*\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
+    .join('');
+  return new RegExp(`^${source}$`);
+}
+
+const fixedCount = (op: Operation) => op.parameters.filter((p) => p.fixed !== undefined).length;
+
+/** The shared routes of a model: for each operation that is not its route's owner, the owner. */
+export function sharedRoutes(model: ServiceModel): {
+  groups: Group[];
+  owner: Map<Operation, Operation>;
+} {
+  const byKey = new Map<string, Operation[]>();
+  for (const op of model.operations) {
+    const key = routeKey(op.method, op.path);
+    byKey.set(key, [...(byKey.get(key) ?? []), op]);
+  }
+  const groups: Group[] = [];
+  const owner = new Map<Operation, Operation>();
+  for (const ops of byKey.values()) {
+    if (ops.length < 2) continue;
+    // The plainest operation owns the route: no fixed query, its key the path itself.
+    const sorted = [...ops].sort(
+      (a, b) =>
+        fixedCount(a) - fixedCount(b) ||
+        Number(a.pathKey !== a.path) - Number(b.pathKey !== b.path),
+    );
+    const first = sorted[0] as Operation;
+    for (const op of sorted.slice(1)) owner.set(op, first);
+    groups.push({
+      regex: templateRegex(first.path),
+      method: first.method.toUpperCase(),
+      ops: sorted,
+    });
+  }
+  return { groups, owner };
+}
+
+function preferred(header: string | string[] | undefined): string | undefined {
+  const text = Array.isArray(header) ? header.join(',') : header;
+  const m = text ? /(?:^|[,;\s])operation=("?)([^",;\s]+)\1/i.exec(text) : null;
+  return m?.[2];
+}
+
+/** Picks the operation of a shared route that answers a request (see the module comment). */
+export function chooseOperation(
+  group: Group,
+  query: URLSearchParams,
+  req: IncomingMessage,
+): Operation {
+  const named = preferred(req.headers.prefer);
+  const byName = named ? group.ops.find((o) => o.id === named) : undefined;
+  if (byName) return byName;
+  const fixedOk = (op: Operation) =>
+    op.parameters.every((p) => p.fixed === undefined || query.getAll(p.name).includes(p.fixed));
+  const carries = (op: Operation) =>
+    op.parameters.every(
+      (p) =>
+        !p.required ||
+        (p.in === 'query' && query.has(p.name)) ||
+        (p.in === 'header' && req.headers[p.name.toLowerCase()] !== undefined) ||
+        p.in === 'path' ||
+        p.in === 'cookie',
+    );
+  const score = (op: Operation) =>
+    fixedCount(op) * 1000 + op.parameters.filter((p) => p.required).length;
+  const fitting = group.ops.filter((o) => fixedOk(o) && carries(o));
+  fitting.sort((a, b) => score(b) - score(a));
+  return fitting[0] ?? (group.ops[0] as Operation);
+}
+
+/** The find-my-way constraint strategy that routes a request to its operation's handler. */
+export function operationStrategy(model: ServiceModel) {
+  const { groups } = sharedRoutes(model);
+  return {
+    name: OPERATION_CONSTRAINT,
+    mustMatchWhenDerived: false,
+    storage() {
+      const handlers = new Map<string, unknown>();
+      return {
+        get: (id: string) => (handlers.get(id) ?? null) as never,
+        set: (id: string, store: unknown) => {
+          handlers.set(id, store);
+        },
+      };
+    },
+    deriveConstraint(req: IncomingMessage): string | undefined {
+      const url = req.url ?? '/';
+      const q = url.indexOf('?');
+      const pathname = q < 0 ? url : url.slice(0, q);
+      const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+      for (const g of groups) {
+        if (g.method !== req.method || !g.regex.test(pathname)) continue;
+        return chooseOperation(g, query, req).id;
+      }
+      return undefined;
+    },
+  };
+}
