@@ -108,7 +108,8 @@ export function serialise(op: Operation, spec: RequestSpec, o: SerialiseOptions)
     for (const t of requirement.filter((x) => useBodyKey || x.in !== 'body')) {
       const place = placeCredential(t, keyValue);
       if (place.in === 'query') query.push([place.name, place.value]);
-      else if (place.in === 'header') headers[place.name.toLowerCase()] = place.value;
+      else if (place.in === 'header')
+        headers[place.name === 'Authorization' ? 'authorization' : place.name] = place.value;
       else if (place.in === 'cookie')
         cookies.push(`${place.name}=${encodeURIComponent(place.value)}`);
       else if (bodyObj) bodyObj[place.name] = place.value;
