@@ -5,7 +5,7 @@
  * renders: one constant per operation and code group, one slice per group of operations that
  * must share a runtime (an async submit and its status operation).
  */
-import type { BusinessCodeGroup, Operation, Response, ServiceModel } from '../model.ts';
+import type { BusinessCodeGroup, Operation, Response, ServiceModel } from '../../model/types.ts';
 
 export interface PackedConstant {
   /** Identifier of the constant. */

@@ -3,7 +3,7 @@
  * template only lays it out): method and path, parameters with a short type, the body, the
  * errors it declares (HTTP responses and business codes) and its rate limit.
  */
-import type { JsonSchema, Operation, ServiceModel } from '../model.ts';
+import type { JsonSchema, Operation, ServiceModel } from '../../model/types.ts';
 
 export interface ReadmeParameter {
   name: string;
@@ -64,7 +64,11 @@ export function readmeOperations(model: ServiceModel): ReadmeOperation[] {
   return model.operations.map((op) => {
     const group = model.businessCodeGroups.find((g) => g.name === op.businessCodes);
     const transports = op.auth.transports.map((t) =>
-      t.in === 'bearer' ? 'Authorization: Bearer' : `${t.in} ${t.name}`,
+      t.in === 'bearer'
+        ? 'Authorization: Bearer'
+        : t.in === 'basic'
+          ? 'Authorization: Basic'
+          : `${t.in} ${t.name}`,
     );
     return {
       id: op.id,

@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ServiceModel } from '../model.ts';
+import type { ServiceModel } from '../../model/types.ts';
 import type { PackPlan } from './client-model.ts';
 import { readmeOperations } from './readme.ts';
 

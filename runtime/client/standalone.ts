@@ -44,6 +44,8 @@ export function modelSlice(
     servers: [],
     categories: [],
     operations,
+    webhooks: [],
+    findings: [],
     businessCodeGroups,
     defaultRateLimit: operations[0]?.rateLimit ?? {
       limit: 5,
