@@ -9,25 +9,12 @@ import { compareService } from './service.ts';
 import { compareBody, compareParameters } from './request.ts';
 import { compareResponses } from './response.ts';
 import { lineOf, type DiffSide } from './side.ts';
+import type { OperationEmit, OperationPair } from './pair.ts';
+import { compareSchemas } from './schemas.ts';
 import type { Change, Side } from './types.ts';
 import type { Direction, SchemaContext } from './walk-context.ts';
 
-export type OperationEmit = (
-  rule: RuleId,
-  side: Side,
-  pointer: string | undefined,
-  message: string,
-) => void;
-
-export interface OperationPair {
-  base: DiffSide;
-  head: DiffSide;
-  b: Operation;
-  h: Operation;
-  emit: OperationEmit;
-  /** The schema comparison context for a direction (shared `seen` set per operation). */
-  schemas(dir: Direction): SchemaContext;
-}
+export type { OperationEmit, OperationPair } from './pair.ts';
 
 const routeKey = (op: Operation) => `${op.path.replace(/\{[^}]*\}/g, '{}')} ${op.method}`;
 const nameOf = (op: Operation) => op.operationId ?? op.id;
@@ -60,6 +47,7 @@ export function compareOperations(
         dirty,
         emit,
         seen,
+        compare: compareSchemas,
       });
       compareOperation({ base, head, b, h, emit, schemas });
     }

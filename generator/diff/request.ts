@@ -1,7 +1,7 @@
 /** What a client sends: parameters (with their schemas) and the request body. */
 import type { Parameter } from '../../model/types.ts';
 import { compareSchemas } from './schemas.ts';
-import type { OperationPair } from './operations.ts';
+import type { OperationPair } from './pair.ts';
 import { bodyPointer, mediaPointer, parameterPointer } from './side.ts';
 
 const paramKey = (p: Parameter) => `${p.in}:${p.in === 'header' ? p.name.toLowerCase() : p.name}`;

@@ -1,7 +1,7 @@
 /** What a client reads: statuses, media types, bodies and headers of the responses. */
 import type { Response } from '../../model/types.ts';
 import { compareSchemas } from './schemas.ts';
-import type { OperationPair } from './operations.ts';
+import type { OperationPair } from './pair.ts';
 import { mediaPointer, responsePointer } from './side.ts';
 
 const isSuccess = (status: string) => /^2(\d\d|XX)$/.test(status);

@@ -2,7 +2,7 @@
 import { isObject as isObj, type Obj } from '../../model/object.ts';
 import { canon, canonText, defKey, type SchemaSpace } from './canon.ts';
 import type { RuleId } from './rules.ts';
-import { compareSchemas, emitAt, resolve, view } from './schemas.ts';
+import { emitAt, resolve, view } from './schema-view.ts';
 import { child, step, type SchemaContext, type Where } from './walk-context.ts';
 
 const propsOf = (s: Obj): Obj => (isObj(s['properties']) ? s['properties'] : {});
@@ -65,7 +65,7 @@ export function compareObjects(b: Obj, h: Obj, where: Where, ctx: SchemaContext)
         `${at.label}: ${nowRequired ? 'now required' : 'now optional'}`,
       );
     }
-    if (inB && inH) compareSchemas(pb[name], ph[name], at, ctx);
+    if (inB && inH) ctx.compare(pb[name], ph[name], at, ctx);
   }
   compareAdditional(b, h, where, ctx);
 }
@@ -97,12 +97,12 @@ function compareAdditional(b: Obj, h: Obj, where: Where, ctx: SchemaContext): vo
     return;
   }
   if (isObj(ab) && isObj(ah))
-    compareSchemas(ab, ah, child(where, ['additionalProperties'], label), ctx);
+    ctx.compare(ab, ah, child(where, ['additionalProperties'], label), ctx);
 }
 
 export function compareArrays(b: Obj, h: Obj, where: Where, ctx: SchemaContext): void {
   if (b['items'] !== undefined || h['items'] !== undefined)
-    compareSchemas(
+    ctx.compare(
       b['items'] ?? {},
       h['items'] ?? {},
       child(where, ['items'], step(where.label, '[]')),
@@ -111,7 +111,7 @@ export function compareArrays(b: Obj, h: Obj, where: Where, ctx: SchemaContext):
   const tb = Array.isArray(b['prefixItems']) ? b['prefixItems'] : [];
   const th = Array.isArray(h['prefixItems']) ? h['prefixItems'] : [];
   for (let i = 0; i < Math.min(tb.length, th.length); i++)
-    compareSchemas(
+    ctx.compare(
       tb[i],
       th[i],
       child(where, ['prefixItems', String(i)], `${where.label}[${i}]`),
@@ -156,7 +156,7 @@ export function compareAlternatives(
       ...(where.head !== undefined ? { head: lh ? `${where.head}/${kh}/${j}` : where.head } : {}),
       label: where.label,
     };
-    compareSchemas(bs[i], hs[j], at, ctx);
+    ctx.compare(bs[i], hs[j], at, ctx);
   }
   const req = ctx.dir === 'request';
   const pairedB = new Set(pairs.map((p) => p[0]));

@@ -6,7 +6,7 @@
 import type { BusinessCodeGroup, KeyTransport, Operation } from '../../model/types.ts';
 import { escapeToken } from '../../model/pointer.ts';
 import type { DiffSide } from './side.ts';
-import type { OperationEmit } from './operations.ts';
+import type { OperationEmit } from './pair.ts';
 
 export function compareService(
   base: DiffSide,

@@ -24,6 +24,8 @@ export interface SchemaContext {
   emit: Emit;
   /** Pairs of schemas already compared in this operation and direction. */
   seen: Set<string>;
+  /** Compares two sub-schemas (schemas.ts compareSchemas; passed in to keep the modules acyclic). */
+  compare(b: unknown, h: unknown, where: Where, ctx: SchemaContext): void;
 }
 
 export function child(where: Where, tokens: string[], label: string): Where {

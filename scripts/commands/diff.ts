@@ -1,7 +1,7 @@
 /** `dataapi diff`: the breaking-change gate between two versions of the description. */
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Command } from '../cli.ts';
+import type { Command } from '../command.ts';
 import { guard, parseFlags, UsageError } from '../args.ts';
 import {
   DiffInputError,

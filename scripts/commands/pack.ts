@@ -1,6 +1,6 @@
 /** `dataapi pack client`: write the typed client as a ready-to-publish npm package folder. */
 import path from 'node:path';
-import type { Command } from '../cli.ts';
+import type { Command } from '../command.ts';
 import { guard, parseFlags, UsageError } from '../args.ts';
 import { SpecError } from '../../generator/load.ts';
 

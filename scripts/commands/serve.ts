@@ -8,7 +8,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceModel } from 'dataapi/model';
-import type { Command } from '../cli.ts';
+import type { Command } from '../command.ts';
 import { guard, parseFlags, UsageError } from '../args.ts';
 import type { Handler, VerifyKey } from '../../runtime/server/index.ts';
 import { resolveKeys, INSECURE_BANNER } from '../serve/keys.ts';
