@@ -1,5 +1,4 @@
 /** Safe identifiers and file stems derived from spec text (names, operationIds, tags). */
-import { createHash } from 'node:crypto';
 
 const RESERVED = new Set(
   (
@@ -57,8 +56,7 @@ export function toFileStem(text: string, fallback = 'item'): string {
   let stem = words(text)
     .map((w) => w.toLowerCase())
     .join('-');
-  if (stem.length > 80)
-    stem = `${stem.slice(0, 71).replace(/-+$/, '')}-${createHash('sha256').update(text).digest('hex').slice(0, 8)}`;
+  if (stem.length > 80) stem = `${stem.slice(0, 71).replace(/-+$/, '')}-${fnv1a(text)}`;
   if (stem === '') return fallback;
   return DEVICE_NAMES.test(stem) ? `${stem}-` : stem;
 }
@@ -77,4 +75,14 @@ export class NameAllocator {
     this.used.add(candidate.toLowerCase());
     return candidate;
   }
+}
+
+/** FNV-1a (32 bits) as 8 hex digits: a stable short tag, without Node's crypto (the browser client uses this module). */
+function fnv1a(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, '0');
 }

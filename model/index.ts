@@ -9,4 +9,6 @@ export * from './pointer.ts';
 export * from './refs.ts';
 export * from './queries.ts';
 export * from './schema.ts';
-export * from './validate.ts';
+export * from './text.ts';
+// Validation (Ajv) is `dataapi/model/validate`: kept out of this entry so the packed client,
+// which imports the model's types and queries, carries no Ajv.

@@ -6,6 +6,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { unescapeToken } from './pointer.ts';
+import { excerpt } from './text.ts';
 import type { JsonSchema, ServiceModel } from './types.ts';
 
 export type { ErrorObject, ValidateFunction };
@@ -78,18 +79,6 @@ export function validatorFor(model: ServiceModel): SchemaValidator {
   let v = validators.get(model);
   if (!v) validators.set(model, (v = createSchemaValidator(model)));
   return v;
-}
-
-/** Short, single-line excerpt of a value for messages. */
-export function excerpt(value: unknown, max = 120): string {
-  let text: string;
-  try {
-    text =
-      typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
-  } catch {
-    text = String(value);
-  }
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 /** Ajv errors as short lines: `/Data/0/AQI must be string (got 42)`. */

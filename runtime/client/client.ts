@@ -5,15 +5,10 @@
  * retries, pacing and timeouts. Generated code wraps it in one typed method per operation.
  */
 import createFetchClient from 'openapi-fetch';
-import type { Operation, ServiceModel } from 'dataapi/model';
-import {
-  basicHeader,
-  chooseRequirement,
-  codeGroupOf,
-  excerpt,
-  outcomeOf,
-  placeCredential,
-} from 'dataapi/runtime/shared';
+import { codeGroupOf, excerpt, outcomeOf, type Operation, type ServiceModel } from 'dataapi/model';
+// Shared modules by file, not through runtime/shared's entry (which also carries validation):
+// the packed client must not depend on Ajv.
+import { basicHeader, chooseRequirement, placeCredential } from '../shared/credentials.ts';
 import { DataApiError, outcomeOfHttpStatus, type DataApiErrorInit } from './errors.ts';
 import { normalise, type ResponseStatus } from './envelope.ts';
 import { toFormData } from './multipart.ts';

@@ -4,7 +4,7 @@
  * seed's lower camel case samples also show a capitalised DataStatus) is read in that spelling.
  */
 import type { Envelope, Operation } from 'dataapi/model';
-import { readEnvelope, type EnvelopeReading } from 'dataapi/runtime/shared';
+import { readEnvelope, type EnvelopeReading } from '../shared/envelope.ts';
 
 export interface ResponseStatus {
   /** The business status code (StatusCode / statusCode). */

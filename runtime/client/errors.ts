@@ -3,8 +3,8 @@
  * network failures and unreadable responses. It never holds the key: every text that could carry
  * it (URL, server message, body excerpt, cause) is redacted before it is stored.
  */
-import type { Outcome } from 'dataapi/model';
-import { excerpt, redactorFor } from 'dataapi/runtime/shared';
+import { excerpt, type Outcome } from 'dataapi/model';
+import { redactorFor } from '../shared/redact.ts';
 
 /**
  * The canonical outcome of a failure: a business code group's outcome, or what the transport says

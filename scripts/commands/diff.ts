@@ -59,6 +59,7 @@ export const command: Command = {
           allow: { type: 'string', multiple: true },
         },
         usage,
+        { max: 3 }, // BASE [HEAD]; a third word is refused below with the usage
       );
       const format = values.format as string;
       if (!['text', 'json', 'markdown'].includes(format))

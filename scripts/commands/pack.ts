@@ -35,6 +35,7 @@ export const command: Command = {
           version: { type: 'string' },
         },
         usage,
+        { max: 2 }, // `client`; a further word is refused below with the usage
       );
       const [what, ...extra] = positionals;
       if (what === undefined) throw new UsageError(`what to pack? (client)\n\n${usage}`);

@@ -19,8 +19,10 @@ async function listen(app: FastifyInstance): Promise<Running> {
   return { app, baseUrl: `http://127.0.0.1:${port}`, close: () => app.close() };
 }
 
-export async function startMock(): Promise<Running> {
-  return listen(await createMockServer());
+export async function startMock(
+  options: Parameters<typeof createMockServer>[0] = {},
+): Promise<Running> {
+  return listen(await createMockServer(options));
 }
 
 export interface Arrival {
