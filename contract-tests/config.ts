@@ -24,6 +24,8 @@ export interface ContractConfig {
   schedulerUrl?: string;
   /** Total request budget of the run (only enforced locally when there is no schedulerUrl). */
   budget?: number;
+  /** Per operation id, the variants to run (--only); absent: every variant of every operation. */
+  variants?: Record<string, ('main' | 'preview')[]>;
 }
 
 export const CONFIG_KEY = 'dataapiContract';

@@ -3,10 +3,10 @@
  * Retry-After, and returns everything a check needs. Never throws: a missing response is recorded.
  */
 import type { Operation } from 'dataapi/model';
-import { excerpt, redact, redactDeep } from 'dataapi/runtime/shared';
+import { excerpt, redactorFor } from 'dataapi/runtime/shared';
 import type { ContractConfig } from './config.ts';
 import type { ExchangeRecord } from './results.ts';
-import type { Scheduler } from './scheduler.ts';
+import type { Outcome, Scheduler } from './scheduler.ts';
 
 export interface OutgoingRequest {
   method: string;
@@ -44,15 +44,16 @@ export interface Transport {
 }
 
 export function createTransport(config: ContractConfig, scheduler: Scheduler): Transport {
-  const secrets = [config.appkey];
-  const clean = (s: string) => redact(s, secrets);
+  const redactor = redactorFor([config.appkey]);
   return {
     config,
     scheduler,
     async send(op, req) {
       const url = `${config.baseUrl}${req.pathAndQuery}`;
+      // Timeouts are counted per route: one slow path does not stop the others (breakers.ts).
+      const route = `${op.id} ${req.pathAndQuery.split('?')[0]}`;
       const record: ExchangeRecord = {
-        request: { method: req.method.toUpperCase(), url: clean(url), purpose: req.purpose },
+        request: { method: req.method.toUpperCase(), url: redactor.url(url), purpose: req.purpose },
         durationMs: 0,
         waitedMs: 0,
         retries: 0,
@@ -67,7 +68,7 @@ export function createTransport(config: ContractConfig, scheduler: Scheduler): T
         retriedHeaders: [] as Record<string, string>[],
       };
       for (let attempt = 0; ; attempt++) {
-        const grant = await scheduler.acquire(op.id, op.rateLimit);
+        const grant = await scheduler.acquire(op.id, op.rateLimit, route);
         if (!grant.ok) {
           record.error = grant.reason;
           return { ...base, budgetRefused: true };
@@ -75,6 +76,7 @@ export function createTransport(config: ContractConfig, scheduler: Scheduler): T
         const started = performance.now();
         let res: Response;
         let text: string;
+        const outcome: Outcome = { route };
         try {
           // One signal covers headers and body: a body that trickles forever also times out.
           const signal = AbortSignal.timeout(config.timeoutMs);
@@ -85,19 +87,24 @@ export function createTransport(config: ContractConfig, scheduler: Scheduler): T
             signal,
             redirect: 'manual',
           });
+          outcome.status = res.status;
           text = await res.text();
         } catch (err) {
           record.durationMs += performance.now() - started;
-          record.error = clean(describeFetchError(err, config.timeoutMs));
+          record.error = redactor.text(describeFetchError(err, config.timeoutMs));
+          outcome.timedOut = isTimeout(err);
           return base;
         } finally {
-          // The slot's window starts now that the answer is in (see LocalScheduler).
-          await scheduler.release(op.id, grant.token);
+          // The slot's window starts now that the answer is in (see LocalScheduler); the outcome
+          // feeds the run's breakers (breakers.ts).
+          await scheduler.release(op.id, grant.token, outcome);
         }
         record.durationMs += performance.now() - started;
         const headers: Record<string, string> = {};
-        res.headers.forEach((v, k) => (headers[k] = clean(v)));
-        if (res.status === 429 && attempt < config.maxRetries) {
+        // Values the checks still judge: a short key is only removed where it is the whole value.
+        res.headers.forEach((v, k) => (headers[k] = redactor.exact(v)));
+        // A 429 is retried while the run's 429 breaker is closed and its retry budget lasts.
+        if (res.status === 429 && attempt < config.maxRetries && (await scheduler.mayRetry())) {
           const wait = retryAfterMs(headers['retry-after'], attempt, config.maxRetryWaitMs);
           record.retries++;
           base.retriedHeaders.push(headers);
@@ -112,16 +119,17 @@ export function createTransport(config: ContractConfig, scheduler: Scheduler): T
         // (Parsed before the text is cleaned: a replacement must not break the JSON.)
         if (text.length > 0) {
           try {
-            json = redactDeep(JSON.parse(text), secrets);
+            json = redactor.deep(JSON.parse(text), 'exact');
             isJson = true;
           } catch {
             // not JSON: content-type and schema checks report it
           }
         }
-        text = clean(text);
+        text = redactor.composed(text);
         record.status = res.status;
         if (headers['content-type']) record.contentType = headers['content-type'];
-        record.excerpt = clean(excerpt(isJson ? json : text, 200));
+        // Cut from the redacted value: an excerpt can only cut `***` short, never the key.
+        record.excerpt = redactor.text(excerpt(isJson ? json : text, 200));
         const code = businessCodeOf(op, json);
         if (code !== undefined) record.businessCode = code;
         return {
@@ -160,10 +168,14 @@ export function retryAfterMs(header: string | undefined, attempt: number, capMs:
   return Math.min(ms, capMs);
 }
 
+function isTimeout(err: unknown): boolean {
+  const name = (err as { name?: string }).name;
+  return name === 'TimeoutError' || name === 'AbortError';
+}
+
 function describeFetchError(err: unknown, timeoutMs: number): string {
   const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e.name === 'TimeoutError' || e.name === 'AbortError')
-    return `no response within the timeout of ${timeoutMs} ms`;
+  if (isTimeout(err)) return `no response within the timeout of ${timeoutMs} ms`;
   const cause = e.cause?.code ?? e.cause?.message;
   return `request failed: ${e.message ?? String(err)}${cause ? ` (${cause})` : ''}`;
 }

@@ -6,10 +6,11 @@
  */
 import { describe, inject, it } from 'vitest';
 import type { ServiceModel } from 'dataapi/model';
-import { findOperation, redactDeep } from 'dataapi/runtime/shared';
+import { findOperation, redactorFor } from 'dataapi/runtime/shared';
 import { runCheck } from './checks/index.ts';
 import { CONFIG_KEY, configFromEnv, type ContractConfig } from './config.ts';
 import { createTransport, type Transport } from './http.ts';
+import { redactCheckResult } from './redact-results.ts';
 import { runProbes, type ProbeSet } from './probes.ts';
 import {
   CHECK_TITLES,
@@ -77,7 +78,9 @@ export function contractSuite(model: ServiceModel, operationId: string): void {
   // Without a target (vitest run outside `dataapi contract`), the suite is listed but skipped.
   const suite = config ? describe : describe.skip;
   suite(op.id, () => {
-    const variants: Variant[] = op.preview ? ['main', 'preview'] : ['main'];
+    const variants = ((op.preview ? ['main', 'preview'] : ['main']) as Variant[]).filter(
+      (v) => !config?.variants?.[op.id] || config.variants[op.id]!.includes(v),
+    );
     for (const variant of variants) {
       let probes: Promise<ProbeSet> | undefined;
       const checks: readonly CheckName[] = variant === 'main' ? CHECKS : PREVIEW_CHECKS;
@@ -97,7 +100,10 @@ export function contractSuite(model: ServiceModel, operationId: string): void {
           probes ??= runProbes(model, op, variant, transportFor(cfg));
           const set = await probes;
           // Exchanges are redacted as they arrive; this pass also covers text the checks composed.
-          const result = redactDeep(runCheck(check, { model, op, set, config: cfg }), [cfg.appkey]);
+          const result = redactCheckResult(
+            runCheck(check, { model, op, set, config: cfg }),
+            redactorFor([cfg.appkey]),
+          );
           ctx.task.meta.dataapi = result;
           if (result.status === 'skipped') ctx.skip(result.message);
           if (result.status === 'failed') throw new ContractViolation(result);

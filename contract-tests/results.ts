@@ -130,8 +130,11 @@ export interface CoverageData {
 
 export interface ContractRunResult {
   version: 1;
-  /** Base URL of the target (no key), and whether it was the embedded mock. */
-  target: { baseUrl: string; embeddedMock: boolean };
+  /**
+   * Base URL of the target (no key), whether it was the embedded mock, and whether a key was given
+   * (DATAAPI_APPKEY; absent in results written before this field existed).
+   */
+  target: { baseUrl: string; embeddedMock: boolean; keyProvided?: boolean };
   options: {
     only?: string[];
     shard?: string;

@@ -7,14 +7,17 @@ import { mkdir, writeFile, access } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ServiceModel } from 'dataapi/model';
-import { redact } from 'dataapi/runtime/shared';
+import { keyWarning, redactorFor, type Redactor } from 'dataapi/runtime/shared';
+import { didYouMean } from '../model/suggest.ts';
 import { toFileStem } from '../model/identifiers.ts';
 import type { ContractConfig } from './config.ts';
 import { Collector } from './collector.ts';
-import { coverageOf, type ContractRunResult } from './results.ts';
+import { coverageOf, type ContractRunResult, type Variant } from './results.ts';
+import { unreachable } from './reachable.ts';
 import { LocalScheduler, serveScheduler } from './scheduler.ts';
 import { startEmbeddedMock } from './target.ts';
-import { redactor, vitestReporters, VITEST_FILES, writeReports } from './reports/index.ts';
+import { redactRunResult } from './redact-results.ts';
+import { vitestReporters, VITEST_FILES, writeReports } from './reports/index.ts';
 
 export interface RunOptions {
   /** Project root: where generated/ is (default: cwd). */
@@ -59,19 +62,24 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
   const out = o.out ?? process.stdout;
   const started = Date.now();
   const model = await loadModel(root);
-  const only = o.only?.filter(Boolean);
-  for (const id of only ?? [])
-    if (!model.operations.some((op) => op.id === id))
-      throw new RunError(
-        `unknown operation ${JSON.stringify(id)} in --only (known: ${model.operations.map((op) => op.id).join(', ')})`,
-        2,
-      );
+  const selection = o.only?.length ? selectOperations(model, o.only) : undefined;
+  const only = selection ? Object.keys(selection) : undefined;
 
   let baseUrl = o.baseUrl?.replace(/\/+$/, '');
   let appkey = o.appkey ?? '';
+  const keyProvided = appkey !== '';
+  const redactor = redactorFor([appkey]);
   const closers: (() => Promise<void>)[] = [];
+  const reportDir = path.resolve(root, o.reportDir ?? 'reports');
+  const resultsFile = path.resolve(
+    root,
+    o.resultsFile ??
+      process.env.DATAAPI_CONTRACT_RESULTS ??
+      path.join(reportDir, 'contract-results.json'),
+  );
   try {
     let embedded = false;
+    const errors: string[] = [];
     if (baseUrl === undefined) {
       appkey ||= DEFAULT_MOCK_KEY;
       const mock = await startEmbeddedMock(root, appkey);
@@ -79,16 +87,20 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
       baseUrl = mock.url;
       embedded = true;
     } else {
-      await assertReachable(baseUrl, o.timeoutMs, appkey);
-      if (!appkey)
+      const why = await unreachable(parseBaseUrl(baseUrl, redactor), o.timeoutMs);
+      if (why !== undefined) {
+        const message = `cannot reach the target ${redactor.url(baseUrl)}: ${redactor.text(why)}. Nothing was tested.`;
+        process.stderr.write(`dataapi contract: ${message}\n`);
+        errors.push(message);
+      } else if (!keyProvided)
         process.stderr.write(
-          'dataapi contract: DATAAPI_APPKEY is not set: requests that need a key will be refused\n',
+          'dataapi contract: DATAAPI_APPKEY is not set: requests that need a key are sent without one and will be refused (401)\n',
         );
     }
+    const warning = keyProvided ? keyWarning(appkey) : undefined;
+    if (warning) process.stderr.write(`dataapi contract: ${warning}\n`);
 
     const scheduler = new LocalScheduler(o.budget);
-    const served = await serveScheduler(scheduler);
-    closers.push(served.close);
     const config: ContractConfig = {
       baseUrl,
       appkey,
@@ -97,49 +109,29 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
       allowWrites: o.allowWrites || embedded,
       maxRetries: 3,
       maxRetryWaitMs: 30_000,
-      schedulerUrl: served.url,
+      ...(selection ? { variants: selection } : {}),
       ...(o.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: o.maxResponseTimeMs } : {}),
       ...(o.budget !== undefined ? { budget: o.budget } : {}),
     };
-
     const collector = new Collector([appkey]);
-    const { startVitest } = await import('vitest/node');
-    const filters = (only ?? []).map((id) => `/${toFileStem(id, 'operation')}.test.ts`);
-    const reportDir = path.resolve(root, o.reportDir ?? 'reports');
-    const reporters = vitestReporters(o.reporters, out);
-    const savedExitCode = process.exitCode;
-    const vitest = await startVitest(
-      'test',
-      filters,
-      {
-        root,
-        config: path.join(root, 'contract-tests', 'vitest.config.ts'),
-        watch: false,
-        run: true,
-        passWithNoTests: false,
-        ...(o.shard ? { shard: o.shard } : {}),
-        reporters: [...reporters, collector] as never,
-        outputFile: {
-          junit: path.join(reportDir, VITEST_FILES.junit),
-          json: path.join(reportDir, VITEST_FILES.json),
-        },
-      },
-      { test: { provide: { dataapiContract: config } } },
-    );
-    await vitest.close();
-    process.exitCode = savedExitCode;
+    if (errors.length === 0) {
+      const served = await serveScheduler(scheduler);
+      closers.push(served.close);
+      config.schedulerUrl = served.url;
+      await runSuite(root, o, config, only, reportDir, out, collector);
+    }
 
     const results = collector.sorted();
     const summary = { passed: 0, failed: 0, skipped: 0, requests: scheduler.requests };
     for (const r of results) summary[r.status]++;
-    const errors = [...collector.errors];
+    errors.push(...collector.errors, ...scheduler.breakers.notes());
     if (results.length === 0 && errors.length === 0)
       errors.push(
         'no contract test ran (is generated/contract-tests/ there? run `dataapi generate`)',
       );
     const result: ContractRunResult = {
       version: 1,
-      target: { baseUrl: redact(baseUrl, [appkey]), embeddedMock: embedded },
+      target: { baseUrl, embeddedMock: embedded, keyProvided },
       options: {
         ...(only ? { only } : {}),
         ...(o.shard ? { shard: o.shard } : {}),
@@ -156,15 +148,9 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
       coverage: coverageOf(results),
       errors,
     };
-    const resultsFile = path.resolve(
-      root,
-      o.resultsFile ??
-        process.env.DATAAPI_CONTRACT_RESULTS ??
-        path.join(reportDir, 'contract-results.json'),
-    );
     await mkdir(path.dirname(resultsFile), { recursive: true });
-    // Also the key's escaped forms and a key cut short by an excerpt (reports/report.ts).
-    await writeFile(resultsFile, redactor([appkey])(JSON.stringify(result, null, 2)) + '\n');
+    const redacted = redactRunResult(result, redactor);
+    await writeFile(resultsFile, JSON.stringify(redacted, null, 2) + '\n');
     await writeReports(result, {
       model,
       ...(o.reporters ? { reporters: o.reporters } : {}),
@@ -181,6 +167,70 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
   }
 }
 
+/** Runs the generated suite through vitest's Node API; the collector receives the results. */
+async function runSuite(
+  root: string,
+  o: RunOptions,
+  config: ContractConfig,
+  only: string[] | undefined,
+  reportDir: string,
+  out: NodeJS.WritableStream,
+  collector: Collector,
+): Promise<void> {
+  const { startVitest } = await import('vitest/node');
+  const filters = (only ?? []).map((id) => `/${toFileStem(id, 'operation')}.test.ts`);
+  const savedExitCode = process.exitCode;
+  const vitest = await startVitest(
+    'test',
+    filters,
+    {
+      root,
+      config: path.join(root, 'contract-tests', 'vitest.config.ts'),
+      watch: false,
+      run: true,
+      passWithNoTests: false,
+      ...(o.shard ? { shard: o.shard } : {}),
+      reporters: [...vitestReporters(o.reporters, out), collector] as never,
+      outputFile: {
+        junit: path.join(reportDir, VITEST_FILES.junit),
+        json: path.join(reportDir, VITEST_FILES.json),
+      },
+    },
+    { test: { provide: { dataapiContract: config } } },
+  );
+  await vitest.close();
+  process.exitCode = savedExitCode;
+}
+
+/**
+ * The operations of --only, each with the variants to run: an operation id (both variants), or
+ * the operationId of its explicit /demo variant or the variant's generated id (the preview only).
+ */
+export function selectOperations(model: ServiceModel, names: string[]): Record<string, Variant[]> {
+  const byName = new Map<string, { op: string; variant?: Variant }>();
+  for (const op of model.operations) {
+    byName.set(op.id, { op: op.id });
+    if (op.operationId) byName.set(op.operationId, { op: op.id });
+    if (op.preview) {
+      byName.set(op.preview.id, { op: op.id, variant: 'preview' });
+      if (op.preview.operationId)
+        byName.set(op.preview.operationId, { op: op.id, variant: 'preview' });
+    }
+  }
+  const out: Record<string, Variant[]> = {};
+  for (const name of names) {
+    const hit = byName.get(name);
+    if (!hit)
+      throw new RunError(
+        `unknown operation ${JSON.stringify(name)} in --only${didYouMean(name, [...byName.keys()])}. Known: ${model.operations.map((op) => op.id).join(', ')}`,
+        2,
+      );
+    const variants = hit.variant ? [hit.variant] : (['main', 'preview'] as Variant[]);
+    out[hit.op] = [...new Set([...(out[hit.op] ?? []), ...variants])];
+  }
+  return out;
+}
+
 async function loadModel(root: string): Promise<ServiceModel> {
   const file = path.join(root, 'generated', 'model.ts');
   try {
@@ -194,27 +244,20 @@ async function loadModel(root: string): Promise<ServiceModel> {
   return ((await import(pathToFileURL(file).href)) as { model: ServiceModel }).model;
 }
 
-/** Any HTTP answer counts as reachable; a refused connection or DNS failure does not. */
-async function assertReachable(baseUrl: string, timeoutMs: number, appkey: string): Promise<void> {
-  let url: URL;
+/** The --base-url as a URL (http or https only); bad input is exit 2. */
+function parseBaseUrl(baseUrl: string, redactor: Redactor): URL {
+  let url: URL | undefined;
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new RunError(`--base-url ${JSON.stringify(redact(baseUrl, [appkey]))} is not a URL`, 2);
+    url = undefined;
   }
-  try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
-    await res.body?.cancel();
-  } catch (err) {
-    const e = err as { name?: string; cause?: { code?: string; message?: string } };
-    const why =
-      e.name === 'TimeoutError'
-        ? `no answer within ${timeoutMs} ms`
-        : (e.cause?.code ?? e.cause?.message ?? String(err));
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
     throw new RunError(
-      `cannot reach the target ${redact(baseUrl, [appkey])}: ${redact(why, [appkey])}. Nothing was tested.`,
+      `--base-url must be an http:// or https:// URL, got ${JSON.stringify(redactor.url(baseUrl))}`,
+      2,
     );
-  }
+  return url;
 }
 
 /** ANSI colours on a terminal unless NO_COLOR; FORCE_COLOR (not 0) forces them. */

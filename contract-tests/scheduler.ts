@@ -7,14 +7,25 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RateLimit } from 'dataapi/model';
+import { Breakers, type Outcome } from './breakers.ts';
+
+export type { Outcome } from './breakers.ts';
 
 export type Grant = { ok: true; token: number } | { ok: false; reason: string };
 
 export interface Scheduler {
-  /** Resolves when a request of this operation may be sent now (or is refused by the budget). */
-  acquire(key: string, limit: RateLimit): Promise<Grant>;
-  /** Marks a granted request as answered (or failed): its slot frees one window after this. */
-  release(key: string, token: number): Promise<void> | void;
+  /**
+   * Resolves when a request of this operation may be sent now, or is refused (the budget, or a
+   * route that stopped answering: `route` is the request's path).
+   */
+  acquire(key: string, limit: RateLimit, route?: string): Promise<Grant>;
+  /**
+   * Marks a granted request as answered (or failed): its slot frees one window after this. The
+   * outcome feeds the run's breakers (breakers.ts).
+   */
+  release(key: string, token: number, outcome?: Outcome): Promise<void> | void;
+  /** Whether a 429 may be retried: false once the 429 breaker is open or the retry budget spent. */
+  mayRetry(): Promise<boolean> | boolean;
 }
 
 /** A slot whose release never came (a worker died) frees this long after its grant. */
@@ -38,6 +49,7 @@ export class LocalScheduler implements Scheduler {
     private budget?: number,
     /** Extra time per window for clock granularity (default 10 ms). */
     private marginMs = 10,
+    readonly breakers = new Breakers(),
   ) {}
 
   get requests(): number {
@@ -48,10 +60,10 @@ export class LocalScheduler implements Scheduler {
     return this.budget !== undefined && this.used >= this.budget;
   }
 
-  acquire(key: string, limit: RateLimit): Promise<Grant> {
+  acquire(key: string, limit: RateLimit, route?: string): Promise<Grant> {
     // Serialise per key so grants leave in order and the window arithmetic stays exact.
     const prev = this.queues.get(key) ?? Promise.resolve();
-    const next = prev.then(() => this.grant(key, limit));
+    const next = prev.then(() => this.grant(key, limit, route ?? key));
     this.queues.set(
       key,
       next.catch(() => undefined),
@@ -59,13 +71,20 @@ export class LocalScheduler implements Scheduler {
     return next;
   }
 
-  release(key: string, token: number): void {
+  release(key: string, token: number, outcome?: Outcome): void {
     const slot = this.slots.get(key)?.get(token);
     if (slot && slot.done === Infinity) slot.done = performance.now();
+    if (outcome) this.breakers.observe(key, outcome);
   }
 
-  private async grant(key: string, limit: RateLimit): Promise<Grant> {
+  mayRetry(): boolean {
+    return this.breakers.mayRetry();
+  }
+
+  private async grant(key: string, limit: RateLimit, route: string): Promise<Grant> {
     if (this.exhausted) return { ok: false, reason: `request budget of ${this.budget} exhausted` };
+    const refused = this.breakers.refusal(route);
+    if (refused) return { ok: false, reason: refused };
     const window = limit.windowMs + this.marginMs;
     const max = Math.max(1, limit.limit);
     const slots = this.slots.get(key) ?? new Map<number, { granted: number; done: number }>();
@@ -89,7 +108,10 @@ export class LocalScheduler implements Scheduler {
   }
 }
 
-/** Serves a LocalScheduler on 127.0.0.1 for the workers: POST /acquire {key, limit}, POST /release {key, token}. */
+/**
+ * Serves a LocalScheduler on 127.0.0.1 for the workers: POST /acquire {key, limit},
+ * POST /release {key, token, outcome}, POST /retry.
+ */
 export async function serveScheduler(
   scheduler: LocalScheduler,
 ): Promise<{ url: string; close(): Promise<void> }> {
@@ -97,19 +119,32 @@ export async function serveScheduler(
     let text = '';
     req.on('data', (c: Buffer) => (text += c.toString('utf8')));
     req.on('end', () => {
-      let input: { key: string; limit: RateLimit; token?: number };
+      type Input = {
+        key: string;
+        limit: RateLimit;
+        token?: number;
+        outcome?: Outcome;
+        route?: string;
+      };
+      let input: Input;
       try {
-        input = JSON.parse(text) as { key: string; limit: RateLimit; token?: number };
+        input = JSON.parse(text) as Input;
       } catch {
         res.writeHead(400).end();
         return;
       }
       if (req.url === '/release') {
-        scheduler.release(input.key, Number(input.token));
+        scheduler.release(input.key, Number(input.token), input.outcome);
         res.writeHead(204).end();
         return;
       }
-      void scheduler.acquire(input.key, input.limit).then((grant) => {
+      if (req.url === '/retry') {
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify(scheduler.mayRetry()));
+        return;
+      }
+      void scheduler.acquire(input.key, input.limit, input.route).then((grant) => {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(grant));
       });
     });
@@ -136,15 +171,23 @@ export async function serveScheduler(
 export class RemoteScheduler implements Scheduler {
   constructor(private url: string) {}
 
-  async acquire(key: string, limit: RateLimit): Promise<Grant> {
+  async acquire(key: string, limit: RateLimit, route?: string): Promise<Grant> {
     const res = await fetch(`${this.url}/acquire`, {
       method: 'POST',
-      body: JSON.stringify({ key, limit }),
+      body: JSON.stringify({ key, limit, route }),
     });
     return (await res.json()) as Grant;
   }
 
-  async release(key: string, token: number): Promise<void> {
-    await fetch(`${this.url}/release`, { method: 'POST', body: JSON.stringify({ key, token }) });
+  async release(key: string, token: number, outcome?: Outcome): Promise<void> {
+    await fetch(`${this.url}/release`, {
+      method: 'POST',
+      body: JSON.stringify({ key, token, outcome }),
+    });
+  }
+
+  async mayRetry(): Promise<boolean> {
+    const res = await fetch(`${this.url}/retry`, { method: 'POST', body: '{}' });
+    return (await res.json()) === true;
   }
 }

@@ -4,19 +4,37 @@
  * operation ids and counts, never vitest's failure messages (their details come after the run in
  * the matrix, from the redacted results), so nothing a target sent reaches the terminal here.
  */
-import type { Reporter, TestModule } from 'vitest/node';
+import type { Reporter, TestModule, TestSpecification, Vitest } from 'vitest/node';
 import type { CheckResult } from '../results.ts';
 
 export class ProgressReporter implements Reporter {
   private done = 0;
   private total = 0;
 
+  private vitest: Vitest | undefined;
+
   constructor(private out: NodeJS.WritableStream) {}
 
-  onTestRunStart(specifications: ReadonlyArray<unknown>): void {
-    this.total = specifications.length;
+  onInit(vitest: Vitest): void {
+    this.vitest = vitest;
+  }
+
+  async onTestRunStart(specifications: ReadonlyArray<TestSpecification>): Promise<void> {
+    // vitest announces every file and shards afterwards: count the files this shard runs, with
+    // the same sequencer vitest will use.
+    const shard = this.vitest?.config.shard;
+    let specs = [...specifications];
+    if (shard && this.vitest) {
+      const Sequencer = this.vitest.config.sequence.sequencer;
+      specs = await new Sequencer(this.vitest).shard(specs);
+    }
+    this.total = specs.length;
     this.done = 0;
-    this.out.write(`dataapi contract: running ${this.total} operation files\n`);
+    this.out.write(
+      `dataapi contract: running ${this.total} operation file${this.total === 1 ? '' : 's'}` +
+        (shard ? ` (shard ${shard.index}/${shard.count} of ${specifications.length})` : '') +
+        '\n',
+    );
   }
 
   onTestModuleEnd(module: TestModule): void {

@@ -1,10 +1,11 @@
 /**
- * The report model every reporter renders: the run's results (redacted once more, deeply, so no
- * renderer can leak the key whatever escaping it applies), the coverage against the model, and the
- * operations-by-checks matrix.
+ * The report model every reporter renders: the run's results (their values redacted once more, so
+ * no renderer can leak the key; the rendered text itself is never rewritten), the coverage against
+ * the model, and the operations-by-checks matrix.
  */
 import type { ServiceModel } from 'dataapi/model';
-import { redact, REDACTED } from 'dataapi/runtime/shared';
+import { redactorFor } from 'dataapi/runtime/shared';
+import { redactRunResult } from '../redact-results.ts';
 import {
   CHECK_TITLES,
   CHECKS,
@@ -35,76 +36,13 @@ export interface MatrixRow {
   cells: Partial<Record<CheckName, CheckResult>>;
 }
 
-/**
- * Every way a key can be written in a URL: as is, `encodeURIComponent` (what `redact` covers), form
- * encoding by `URLSearchParams` (which also encodes ' ( ) ! ~ and writes a space as +) and
- * `encodeURI`; and escaped as JSON, XML or HTML text.
- */
-export function secretForms(secrets: (string | undefined)[]): string[] {
-  const forms = new Set<string>();
-  for (const s of secrets) {
-    if (!s) continue;
-    forms.add(s);
-    forms.add(new URLSearchParams({ k: s }).toString().slice(2));
-    forms.add(encodeURI(s));
-    // As escaped inside JSON, XML and HTML text (vitest's own report files hold such text).
-    forms.add(JSON.stringify(s).slice(1, -1));
-    for (const apos of ['&apos;', '&#39;'])
-      forms.add(
-        s
-          .replace(/&/g, '&amp;')
-          .replace(/</g, '&lt;')
-          .replace(/>/g, '&gt;')
-          .replace(/"/g, '&quot;')
-          .replace(/'/g, apos),
-      );
-  }
-  // Longest first, so that a form containing another is replaced whole.
-  return [...forms].sort((a, b) => b.length - a.length);
-}
-
-/** Shortest key prefix redacted where an excerpt was cut (`abcd…`): shorter ones say nothing. */
-const MIN_PREFIX = 4;
-
-/**
- * A function that removes the key from text: every form of `secretForms`, and a form cut short by
- * an excerpt's ellipsis (`…`), which an exact match cannot see (`appkey=echo-sentinel-K…`).
- */
-export function redactor(secrets: (string | undefined)[]): (text: string) => string {
-  const forms = secretForms(secrets);
-  if (!forms.length) return (text) => text;
-  const prefixes = new Set<string>();
-  for (const f of forms)
-    for (let k = f.length - 1; k >= Math.min(MIN_PREFIX, f.length - 1) && k > 0; k--)
-      prefixes.add(f.slice(0, k));
-  const cut = new RegExp(
-    `(?:${[...prefixes]
-      .sort((a, b) => b.length - a.length)
-      .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-      .join('|')})…`,
-    'g',
-  );
-  return (text) => {
-    const out = redact(text, forms);
-    return out.includes('…') ? out.replace(cut, `${REDACTED}…`) : out;
-  };
-}
-
-/** Replaces the key (and its URL-encoded or cut-short forms) in every string of a JSON value. */
-export function redactDeep<T>(value: T, secrets: (string | undefined)[]): T {
-  if (!secretForms(secrets).length) return value;
-  const clean = redactor(secrets);
-  return JSON.parse(JSON.stringify(value), (_k, v: unknown) =>
-    typeof v === 'string' ? clean(v) : v,
-  ) as T;
-}
-
 export function buildReport(
   result: ContractRunResult,
   model: ServiceModel,
   secrets: (string | undefined)[] = [],
 ): ContractReport {
-  const clean = redactDeep(result, secrets);
+  // Field by field: values are redacted, names and structure never (see redact-results.ts).
+  const clean = redactRunResult(result, redactorFor(secrets));
   return {
     ...clean,
     reportVersion: 1,

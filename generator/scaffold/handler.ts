@@ -7,6 +7,8 @@ import { toFileStem } from '../../model/identifiers.ts';
 export interface HandlerFile {
   path: string;
   created: boolean;
+  /** Dry runs: the file that would be created (absent when one is already there). */
+  source?: string;
 }
 
 export function handlerPath(handlersDir: string, id: string): string {

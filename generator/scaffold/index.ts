@@ -4,7 +4,7 @@
  * anything is written; the description is replaced atomically and only after the edited text
  * has been validated, normalised and linted.
  */
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { access, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { generate, type GenerateResult } from '../generate.ts';
 import { parseSpecText, SpecError } from '../load.ts';
@@ -88,7 +88,23 @@ export async function scaffold(
     insertions: edit.insertions,
     text: edit.text,
   };
-  if (options.dryRun) return { ...base, handler: { path: handlerFile, created: false } };
+  const source = () =>
+    handlerSource(
+      planned.id,
+      `${req.method.toUpperCase()} ${req.path}`,
+      planned.payloadExample,
+      serverImport(handlersDir, out),
+    );
+  if (options.dryRun) {
+    const exists = await access(handlerFile).then(
+      () => true,
+      () => false,
+    );
+    return {
+      ...base,
+      handler: { path: handlerFile, created: false, ...(exists ? {} : { source: await source() }) },
+    };
+  }
 
   // Validate the edited text in place of the real file, then swap it in atomically.
   const temp = path.join(
@@ -118,15 +134,7 @@ export async function scaffold(
     await rm(temp, { force: true });
   }
 
-  const handler = await createHandler(
-    handlerFile,
-    await handlerSource(
-      planned.id,
-      `${req.method.toUpperCase()} ${req.path}`,
-      planned.payloadExample,
-      serverImport(handlersDir, out),
-    ),
-  );
+  const handler = await createHandler(handlerFile, await source());
   if (options.generate === false) return { ...base, handler };
   try {
     const generated = await generate({ spec: specFile, out });

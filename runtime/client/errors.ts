@@ -4,7 +4,7 @@
  * it (URL, server message, body excerpt, cause) is redacted before it is stored.
  */
 import type { Outcome } from 'dataapi/model';
-import { excerpt, redact } from 'dataapi/runtime/shared';
+import { excerpt, redactorFor } from 'dataapi/runtime/shared';
 
 /**
  * The canonical outcome of a failure: a business code group's outcome, or what the transport says
@@ -61,21 +61,27 @@ export class DataApiError extends Error implements DataApiErrorInit {
 
   /** `secrets` are removed from every text field (the key and anything derived from it). */
   constructor(init: DataApiErrorInit, secrets: (string | undefined)[]) {
-    const clean = (s: string | undefined) => (s === undefined ? undefined : redact(s, secrets));
+    // Values are redacted one by one; the words around them are ours (a short key must not
+    // turn `key_expired` into `***_expired`).
+    const redactor = redactorFor(secrets);
+    const clean = (s: string | undefined) => (s === undefined ? undefined : redactor.text(s));
+    const url = redactor.url(init.url);
     const parts = [
       `${init.operation} failed: ${init.outcome}`,
       init.httpStatus !== undefined ? `HTTP ${init.httpStatus}` : undefined,
       init.businessCode !== undefined
         ? `business code ${init.businessCode}${init.meaning ? ` (${init.meaning})` : ''}`
         : undefined,
-      init.description ? `"${excerpt(init.description, 80).slice(1, -1)}"` : undefined,
-      init.causeMessage,
-      `${init.method.toUpperCase()} ${init.url}`,
+      init.description
+        ? `"${excerpt(redactor.text(init.description), 80).slice(1, -1)}"`
+        : undefined,
+      clean(init.causeMessage),
+      `${init.method.toUpperCase()} ${url}`,
     ].filter((p): p is string => p !== undefined);
-    super(redact(parts.join(', '), secrets));
+    super(redactor.composed(parts.join(', ')));
     this.operation = init.operation;
     this.method = init.method.toUpperCase();
-    this.url = clean(init.url) as string;
+    this.url = url;
     this.outcome = init.outcome;
     this.attempts = init.attempts;
     if (init.httpStatus !== undefined) this.httpStatus = init.httpStatus;

@@ -17,6 +17,17 @@ import {
 export type { ErrorObject, ValidateFunction };
 export { deref, isArraySchema, propertiesOf, resolveRef } from 'dataapi/model';
 export * from './credentials.ts';
+export {
+  createRedactor,
+  keyWarning,
+  MIN_SAFE_KEY_LENGTH,
+  redact,
+  redactDeep,
+  REDACTED,
+  redactorFor,
+  secretForms,
+  type Redactor,
+} from './redact.ts';
 
 export interface SchemaValidator {
   ajv: Ajv2020;
@@ -185,45 +196,6 @@ export function buildEnvelope(
     ...status.extra,
   };
   return { [env.statusKey]: statusObject, [env.payloadKey]: payload };
-}
-
-export const REDACTED = '***';
-
-/**
- * Removes a secret from any text: the value itself and its URL-encoded forms. Use on every URL,
- * header dump, error message and report line that could contain the key.
- */
-export function redact(text: string, secrets: (string | undefined)[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (!secret) continue;
-    // Longest first, so a raw form that is a prefix of an encoded one cannot leave a tail behind.
-    const forms = [
-      secret,
-      encodeURIComponent(secret),
-      encodeURIComponent(secret).replace(/%20/g, '+'),
-      new URLSearchParams([['k', secret]]).toString().slice(2), // form encoding: ' -> %27, space -> +
-      JSON.stringify(secret).slice(1, -1), // as escaped inside JSON text
-    ].sort((a, b) => b.length - a.length);
-    for (const form of new Set(forms)) out = out.split(form).join(REDACTED);
-  }
-  return out;
-}
-
-/** redact() over every string (and object key) of a JSON-like value; returns a copy. */
-export function redactDeep<T>(value: T, secrets: (string | undefined)[]): T {
-  if (!secrets.some(Boolean)) return value;
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return redact(v, secrets);
-    if (Array.isArray(v)) return v.map(walk);
-    if (typeof v === 'object' && v !== null) {
-      const out: Record<string, unknown> = {};
-      for (const [k, inner] of Object.entries(v)) out[redact(k, secrets)] = walk(inner);
-      return out;
-    }
-    return v;
-  };
-  return walk(value) as T;
 }
 
 /** Short, single-line excerpt of a value for messages. */

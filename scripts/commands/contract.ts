@@ -31,8 +31,9 @@ Exit codes: 0 every check passed, 1 a check failed or the target cannot be reach
 
 function positiveInt(name: string, v: unknown): number | undefined {
   if (v === undefined) return undefined;
+  // An integer written as such: no "1e3", "0x10" or " 5 ".
   const n = Number(v);
-  if (!Number.isInteger(n) || n <= 0)
+  if (!/^\d+$/.test(String(v)) || !Number.isInteger(n) || n <= 0)
     throw new UsageError(
       `--${name} must be a positive integer, got ${JSON.stringify(v)}\n\n${usage}`,
     );
@@ -55,6 +56,8 @@ export function parseContractFlags(argv: string[]): RunOptions {
       'report-dir': { type: 'string' },
     },
     usage,
+    // `contract getAirQuality` must not quietly run everything.
+    { max: 0, hint: (word) => ` (to test only some operations: --only ${word})` },
   );
   const shard = values.shard as string | undefined;
   if (shard !== undefined) {
@@ -74,8 +77,13 @@ export function parseContractFlags(argv: string[]): RunOptions {
   );
   const badReporter = reporterError(reporters);
   if (badReporter) throw new UsageError(`--reporter: ${badReporter}\n\n${usage}`);
+  const baseUrl = values['base-url'] as string | undefined;
+  if (baseUrl !== undefined && !/^https?:\/\/[^/?#]/i.test(baseUrl))
+    throw new UsageError(
+      `--base-url must be an http:// or https:// URL, got ${JSON.stringify(baseUrl.replace(/[?#].*$/, '?…'))}\n\n${usage}`,
+    );
   return {
-    ...(values['base-url'] !== undefined ? { baseUrl: values['base-url'] as string } : {}),
+    ...(baseUrl !== undefined ? { baseUrl } : {}),
     ...(values.only !== undefined
       ? {
           only: (values.only as string)

@@ -55,6 +55,15 @@ export const command: Command = {
       };
       process.once('uncaughtException', escaped);
       process.once('unhandledRejection', escaped);
+      // Ctrl-C: the new tree is only swapped in when complete, so the old one is still there.
+      const interrupted = () => {
+        process.stderr.write(
+          `\ndataapi generate: interrupted; ${path.normalize(out)} was left as it was (leftover temporary folders are removed by the next run).\n`,
+        );
+        process.exit(130);
+      };
+      process.once('SIGINT', interrupted);
+      process.once('SIGTERM', interrupted);
       try {
         result = await generate({
           spec,
@@ -70,6 +79,9 @@ export const command: Command = {
         }
         process.stderr.write(`dataapi generate: ${(err as Error).message}\nNothing was written.\n`);
         return 2;
+      } finally {
+        process.off('SIGINT', interrupted);
+        process.off('SIGTERM', interrupted);
       }
       const ops = result.operations;
       const previews = result.previews;

@@ -23,7 +23,7 @@ export const command: Command = {
   usage,
   run: (argv) =>
     guard(async () => {
-      const { values, positionals } = parseFlags(
+      const { values } = parseFlags(
         argv,
         {
           spec: { type: 'string', default: 'spec/openapi.yaml' },
@@ -31,8 +31,6 @@ export const command: Command = {
         },
         usage,
       );
-      if (positionals.length > 0)
-        throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}\n\n${usage}`);
       const format = values.format as string;
       if (format !== 'text' && format !== 'json')
         throw new UsageError(`--format must be text or json, not ${JSON.stringify(format)}`);

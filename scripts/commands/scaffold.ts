@@ -65,8 +65,9 @@ export const command: Command = {
           'dry-run': { type: 'boolean', default: false },
         },
         usage,
+        { max: 1 },
       );
-      if (positionals[0] !== 'operation' || positionals.length > 1)
+      if (positionals[0] !== 'operation')
         throw new UsageError(`expected \`dataapi scaffold operation ...\`\n\n${usage}`);
       for (const flag of ['method', 'path', 'category'] as const)
         if (typeof values[flag] !== 'string' || values[flag] === '')
@@ -117,8 +118,11 @@ export const command: Command = {
       const ops = result.added.map((a) => `${a.method.toUpperCase()} ${a.path}`).join(' and ');
       if (values['dry-run']) {
         const snippets = result.insertions.map((i) => i.text.replace(/^\n/, '')).join('\n');
+        const handler = result.handler.source
+          ? `and create ${rel(result.handler.path)}:\n\n${result.handler.source}\n`
+          : `and keep ${rel(result.handler.path)} (it exists; never overwritten), `;
         process.stdout.write(
-          `dataapi scaffold --dry-run: would add ${ops} to ${result.spec}:\n\n${snippets}\nand create ${rel(result.handler.path)} (unless it exists), then regenerate. Nothing was changed.\n`,
+          `dataapi scaffold --dry-run: would add ${ops} to ${result.spec}:\n\n${snippets}\n${handler}then regenerate. Nothing was changed.\n`,
         );
         return 0;
       }
@@ -137,7 +141,7 @@ export const command: Command = {
       }
       if (result.generated) {
         lines.push(
-          `  regenerated ${rel(path.resolve(values.out as string))}: ${result.generated.written.length} files written (stub, client method, mock and contract tests of ${result.id})`,
+          `  regenerated ${rel(path.resolve(values.out as string))}/ (${result.generated.written.length} files written: stub, client method, mock and contract tests of ${result.id})`,
         );
       }
       process.stdout.write(`${lines.join('\n')}\n`);

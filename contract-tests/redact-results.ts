@@ -1,0 +1,40 @@
+/**
+ * Applies the one redaction module (runtime/shared/redact.ts) to the run's results, field by field:
+ * URLs as URLs (a preview's `/demo` path is not a value), texts as texts (they quote what the
+ * target sent), and names (operation ids, check names, variants, purposes, parameter names,
+ * statuses) never, so a short key cannot damage the structure of any report.
+ */
+import type { Redactor } from 'dataapi/runtime/shared';
+import type { CheckResult, ContractRunResult, ExchangeRecord } from './results.ts';
+
+export function redactExchange(e: ExchangeRecord, x: Redactor): ExchangeRecord {
+  return {
+    ...e,
+    request: { ...e.request, url: x.url(e.request.url) },
+    ...(e.excerpt !== undefined ? { excerpt: x.text(e.excerpt) } : {}),
+    ...(e.error !== undefined ? { error: x.text(e.error) } : {}),
+  };
+}
+
+export function redactCheckResult(r: CheckResult, x: Redactor): CheckResult {
+  return {
+    ...r,
+    message: x.text(r.message),
+    ...(r.request ? { request: { ...r.request, url: x.url(r.request.url) } } : {}),
+    // What was expected comes from the description, never from the target.
+    ...(r.expected !== undefined ? { expected: x.composed(r.expected) } : {}),
+    ...(r.actual !== undefined ? { actual: x.text(r.actual) } : {}),
+    errors: r.errors.map((e) => x.text(e)),
+    ...(r.excerpt !== undefined ? { excerpt: x.text(r.excerpt) } : {}),
+    exchanges: r.exchanges.map((e) => redactExchange(e, x)),
+  };
+}
+
+export function redactRunResult<T extends ContractRunResult>(result: T, x: Redactor): T {
+  return {
+    ...result,
+    target: { ...result.target, baseUrl: x.url(result.target.baseUrl) },
+    results: result.results.map((r) => redactCheckResult(r, x)),
+    errors: result.errors.map((e) => x.text(e)),
+  };
+}

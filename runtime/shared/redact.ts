@@ -1,0 +1,224 @@
+/**
+ * The one way the key is hidden: by value, never by structure. A report is made of names (operation
+ * ids, check names, JSON keys, XML tags, paths of preview URLs, percentages) and of values (query
+ * values, header values, bodies a target sent, error texts). Only values can hold the key, so only
+ * values are rewritten: a short key such as `test` or `100` must not turn `<testsuites>` into
+ * `<***suites>` or `100%` into `***%`.
+ *
+ * A key of MIN_SAFE_KEY_LENGTH characters or more is unmistakable: any of its forms is replaced
+ * wherever it appears in a value (raw, URL-encoded, form-encoded, JSON-, XML- and HTML-escaped,
+ * base64, and cut short by an excerpt's `…`). A shorter key could be an ordinary word or number, so
+ * it is replaced only where it stands as a whole token (`appkey=test&`, `"test"`, `key test.`), in
+ * the values a key can be in; callers warn about it (`keyWarning`).
+ */
+
+export const REDACTED = '***';
+
+/** Shorter keys are redacted only as whole tokens (see the module comment). */
+export const MIN_SAFE_KEY_LENGTH = 8;
+
+/** Shortest key prefix redacted where an excerpt was cut (`abcd…`): shorter ones say nothing. */
+const MIN_PREFIX = 4;
+
+export interface Redactor {
+  /** Some key is shorter than MIN_SAFE_KEY_LENGTH: it is only redacted as a whole token. */
+  readonly weak: boolean;
+  /**
+   * Text a target or the network produced (a body, a header value, an error message): every form
+   * of a long key anywhere, a short key as a whole token, and `Basic` credentials that hold a key.
+   */
+  text(value: string): string;
+  /**
+   * Text this toolkit composed around values that are already clean (a check's message, vitest's
+   * printout of it): a long key anywhere; a short one is left alone, since here it would only
+   * match our own words and numbers.
+   */
+  composed(value: string): string;
+  /** A URL: query values, credentials and fragment as `text`; scheme, host and path as `composed`. */
+  url(value: string): string;
+  /**
+   * A value something will still be judged on (a response header, a string in a response body):
+   * a long key anywhere, a short one only when it is the whole value, so that `application/json`
+   * stays a media type whatever the key.
+   */
+  exact(value: string): string;
+  /** Header values as `text` (names are never touched). */
+  headers(headers: Record<string, string>): Record<string, string>;
+  /**
+   * Every string value of a JSON-like value as `text` (or `exact`); object keys are names and
+   * stay. Returns a copy.
+   */
+  deep<T>(value: T, mode?: 'text' | 'exact'): T;
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+function htmlForms(s: string): string[] {
+  const base = s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return [
+    base.replace(/"/g, '&quot;').replace(/'/g, '&apos;'),
+    base.replace(/"/g, '&quot;').replace(/'/g, '&#39;'),
+    base.replace(/"/g, '&#34;').replace(/'/g, '&#39;'),
+  ];
+}
+
+/** Every way a key can be written in a value: URL, form, JSON, XML/HTML escaping, base64. */
+export function secretForms(secret: string): string[] {
+  const forms = new Set<string>([
+    secret,
+    encodeURIComponent(secret),
+    encodeURIComponent(secret).replace(/%20/g, '+'),
+    new URLSearchParams([['k', secret]]).toString().slice(2),
+    encodeURI(secret),
+    JSON.stringify(secret).slice(1, -1),
+    ...htmlForms(secret),
+  ]);
+  if (secret.length >= MIN_SAFE_KEY_LENGTH) {
+    const b64 = Buffer.from(secret, 'utf8').toString('base64');
+    forms.add(b64);
+    // The part of the base64 text that does not depend on what follows the key.
+    forms.add(b64.slice(0, Math.floor(Buffer.byteLength(secret) / 3) * 4));
+  }
+  return [...forms].filter(Boolean).sort((a, b) => b.length - a.length);
+}
+
+/** A warning for a key too short to be redacted everywhere, or undefined. */
+export function keyWarning(key: string | undefined): string | undefined {
+  if (!key || key.length >= MIN_SAFE_KEY_LENGTH) return undefined;
+  return `DATAAPI_APPKEY is only ${key.length} character${key.length === 1 ? '' : 's'} long: too short to redact safely. It is hidden where it stands alone (query values, headers, body values), but text that merely contains it is left as it is. Use a real key (${MIN_SAFE_KEY_LENGTH}+ characters).`;
+}
+
+/** Characters that make a run of text one token with the key around it. */
+const TOKEN = 'A-Za-z0-9_\\-%+';
+
+export function createRedactor(secrets: readonly (string | undefined)[]): Redactor {
+  const keys = [...new Set(secrets.filter((s): s is string => !!s))];
+  const strong = keys.filter((k) => k.length >= MIN_SAFE_KEY_LENGTH);
+  const weak = keys.filter((k) => k.length < MIN_SAFE_KEY_LENGTH);
+  const anywhere = strong.length ? strongPattern(strong) : undefined;
+  const token = weak.length
+    ? new RegExp(
+        `(?<![${TOKEN}])(?:${[...new Set(weak.flatMap(secretForms))]
+          .sort((a, b) => b.length - a.length)
+          .map(escapeRe)
+          .join('|')})(?![${TOKEN}])`,
+        'g',
+      )
+    : undefined;
+
+  const composed = (value: string) =>
+    anywhere
+      ? value.replace(anywhere, (m) => (m.endsWith('…') ? `${REDACTED}…` : REDACTED))
+      : value;
+  const basic = (value: string) =>
+    value.replace(/\b(Basic\s+)([A-Za-z0-9+/]+={0,2})/gi, (m, scheme: string, b64: string) => {
+      const decoded = Buffer.from(b64, 'base64').toString('utf8');
+      const parts = decoded.split(':');
+      const hit = keys.some(
+        (k) => parts.includes(k) || (k.length >= MIN_SAFE_KEY_LENGTH && decoded.includes(k)),
+      );
+      return hit ? `${scheme}${REDACTED}` : m;
+    });
+  const text = (value: string) => {
+    if (!keys.length) return value;
+    let out = composed(value);
+    if (token) out = out.replace(token, REDACTED);
+    return /basic/i.test(out) ? basic(out) : out;
+  };
+  const weakForms = new Set(weak.flatMap(secretForms));
+  const exact = (value: string) => {
+    if (!keys.length) return value;
+    if (weakForms.has(value)) return REDACTED;
+    const out = composed(value);
+    return /basic/i.test(out) ? basic(out) : out;
+  };
+  const url = (value: string) => {
+    if (!keys.length) return value;
+    const hash = value.indexOf('#');
+    const beforeHash = hash < 0 ? value : value.slice(0, hash);
+    const q = beforeHash.indexOf('?');
+    let head = q < 0 ? beforeHash : beforeHash.slice(0, q);
+    // Credentials (`https://user:key@host`) are values.
+    head = head.replace(
+      /^([a-z][a-z0-9+.-]*:\/\/)([^/@]*)@/i,
+      (_m, scheme: string, cred: string) =>
+        `${scheme}${cred
+          .split(':')
+          .map((c) => (text(c) !== c || keys.includes(c) ? REDACTED : c))
+          .join(':')}@`,
+    );
+    let out = composed(head);
+    if (q >= 0)
+      out += `?${beforeHash
+        .slice(q + 1)
+        .split('&')
+        .map((pair) => {
+          const eq = pair.indexOf('=');
+          return eq < 0
+            ? composed(pair)
+            : `${composed(pair.slice(0, eq))}=${text(pair.slice(eq + 1))}`;
+        })
+        .join('&')}`;
+    if (hash >= 0) out += `#${text(value.slice(hash + 1))}`;
+    return out;
+  };
+  const deep = <T>(value: T, mode: 'text' | 'exact' = 'text'): T => {
+    if (!keys.length) return value;
+    const clean = mode === 'exact' ? exact : text;
+    const walk = (v: unknown): unknown => {
+      if (typeof v === 'string') return clean(v);
+      if (Array.isArray(v)) return v.map(walk);
+      if (typeof v === 'object' && v !== null) {
+        const out: Record<string, unknown> = {};
+        for (const [k, inner] of Object.entries(v)) out[k] = walk(inner);
+        return out;
+      }
+      return v;
+    };
+    return walk(value) as T;
+  };
+  return {
+    weak: weak.length > 0,
+    text,
+    composed,
+    exact,
+    url,
+    headers: (h) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k, text(v)])),
+    deep,
+  };
+}
+
+/** Long keys: every form anywhere, and a form cut short by an excerpt (`appkey=abcd…`). */
+function strongPattern(keys: string[]): RegExp {
+  const forms = [...new Set(keys.flatMap(secretForms))];
+  const prefixes = new Set<string>();
+  for (const f of forms)
+    for (let k = f.length - 1; k >= MIN_PREFIX; k--) prefixes.add(`${f.slice(0, k)}…`);
+  const all = [...forms, ...prefixes].sort((a, b) => b.length - a.length);
+  return new RegExp(all.map(escapeRe).join('|'), 'g');
+}
+
+/** Redactors by key set: building the long-key pattern costs more than using it. */
+const cache = new Map<string, Redactor>();
+
+/** The redactor of a key set, built once (a few recent key sets are kept). */
+export function redactorFor(secrets: readonly (string | undefined)[]): Redactor {
+  const id = JSON.stringify(secrets.filter(Boolean));
+  let r = cache.get(id);
+  if (!r) {
+    r = createRedactor(secrets);
+    if (cache.size >= 8) cache.delete(cache.keys().next().value as string);
+    cache.set(id, r);
+  }
+  return r;
+}
+
+/** Shorthand: `text` redaction (see Redactor.text). */
+export function redact(value: string, secrets: readonly (string | undefined)[]): string {
+  return redactorFor(secrets).text(value);
+}
+
+/** Shorthand: `deep` redaction (string values only, never keys). */
+export function redactDeep<T>(value: T, secrets: readonly (string | undefined)[]): T {
+  return redactorFor(secrets).deep(value);
+}

@@ -1,0 +1,119 @@
+/**
+ * The command line's rough edges, as a user meets them (the real `dataapi` in a child process):
+ * stray words and bad flags are refused with exit 2 and a plain message, names get a
+ * did-you-mean, an operationId of the spec is accepted by --only, and Ctrl-C during generate
+ * says what happened (exit 130).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const work = path.join(root, 'test/.work', `cli-${process.pid}`);
+
+function dataapi(args: string[]) {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && !k.startsWith('VITEST') && k !== 'NODE_OPTIONS') env[k] = v;
+  delete env['DATAAPI_APPKEY'];
+  return spawnSync(process.execPath, ['bin/dataapi.js', ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    env,
+  });
+}
+
+/** The first line of the error, where the message is (the usage follows it). */
+const firstLine = (text: string) => text.split('\n')[0]!;
+
+describe('bad input: exit 2, a message a user can act on', () => {
+  it('a stray word is refused, not ignored (contract getAirQuality)', () => {
+    const r = dataapi(['contract', 'getAirQuality']);
+    expect(r.status).toBe(2);
+    expect(firstLine(r.stderr)).toBe(
+      'dataapi: unexpected argument "getAirQuality" (to test only some operations: --only getAirQuality)',
+    );
+    expect(dataapi(['generate', '--check', 'extra']).status).toBe(2);
+  });
+
+  it('a negative number and an unknown flag get plain words, quotes balanced', () => {
+    const timeout = dataapi(['contract', '--timeout', '-5']);
+    expect(timeout.status).toBe(2);
+    expect(firstLine(timeout.stderr)).toBe(
+      'dataapi: --timeout must be a positive integer, got "-5"',
+    );
+    const unknown = dataapi(['contract', '--timout', '5']);
+    expect(unknown.status).toBe(2);
+    expect(firstLine(unknown.stderr)).toBe(
+      'dataapi: unknown option --timout (did you mean "--timeout"?)',
+    );
+    const missing = dataapi(['contract', '--only']);
+    expect(missing.status).toBe(2);
+    expect(firstLine(missing.stderr)).toMatch(/^dataapi: --only needs a value/);
+    for (const r of [timeout, unknown, missing])
+      expect((firstLine(r.stderr).match(/'/g) ?? []).length % 2).toBe(0);
+  });
+
+  it('--only suggests the operation meant', () => {
+    const r = dataapi(['contract', '--only', 'getairquality']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(
+      /unknown operation "getairquality" in --only \(did you mean "getAirQuality"\?\)/,
+    );
+  });
+});
+
+describe('--only takes any operationId of the spec', () => {
+  it('the operationId of a /demo variant runs that preview variant only', () => {
+    rmSync(work, { recursive: true, force: true });
+    mkdirSync(work, { recursive: true });
+    const results = path.join(work, 'demo.json');
+    const r = dataapi([
+      'contract',
+      '--only',
+      'getAirQualityDemo',
+      '--results',
+      results,
+      '--report-dir',
+      work,
+    ]);
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    const run = JSON.parse(readFileSync(results, 'utf8')) as {
+      results: { operation: string; variant: string }[];
+    };
+    expect(run.results.length).toBeGreaterThan(5);
+    for (const x of run.results)
+      expect(x).toMatchObject({ operation: 'getAirQuality', variant: 'preview' });
+  }, 120_000);
+});
+
+describe('Ctrl-C during generate', () => {
+  it('says what happened and exits 130, the output folder untouched', async () => {
+    rmSync(work, { recursive: true, force: true });
+    mkdirSync(work, { recursive: true });
+    // generate blocks reading a FIFO spec: it is certainly running when the signal comes.
+    const fifo = path.join(work, 'spec.yaml');
+    execFileSync('mkfifo', [fifo]);
+    const child = spawn(
+      process.execPath,
+      ['bin/dataapi.js', 'generate', '--spec', fifo, '--out', path.join(work, 'out')],
+      {
+        cwd: root,
+      },
+    );
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const writer = await open(fifo, 'w'); // resolves once generate has opened the spec
+    child.kill('SIGINT');
+    const code = new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+    // Let the blocked read finish so the process can exit.
+    await new Promise((r) => setTimeout(r, 200));
+    await writer.close();
+    expect(await code).toBe(130);
+    expect(stderr).toMatch(/dataapi generate: interrupted; .*out was left as it was/);
+  }, 60_000);
+});

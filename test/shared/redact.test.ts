@@ -1,0 +1,100 @@
+/**
+ * The one redaction module: a long key is removed in every form anywhere in a value; a short key
+ * only where it stands alone in a value; names and structure (URL paths, JSON keys, words of our
+ * own) are never touched.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  createRedactor,
+  keyWarning,
+  MIN_SAFE_KEY_LENGTH,
+  REDACTED,
+} from '../../runtime/shared/redact.ts';
+
+const LONG = "s3cr3t key/+'(x)&é";
+
+describe('a long key', () => {
+  const r = createRedactor([LONG]);
+  it('is removed in every encoding it can take in a value', () => {
+    const forms = [
+      LONG,
+      encodeURIComponent(LONG),
+      new URLSearchParams({ k: LONG }).toString().slice(2),
+      encodeURI(LONG),
+      JSON.stringify(LONG).slice(1, -1),
+      LONG.replace(/&/g, '&amp;').replace(/'/g, '&#39;'),
+      Buffer.from(LONG).toString('base64'),
+    ];
+    for (const f of forms) expect(r.text(`before ${f} after`), f).toBe(`before ${REDACTED} after`);
+  });
+
+  it('is removed when an excerpt cut it short', () => {
+    expect(r.text(`{"appkey":"${LONG.slice(0, 6)}…`)).toBe(`{"appkey":"${REDACTED}…`);
+    expect(r.composed(`x ${LONG.slice(0, 6)}…`)).toBe(`x ${REDACTED}…`);
+  });
+
+  it('is removed from basic credentials that carry it', () => {
+    const basic = `Basic ${Buffer.from(`user:${LONG}`).toString('base64')}`;
+    expect(r.text(`authorization: ${basic}`)).toBe(`authorization: Basic ${REDACTED}`);
+  });
+
+  it('is removed from a URL anywhere, the URL otherwise kept', () => {
+    const url = `https://h.example/x/${encodeURIComponent(LONG)}?appkey=${encodeURIComponent(LONG)}&city=Beijing`;
+    expect(r.url(url)).toBe(`https://h.example/x/${REDACTED}?appkey=${REDACTED}&city=Beijing`);
+  });
+
+  it('is not warned about', () => expect(keyWarning(LONG)).toBeUndefined());
+});
+
+describe('a short key (k, test, demo, 100)', () => {
+  it('is removed where it is a value of its own: query value, JSON value, header, a token', () => {
+    for (const key of ['k', 'test', 'demo', '100']) {
+      const r = createRedactor([key]);
+      expect(r.url(`http://h/Weather/AirQuality/demo?appkey=${key}&city=x`)).toBe(
+        `http://h/Weather/AirQuality/demo?appkey=${REDACTED}&city=x`,
+      );
+      expect(r.deep({ appkey: key, nested: [{ [key]: `key ${key}.` }] })).toEqual({
+        appkey: REDACTED,
+        nested: [{ [key]: `key ${REDACTED}.` }],
+      });
+      expect(r.exact(key)).toBe(REDACTED);
+      expect(r.text(`no key on /a?appkey=${key}`)).toBe(`no key on /a?appkey=${REDACTED}`);
+      const basic = `Basic ${Buffer.from(`u:${key}`).toString('base64')}`;
+      expect(r.text(basic)).toBe(`Basic ${REDACTED}`);
+    }
+  });
+
+  it('never touches names, words or numbers that merely contain it', () => {
+    const samples = {
+      k: ['check', 'getAirQuality', '"checks": [', 'kind'],
+      test: ['<testsuites name="x">', '<testcase/>', 'contest', 'tests="3"'],
+      demo: ['/Weather/AirQuality/demo', 'getAirQualityDemo'],
+      '100': ['(100%)', '1000', 'code 1001'],
+    };
+    for (const [key, texts] of Object.entries(samples)) {
+      const r = createRedactor([key]);
+      for (const t of texts) {
+        expect(r.composed(t), `${key} in ${t}`).toBe(t);
+        expect(r.url(t), `${key} in ${t}`).toBe(t);
+      }
+    }
+    const r = createRedactor(['json']);
+    // A value still judged (a media type) keeps its meaning.
+    expect(r.exact('application/json; charset=utf-8')).toBe('application/json; charset=utf-8');
+    expect(createRedactor(['100']).text('(100%)')).toBe('(100%)');
+  });
+
+  it('is warned about', () => {
+    expect(keyWarning('test')).toMatch(/too short to redact safely/);
+    expect(keyWarning('x'.repeat(MIN_SAFE_KEY_LENGTH))).toBeUndefined();
+    expect(keyWarning('')).toBeUndefined();
+    expect(createRedactor(['demo']).weak).toBe(true);
+  });
+});
+
+it('no key: nothing changes', () => {
+  const r = createRedactor(['', undefined]);
+  const v = { a: 'b' };
+  expect(r.deep(v)).toBe(v);
+  expect(r.text('abc')).toBe('abc');
+});
