@@ -6,7 +6,8 @@
  *   any more, and each further 429 is reported as it comes;
  * - a retry budget: at most `retryBudget` 429 retries in the whole run, breaker or not;
  * - a per-route timeout breaker: after `timeoutsInARow` requests to one route (a path: an
- *   operation, or its /demo variant) went unanswered, its remaining requests are not sent (that
+ *   operation, or its /demo variant) went unanswered, and it never answered at all (a route that
+ *   answered once is slow at worst, and keeps being tested), its remaining requests are not sent (that
  *   operation fails with its timeouts; the others are tested as usual: one slow route does not
  *   condemn the target).
  */
@@ -35,6 +36,8 @@ export class Breakers {
   private retries = 0;
   private open429 = false;
   private timeouts = new Map<string, number>();
+  /** Routes that answered at least once: they are slow at worst, not silent. */
+  private answered = new Set<string>();
   private readonly many429: number;
   private readonly retryBudget: number;
   private readonly timeoutsInARow: number;
@@ -48,7 +51,10 @@ export class Breakers {
   observe(key: string, outcome: Outcome): void {
     const route = outcome.route ?? key;
     if (outcome.timedOut) this.timeouts.set(route, (this.timeouts.get(route) ?? 0) + 1);
-    else if (outcome.status !== undefined) this.timeouts.delete(route);
+    else if (outcome.status !== undefined) {
+      this.timeouts.delete(route);
+      this.answered.add(route);
+    }
     if (outcome.status === 429) {
       if (++this.in429 >= this.many429) this.open429 = true;
     } else if (outcome.status !== undefined) this.in429 = 0;
@@ -64,7 +70,7 @@ export class Breakers {
   /** Why a request to this route is not sent, or undefined when it may be. */
   refusal(route: string): string | undefined {
     const n = this.timeouts.get(route) ?? 0;
-    return n >= this.timeoutsInARow
+    return n >= this.timeoutsInARow && !this.answered.has(route)
       ? `not sent: the last ${n} requests to ${route} got no answer within the timeout`
       : undefined;
   }

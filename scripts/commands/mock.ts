@@ -112,7 +112,7 @@ export const command: Command = {
       const env = process.env.DATAAPI_APPKEY;
       const key = env ? `${REDACTED} (from DATAAPI_APPKEY)` : 'mock-appkey';
       process.stdout.write(
-        `dataapi mock: listening on ${url}\n  accepted key: ${key}\n  rate limits: ${rateLimit ? 'on' : 'off'}\n  health: ${url}/__health\nPress Ctrl+C to stop.\n`,
+        `dataapi mock: listening on ${url}\n  accepted key: ${key}\n  contract tests: ${env ? '' : 'DATAAPI_APPKEY=mock-appkey '}dataapi contract --base-url ${url} (without the key every keyed request is a 401)\n  rate limits: ${rateLimit ? 'on' : 'off'}\n  health: ${url}/__health\nPress Ctrl+C to stop.\n`,
       );
       return new Promise<number>((resolve) => {
         const stop = (signal: string) => {

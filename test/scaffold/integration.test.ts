@@ -8,6 +8,8 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { toFileStem, toIdentifier } from '../../generator/normalise/identifiers.ts';
+import { freePath } from './free-path.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const project = path.join(root, 'test/.work', `scaffold-project-${process.pid}`);
@@ -32,19 +34,24 @@ describe('scaffold, generate and contract-test a new operation', () => {
     );
 
     const specText = readFileSync(path.join(project, 'spec/openapi.yaml'), 'utf8');
+    // Paths the description does not have yet, whatever the user scaffolded (free-path.ts).
+    const F = freePath(specText);
     const dry = dataapi([
       'scaffold',
       'operation',
       '--method',
       'get',
       '--path',
-      '/weather/forecast',
+      F.path,
       '--category',
       'Weather, air quality',
       '--dry-run',
     ]);
     expect(dry.status).toBe(0);
-    expect(dry.stdout).toContain('operationId: getWeatherForecastDemo');
+    expect(dry.stdout).toContain(`operationId: ${F.id}Demo`);
+    // The handler file it would create, in full.
+    expect(dry.stdout).toContain(`and create handlers/${F.stem}.ts:`);
+    expect(dry.stdout).toContain(`export const ${F.id}: Handlers['${F.id}'] = async (input) =>`);
     expect(dry.stdout).toContain('Nothing was changed.');
     expect(readFileSync(path.join(project, 'spec/openapi.yaml'), 'utf8')).toBe(specText);
 
@@ -54,7 +61,7 @@ describe('scaffold, generate and contract-test a new operation', () => {
       '--method',
       'post',
       '--path',
-      '/weather/forecast/{city_id}',
+      `${F.path}/{city_id}`,
       '--category',
       'Weather, air quality',
       '--codes',
@@ -71,10 +78,12 @@ describe('scaffold, generate and contract-test a new operation', () => {
     expect(added.stderr).toBe('');
     expect(added.status).toBe(0);
     expect(added.stdout).toContain(
-      'added POST /weather/forecast/{city_id} and POST /weather/forecast/{city_id}/demo',
+      `added POST ${F.path}/{city_id} and POST ${F.path}/{city_id}/demo`,
     );
+    expect(added.stdout).toMatch(/regenerated generated\/ \(\d+ files written/);
 
-    const id = 'postWeatherForecastByCityId';
+    // The id scaffold derives (plan.ts): postWeatherForecastByCityId for /weather/forecast.
+    const id = toIdentifier(`post ${F.path}/ by city_id `, 'operation');
     const gen = (file: string) => readFileSync(path.join(project, 'generated', file), 'utf8');
     const model = JSON.parse(gen('model.json')) as {
       operations: { id: string; preview?: { id: string } }[];
@@ -82,11 +91,11 @@ describe('scaffold, generate and contract-test a new operation', () => {
     expect(model.operations.find((o) => o.id === id)?.preview?.id).toBe(`${id}Preview`);
     expect(gen('server/index.ts')).toContain(`${id}: OperationHandler<`);
     expect(gen('client/index.ts')).toContain(id);
-    expect(gen('contract-tests/post-weather-forecast-by-city-id.test.ts')).toContain(
+    expect(gen(`contract-tests/${toFileStem(id, 'operation')}.test.ts`)).toContain(
       `contractSuite(model, '${id}')`,
     );
     expect(
-      readFileSync(path.join(project, 'handlers/post-weather-forecast-by-city-id.ts'), 'utf8'),
+      readFileSync(path.join(project, `handlers/${toFileStem(id, 'operation')}.ts`), 'utf8'),
     ).toContain("from '../generated/server/index.ts'");
 
     // Judged on the structured results, not on console wording (which reporters may change).

@@ -11,6 +11,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { loadSpec } from '../../generator/load.ts';
 import { normalise } from '../../generator/normalise/index.ts';
 import { lintSpec } from '../../generator/lint/index.ts';
+import { freePath } from './free-path.ts';
 import {
   parseField,
   parseRateLimit,
@@ -24,10 +25,12 @@ const work = path.join(root, 'test/.work', `scaffold-${process.pid}`);
 const spec = path.join(work, 'openapi.yaml');
 const handlers = path.join(work, 'handlers');
 let original = '';
+// Not yet in the description, whatever the user scaffolded into it (free-path.ts).
+const F = freePath(readFileSync(path.join(root, 'spec/openapi.yaml'), 'utf8'));
 
 const request = (over: Partial<ScaffoldRequest> = {}): ScaffoldRequest => ({
   method: 'get',
-  path: '/weather/forecast',
+  path: F.path,
   category: 'Weather, air quality',
   envelope: 'capitalised',
   params: [parseField('city:string:required', '--param'), parseField('days:integer', '--param')],
@@ -79,29 +82,29 @@ describe('dataapi scaffold operation', () => {
     const q = original.length - p;
     expect(after.slice(after.length - q)).toBe(original.slice(p));
     const chunk = after.slice(p, after.length - q);
-    expect(chunk).toContain('/weather/forecast:');
+    expect(chunk).toContain(`${F.path}:`);
     expect(chunk).not.toMatch(/^components:/m);
     expect(removeInsertions(after, result.insertions)).toBe(original);
 
     // Through the Document API: after minus the new paths is the document before.
     const doc = parseDocument(after);
     expect(doc.errors).toEqual([]);
-    doc.deleteIn(['paths', '/weather/forecast']);
-    doc.deleteIn(['paths', '/weather/forecast/demo']);
+    doc.deleteIn(['paths', F.path]);
+    doc.deleteIn(['paths', `${F.path}/demo`]);
     expect(doc.toJS()).toEqual(parseDocument(original).toJS());
 
     const model = normalise(await loadSpec(spec));
-    const op = model.operations.find((o) => o.id === 'getWeatherForecast')!;
+    const op = model.operations.find((o) => o.id === F.id)!;
     expect(op).toMatchObject({
       method: 'get',
-      path: '/weather/forecast',
+      path: F.path,
       category: 'Weather, air quality',
       businessCodes: 'base',
       envelope: { spelling: 'capitalised', source: 'extension' },
       preview: {
-        path: '/weather/forecast/demo',
+        path: `${F.path}/demo`,
         explicit: true,
-        operationId: 'getWeatherForecastDemo',
+        operationId: `${F.id}Demo`,
       },
       rateLimit: { limit: 5, per: 'second', source: 'default' },
     });
@@ -123,8 +126,8 @@ describe('dataapi scaffold operation', () => {
     ]);
     const lint = await lintSpec(spec);
     expect(lint.findings.filter((f) => f.severity === 'error')).toEqual([]);
-    expect(readFileSync(path.join(handlers, 'get-weather-forecast.ts'), 'utf8')).toContain(
-      "export const getWeatherForecast: Handlers['getWeatherForecast'] = async (input) =>",
+    expect(readFileSync(path.join(handlers, `${F.stem}.ts`), 'utf8')).toContain(
+      `export const ${F.id}: Handlers['${F.id}'] = async (input) =>`,
     );
   });
 
@@ -178,10 +181,10 @@ describe('dataapi scaffold operation', () => {
   it('refuses clashes and bad input with a clear message and changes nothing', async () => {
     const refusals: [Partial<ScaffoldRequest>, RegExp][] = [
       [{ path: '/Weather/AirQuality' }, /GET \/Weather\/AirQuality already exists/],
-      [{ path: '/weather//forecast' }, /invalid path template.*empty segment/],
-      [{ path: 'weather/forecast' }, /must start with \//],
+      [{ path: `/weather//${F.segment}` }, /invalid path template.*empty segment/],
+      [{ path: `weather/${F.segment}` }, /must start with \//],
       [{ path: '/weather/{bad-name}' }, /neither literal text nor one whole \{parameter\}/],
-      [{ path: '/weather/forecast/demo' }, /preview variant/],
+      [{ path: `${F.path}/demo` }, /preview variant/],
       [
         { path: '/v1/document-extractions/tasks/{id}' },
         /same route as the existing path \/v1\/document-extractions\/tasks\/\{task_id\}/,
@@ -219,14 +222,14 @@ describe('dataapi scaffold operation', () => {
 
   it('shows what it would add with --dry-run and changes nothing', async () => {
     const result = await run({}, true);
-    expect(result.insertions[0]!.text).toContain('operationId: getWeatherForecastDemo');
+    expect(result.insertions[0]!.text).toContain(`operationId: ${F.id}Demo`);
     expect(readFileSync(spec, 'utf8')).toBe(original);
     expect(existsSync(handlers)).toBe(false);
   });
 
   it('never overwrites an existing handler file', async () => {
     mkdirSync(handlers, { recursive: true });
-    const mine = path.join(handlers, 'get-weather-forecast.ts');
+    const mine = path.join(handlers, `${F.stem}.ts`);
     writeFileSync(mine, '// my implementation\n');
     const result = await run();
     expect(result.handler).toEqual({ path: mine, created: false });

@@ -283,11 +283,23 @@ describe('preview variants (seed 1.4)', () => {
     }
   });
 
-  it('only the detailed operations are marked as having a preview', () => {
+  it('the detailed operations are marked as having a preview, and every /demo pairs with one', () => {
+    // Exactly the seed's ten among the seed's operations; an operation an integrator scaffolded
+    // (`dataapi scaffold` adds a preview by default) is not a seed fact, but must pair the same way.
     const marked = operations.filter((o) => o.op['x-dataapi-preview'] === true).map((o) => o.id);
-    expect(marked.sort()).toEqual([...DETAILED].sort());
-    const demos = operations.filter((o) => o.path.endsWith('/demo')).map((o) => o.id);
-    expect(demos.sort()).toEqual(DETAILED.map((id) => `${id}Demo`).sort());
+    expect(marked).toEqual(expect.arrayContaining([...DETAILED]));
+    const demos = operations.filter((o) => o.path.endsWith('/demo'));
+    expect(demos.map((o) => o.id)).toEqual(
+      expect.arrayContaining(DETAILED.map((id) => `${id}Demo`)),
+    );
+    for (const id of marked.filter((m) => !DETAILED.includes(m))) {
+      expect(String(op(id).op.description), id).toMatch(/Added by dataapi scaffold/);
+      expect(
+        demos.some((d) => d.op['x-dataapi-preview-of'] === id),
+        id,
+      ).toBe(true);
+    }
+    for (const d of demos) expect(marked, d.id).toContain(d.op['x-dataapi-preview-of']);
   });
 });
 
