@@ -3,7 +3,7 @@
  * own example adds /weather/forecast to the real spec, and the tests (which scaffold into a copy
  * of it) must stay green after that, or after any other scaffold.
  */
-import { toFileStem, toIdentifier } from '../../generator/normalise/identifiers.ts';
+import { toFileStem, toIdentifier } from '../../model/identifiers.ts';
 
 export interface FreePath {
   /** The free last segment: `forecast`, else `forecast2`, `forecast3`, ... */

@@ -8,7 +8,7 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { toFileStem, toIdentifier } from '../../generator/normalise/identifiers.ts';
+import { toFileStem, toIdentifier } from '../../model/identifiers.ts';
 import { freePath } from './free-path.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
