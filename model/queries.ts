@@ -38,3 +38,17 @@ export function declaredResponse(op: Operation, status: number): Response | unde
     op.responses.find((r) => r.status === 'default')
   );
 }
+
+/**
+ * The list a page of a paged answer holds: the payload itself when it is an array, or the one
+ * array-valued property of an object payload (`{ meta, templates: [...] }`); undefined otherwise.
+ * The mock trims this list to the page size and the paging check counts it: one rule for both.
+ */
+export function pageListKey(payload: unknown): '' | string | undefined {
+  if (Array.isArray(payload)) return '';
+  if (typeof payload !== 'object' || payload === null) return undefined;
+  const keys = Object.keys(payload).filter((k) =>
+    Array.isArray((payload as Record<string, unknown>)[k]),
+  );
+  return keys.length === 1 ? keys[0] : undefined;
+}

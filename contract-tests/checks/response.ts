@@ -6,6 +6,7 @@ import {
   readEnvelope,
   validatorFor,
 } from 'dataapi/runtime/shared';
+import { pageListKey } from 'dataapi/model';
 import { draw } from 'dataapi/runtime/sampler';
 import { pointerOf } from '../warnings.ts';
 import {
@@ -219,13 +220,13 @@ export const RESPONSE_JUDGES = {
     const violations: Violation[] = [];
     for (const p of covered) {
       const payload = readEnvelope(ctx.op, p.exchange.json).payload;
-      const items = Array.isArray(payload)
-        ? payload
-        : typeof payload === 'object' && payload !== null
-          ? Object.values(payload).filter(Array.isArray).length === 1
-            ? (Object.values(payload).find(Array.isArray) as unknown[])
-            : undefined
-          : undefined;
+      const key = pageListKey(payload);
+      const items =
+        key === undefined
+          ? undefined
+          : key === ''
+            ? (payload as unknown[])
+            : ((payload as Record<string, unknown[]>)[key] as unknown[]);
       if (items && items.length > p.pageSize!)
         violations.push({
           probe: p,

@@ -3,7 +3,7 @@
  * schema-derived sample on `dynamic`, the requested business code, paging, path parameters
  * echoed, uploads and asynchronous tasks. Everything is driven by the IR.
  */
-import { isObject, type Obj, type Paging, type ServiceModel } from 'dataapi/model';
+import { isObject, pageListKey, type Obj, type Paging, type ServiceModel } from 'dataapi/model';
 import { codeGroupOf } from 'dataapi/runtime/shared';
 import { HttpError, respond, type Handler, type HandlerInput } from 'dataapi/runtime/server';
 import { asMedia, type OperationMock } from './catalogue.ts';
@@ -86,9 +86,15 @@ export function createHandlers(
         status = {};
       }
       // Paging: never more items than the page size asked for.
-      if (paging && Array.isArray(payload)) {
+      if (paging) {
         const size = pageSize(paging, input);
-        if (size !== undefined && payload.length > size) payload = payload.slice(0, size);
+        const key = pageListKey(payload);
+        if (size !== undefined && key === '' && (payload as unknown[]).length > size)
+          payload = (payload as unknown[]).slice(0, size);
+        else if (size !== undefined && key && isObject(payload)) {
+          const list = payload[key] as unknown[];
+          if (list.length > size) payload = { ...payload, [key]: list.slice(0, size) };
+        }
       }
       // Path parameters named like a payload field are echoed (knowledge_base_id).
       if (pathNames.length > 0 && isObject(payload)) {

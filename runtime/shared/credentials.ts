@@ -16,7 +16,10 @@ export interface CredentialPlacement {
 /** A Basic credential is `user:password`; a bare value is the user with an empty password. */
 export function basicHeader(credential: string): string {
   const pair = credential.includes(':') ? credential : `${credential}:`;
-  return `Basic ${Buffer.from(pair, 'utf8').toString('base64')}`;
+  // btoa over the UTF-8 bytes, not Buffer: the packed client runs in browsers too.
+  let binary = '';
+  for (const byte of new TextEncoder().encode(pair)) binary += String.fromCharCode(byte);
+  return `Basic ${btoa(binary)}`;
 }
 
 /** Where and how a transport carries `credential`. */

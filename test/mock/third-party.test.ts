@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { describeErrors, validatorFor } from 'dataapi/runtime/shared';
+import { basicHeader, describeErrors, validatorFor } from 'dataapi/runtime/shared';
 import { createMock } from 'dataapi/runtime/mock';
 import { loadSpec } from '../../generator/load.ts';
 import { normalise } from '../../generator/normalise/index.ts';
@@ -36,6 +36,32 @@ describe.each(specs)('%s', (file) => {
         const dynamic = await call(url, validRequest(model, op), { prefer: 'dynamic=true' });
         expect(dynamic.status, op.id).toBeLessThan(500);
       }
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('paging of a list wrapped in an object (Twilio Verify)', () => {
+  it('trims the one array of the answer to the page size the request asks for', async () => {
+    const model = normalise(
+      await loadSpec(path.join(root, 'test/fixtures/third-party/twilio-verify-v2.json')),
+    );
+    const op = model.operations.find((o) => o.operationId === 'ListVerificationTemplate');
+    expect(op?.paging?.name).toBe('PageSize');
+    const app = await createMock(model, { rateLimit: false, appkeys: [KEY] });
+    try {
+      const url = await app.listen({ port: 0, host: '127.0.0.1' });
+      const req = validRequest(model, op!);
+      req.init.headers.authorization = basicHeader(`${KEY}:secret`); // Twilio: HTTP Basic
+      const sep = req.path.includes('?') ? '&' : '?';
+      const whole = await call(url, req);
+      const paged = await call(url, { ...req, path: `${req.path}${sep}PageSize=1` });
+      const list = (body: unknown) => (body as { templates: unknown[] }).templates;
+      expect(whole.status, whole.text).toBe(200);
+      expect(list(whole.body).length).toBeGreaterThan(1); // the example holds several
+      expect(paged.status).toBe(200);
+      expect(list(paged.body)).toEqual(list(whole.body).slice(0, 1));
     } finally {
       await app.close();
     }
