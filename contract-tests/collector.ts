@@ -5,15 +5,19 @@
  */
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import { redactorFor } from 'dataapi/runtime/shared';
-import { CHECKS, type CheckResult } from './results.ts';
+import { CHECKS, type CheckResult, type FuzzStats } from './results.ts';
 
 export class Collector implements Reporter {
   private results: CheckResult[] = [];
   readonly errors: string[] = [];
+  /** What fuzzing did, per operation (--fuzz). */
+  readonly fuzz: Record<string, FuzzStats> = {};
 
   constructor(private secrets: string[]) {}
 
   onTestCaseResult(test: TestCase): void {
+    const fuzz = test.meta().dataapiFuzz;
+    if (fuzz) this.fuzz[fuzz.operation] = fuzz.stats;
     const meta = test.meta().dataapi;
     if (meta) {
       this.results.push(meta);

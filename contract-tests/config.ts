@@ -2,6 +2,14 @@
  * What the runner hands to the generated tests (vitest `provide`/`inject`): the target, the key,
  * the limits. The key travels only here and in requests; everything printed goes through redact().
  */
+/** The run's fuzzing settings (--fuzz N, --seed S). */
+export interface FuzzConfig {
+  /** Valid and invalid requests generated per operation (each). */
+  runs: number;
+  /** The run's seed: every operation's own seed derives from it and the operation id. */
+  seed: number;
+}
+
 export interface ContractConfig {
   /** Base URL of the target, without a trailing slash. */
   baseUrl: string;
@@ -26,6 +34,8 @@ export interface ContractConfig {
   budget?: number;
   /** Per operation id, the variants to run (--only); absent: every variant of every operation. */
   variants?: Record<string, ('main' | 'preview')[]>;
+  /** Property-based fuzzing (--fuzz N, --seed S); absent: the fixed requests only. */
+  fuzz?: FuzzConfig;
 }
 
 export const CONFIG_KEY = 'dataapiContract';

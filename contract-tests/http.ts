@@ -13,7 +13,7 @@ export interface OutgoingRequest {
   /** Path with parameters already substituted, plus the query string. */
   pathAndQuery: string;
   headers: Record<string, string>;
-  body?: string | FormData;
+  body?: string | Uint8Array<ArrayBuffer>;
   purpose: string;
   parameters: string[];
 }

@@ -5,13 +5,15 @@
  * structured CheckResult to the test's meta (`task.meta.dataapi`); the runner's reporter collects them.
  */
 import { describe, inject, it } from 'vitest';
-import type { ServiceModel } from 'dataapi/model';
+import type { Operation, ServiceModel } from 'dataapi/model';
 import { findOperation, redactorFor } from 'dataapi/runtime/shared';
 import { runCheck } from './checks/index.ts';
 import { CONFIG_KEY, configFromEnv, type ContractConfig } from './config.ts';
 import { createTransport, type Transport } from './http.ts';
 import { redactCheckResult } from './redact-results.ts';
 import { runProbes, type ProbeSet } from './probes.ts';
+import { fuzzOperation } from './fuzz/run.ts';
+import type { FuzzStats } from './fuzz/types.ts';
 import {
   CHECK_TITLES,
   CHECKS,
@@ -29,6 +31,8 @@ export { CHECKS, CHECK_TITLES, PREVIEW_CHECKS, coverageOf } from './results.ts';
 declare module 'vitest' {
   interface TaskMeta {
     dataapi?: CheckResult;
+    /** What fuzzing did for the operation (on each of its main variant's tests). */
+    dataapiFuzz?: { operation: string; stats: FuzzStats };
   }
 }
 
@@ -97,8 +101,9 @@ export function contractSuite(model: ServiceModel, operationId: string): void {
             ctx.skip('the operation writes; run with --allow-writes');
             return;
           }
-          probes ??= runProbes(model, op, variant, transportFor(cfg));
+          probes ??= probesWithFuzz(model, op, variant, transportFor(cfg));
           const set = await probes;
+          if (set.fuzz) ctx.task.meta.dataapiFuzz = { operation: op.id, stats: set.fuzz };
           // Exchanges are redacted as they arrive; this pass also covers text the checks composed.
           const result = redactCheckResult(
             runCheck(check, { model, op, set, config: cfg }),
@@ -111,6 +116,18 @@ export function contractSuite(model: ServiceModel, operationId: string): void {
       }
     }
   });
+}
+
+/** The fixed requests, then (--fuzz, main variant) the generated ones. */
+async function probesWithFuzz(
+  model: ServiceModel,
+  op: Operation,
+  variant: Variant,
+  t: Transport,
+): Promise<ProbeSet> {
+  const set = await runProbes(model, op, variant, t);
+  if (t.config.fuzz && variant === 'main') await fuzzOperation(model, op, set, t, t.config.fuzz);
+  return set;
 }
 
 function skipped(

@@ -17,7 +17,7 @@ export interface NegativeCase {
   label: string;
   /** Where: `query.pageSize`, `body.score`, `body` (whole body). */
   target: string;
-  kind: 'missing' | 'range' | 'enum' | 'type' | 'length' | 'body';
+  kind: 'missing' | 'range' | 'enum' | 'type' | 'length' | 'pattern' | 'body';
   apply(spec: RequestSpec): RequestSpec;
 }
 
@@ -96,7 +96,7 @@ export function negativeCases(model: ServiceModel, op: Operation): NegativeCase[
  * invalid value per field (ranges before enumerations before types), then the rest.
  */
 function prioritise(cases: NegativeCase[]): NegativeCase[] {
-  const order = ['missing', 'body', 'range', 'enum', 'type', 'length'];
+  const order = ['missing', 'body', 'range', 'enum', 'type', 'length', 'pattern'];
   const sorted = [...cases].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind));
   const seen = new Set<string>();
   const first: NegativeCase[] = [];

@@ -5,7 +5,7 @@
  * statuses) never, so a short key cannot damage the structure of any report.
  */
 import type { Redactor } from 'dataapi/runtime/shared';
-import type { CheckResult, ContractRunResult, ExchangeRecord } from './results.ts';
+import type { CheckResult, ContractRunResult, ExchangeRecord, FuzzFinding } from './results.ts';
 
 export function redactExchange(e: ExchangeRecord, x: Redactor): ExchangeRecord {
   return {
@@ -27,6 +27,27 @@ export function redactCheckResult(r: CheckResult, x: Redactor): CheckResult {
     errors: r.errors.map((e) => x.text(e)),
     ...(r.excerpt !== undefined ? { excerpt: x.text(r.excerpt) } : {}),
     exchanges: r.exchanges.map((e) => redactExchange(e, x)),
+    ...(r.fuzz ? { fuzz: redactFinding(r.fuzz, x) } : {}),
+  };
+}
+
+/**
+ * A fuzz finding is built with a placeholder where the key goes (fuzz/wire.ts); the target's
+ * address may still carry one (a key in --base-url): URLs and the curl line are redacted too.
+ */
+export function redactFinding(f: FuzzFinding, x: Redactor): FuzzFinding {
+  return {
+    ...f,
+    wire: { ...f.wire, url: x.url(f.wire.url) },
+    curl: x.composed(f.curl),
+    ...(f.replay
+      ? {
+          replay: {
+            ...f.replay,
+            seedCommand: x.composed(f.replay.seedCommand),
+          },
+        }
+      : {}),
   };
 }
 

@@ -5,7 +5,7 @@
  */
 import type { JsonSchema, Operation, Parameter, ServiceModel } from 'dataapi/model';
 import type { OutgoingRequest } from './http.ts';
-import { draw, type Obj } from 'dataapi/runtime/sampler';
+import { draw, hashText, type Obj } from 'dataapi/runtime/sampler';
 import {
   chooseRequirement,
   describeErrors,
@@ -214,7 +214,7 @@ export function serialise(op: Operation, spec: RequestSpec, o: SerialiseOptions)
     path = path.split(`{${name}}`).join(encodeURIComponent(scalar(value)));
   const qs = query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
 
-  let payload: string | FormData | undefined;
+  let payload: string | Uint8Array<ArrayBuffer> | undefined;
   const method = (o.method ?? op.method).toLowerCase();
   // GET and HEAD carry no body (fetch refuses one): a wrong-method probe sends the rest.
   if (body !== undefined && op.body && method !== 'get' && method !== 'head') {
@@ -228,7 +228,11 @@ export function serialise(op: Operation, spec: RequestSpec, o: SerialiseOptions)
           (Array.isArray(v) ? v : [v]).map((x): [string, string] => [k, scalar(x)]),
         );
         payload = new URLSearchParams(pairs).toString();
-      } else payload = multipart(body, op.body.fileFields);
+      } else {
+        const form = multipart(multipartParts(body, op.body.fileFields));
+        headers['content-type'] = form.contentType;
+        payload = form.body;
+      }
     } else if (op.body.kind === 'json') {
       headers['content-type'] = op.body.mediaType;
       payload = JSON.stringify(body);
@@ -274,28 +278,57 @@ const MEDIA: Record<string, string> = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 };
 
-/** File parts sent for a file field example: name and bytes (the round trip compares them). */
-export function fileFromExample(value: unknown, index: number): { name: string; blob: Blob } {
+/** File parts sent for a file field example: name, media type and bytes (the round trip compares names). */
+export function fileFromExample(
+  value: unknown,
+  index: number,
+): { name: string; type: string; text: string } {
   const text = typeof value === 'string' ? value : '';
   const m = /^<binary content of (.+)>$/.exec(text);
   const name = m?.[1] ?? `document-${index + 1}.txt`;
   const ext = name.split('.').pop()?.toLowerCase() ?? '';
   const bytes = `dataapi contract test file ${index + 1}: ${name}\n`;
-  return { name, blob: new Blob([bytes], { type: MEDIA[ext] ?? 'application/octet-stream' }) };
+  return { name, type: MEDIA[ext] ?? 'application/octet-stream', text: bytes };
 }
 
-function multipart(body: unknown, fileFields: string[]): FormData {
-  const form = new FormData();
-  if (typeof body !== 'object' || body === null) return form;
+export type Part = { name: string; value?: string; file?: string; type?: string; text?: string };
+
+/** The parts of a multipart body: fields as text, file fields as files. */
+export function multipartParts(body: unknown, fileFields: string[]): Part[] {
+  const parts: Part[] = [];
+  if (typeof body !== 'object' || body === null) return parts;
   let n = 0;
   for (const [name, value] of Object.entries(body as Obj)) {
-    const values = Array.isArray(value) ? value : [value];
-    for (const v of values) {
+    for (const v of Array.isArray(value) ? value : [value]) {
       if (fileFields.includes(name)) {
         const f = fileFromExample(v, n++);
-        form.append(name, f.blob, f.name);
-      } else form.append(name, scalar(v));
+        parts.push({ name, file: f.name, type: f.type, text: f.text });
+      } else parts.push({ name, value: scalar(v) });
     }
   }
-  return form;
+  return parts;
+}
+
+/** A name in a part header, escaped as browsers do (WHATWG: `"` and line breaks). */
+const quoted = (s: string) =>
+  `"${s.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A')}"`;
+
+/**
+ * multipart/form-data with a boundary derived from the content (FormData's is random), so the
+ * same request is the same bytes every time (fuzzing replays byte for byte).
+ */
+function multipart(parts: Part[]): { contentType: string; body: Uint8Array<ArrayBuffer> } {
+  const pieces = parts.map((p) =>
+    p.file !== undefined
+      ? `Content-Disposition: form-data; name=${quoted(p.name)}; filename=${quoted(p.file)}\r\nContent-Type: ${p.type}\r\n\r\n${p.text}`
+      : `Content-Disposition: form-data; name=${quoted(p.name)}\r\n\r\n${p.value}`,
+  );
+  const all = pieces.join('');
+  let boundary = `----dataapi-${hashText(all).toString(16).padStart(8, '0')}`;
+  while (all.includes(boundary)) boundary += 'x';
+  const text = pieces.map((x) => `--${boundary}\r\n${x}\r\n`).join('') + `--${boundary}--\r\n`;
+  return {
+    contentType: `multipart/form-data; boundary=${boundary}`,
+    body: new TextEncoder().encode(text),
+  };
 }

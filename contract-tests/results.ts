@@ -10,6 +10,7 @@
 import type { CheckName } from './checks/registry.ts';
 import type { CheckStatus, ExchangeRecord, Variant } from './exchange.ts';
 import type { DescriptionWarning } from './warnings.ts';
+import type { FuzzFinding, FuzzRunSummary } from './fuzz/types.ts';
 
 export type { DescriptionWarning } from './warnings.ts';
 
@@ -18,6 +19,13 @@ export type { DescriptionWarning } from './warnings.ts';
 export { CHECK_TITLES, CHECKS, PREVIEW_CHECKS } from './checks/registry.ts';
 export type { CheckName } from './checks/registry.ts';
 export type { CheckStatus, ExchangeRecord, RequestSummary, Variant } from './exchange.ts';
+export type {
+  FuzzCoverageData,
+  FuzzFinding,
+  FuzzRunSummary,
+  FuzzStats,
+  WireRequest,
+} from './fuzz/types.ts';
 
 export interface CheckResult {
   /** Operation id (`op.id` of the model). */
@@ -46,6 +54,8 @@ export interface CheckResult {
    * on a probe, a schema no value satisfies, an invalid example): never a failure.
    */
   warnings?: DescriptionWarning[];
+  /** When the failing request was generated (--fuzz): seed, the minimal request, how to replay it. */
+  fuzz?: FuzzFinding;
 }
 
 /** Raw coverage: what the run exercised (reporters compare it with the model for "never reached"). */
@@ -78,6 +88,9 @@ export interface ContractRunResult {
     budget?: number;
     /** Description warnings fail the run (exit 1). */
     strict?: boolean;
+    /** --fuzz N and the run's seed (given with --seed, or chosen and printed). */
+    fuzz?: number;
+    seed?: number;
   };
   startedAt: string;
   durationMs: number;
@@ -98,6 +111,8 @@ export interface ContractRunResult {
   errors: string[];
   /** What the description gets wrong or leaves unsaid, each with its JSON pointer (deduplicated). */
   warnings: DescriptionWarning[];
+  /** What fuzzing sent and exercised, per operation (runs with --fuzz). */
+  fuzz?: FuzzRunSummary;
 }
 
 /** Coverage from check results (every exchange of every check). */

@@ -18,6 +18,7 @@ import { LocalScheduler, serveScheduler } from './scheduler.ts';
 import { startEmbeddedMock } from './target.ts';
 import { dedupeWarnings, modelWarnings } from './warnings.ts';
 import { redactRunResult } from './redact-results.ts';
+import { chooseSeed, writeReplays } from './fuzz/replay-file.ts';
 import { vitestReporters, VITEST_FILES, writeReports } from './reports/index.ts';
 
 export interface RunOptions {
@@ -45,6 +46,12 @@ export interface RunOptions {
   /** Where the structured results go (default <reportDir>/contract-results.json). */
   resultsFile?: string;
   out?: NodeJS.WritableStream;
+  /** --fuzz N: N valid and N invalid generated requests per operation. */
+  fuzz?: number;
+  /** --seed S of the fuzzing (default: chosen at random and printed). */
+  seed?: number;
+  /** The --spec the run was given (replay lines repeat it). */
+  spec?: string;
 }
 
 export interface RunOutcome {
@@ -104,6 +111,11 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
     const warning = keyProvided ? keyWarning(appkey) : undefined;
     if (warning) process.stderr.write(`dataapi contract: ${warning}\n`);
 
+    const fuzz = o.fuzz !== undefined ? { runs: o.fuzz, seed: o.seed ?? chooseSeed() } : undefined;
+    if (fuzz)
+      out.write(
+        `dataapi contract: fuzzing with --seed ${fuzz.seed}: ${fuzz.runs} valid and ${fuzz.runs} invalid generated requests per operation${o.seed === undefined ? ' (seed chosen for this run; repeat it with --seed)' : ''}\n`,
+      );
     const scheduler = new LocalScheduler(o.budget);
     const config: ContractConfig = {
       baseUrl,
@@ -116,6 +128,7 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
       ...(selection ? { variants: selection } : {}),
       ...(o.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: o.maxResponseTimeMs } : {}),
       ...(o.budget !== undefined ? { budget: o.budget } : {}),
+      ...(fuzz ? { fuzz } : {}),
     };
     const collector = new Collector([appkey]);
     if (errors.length === 0) {
@@ -154,6 +167,7 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
         ...(o.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: o.maxResponseTimeMs } : {}),
         ...(o.budget !== undefined ? { budget: o.budget } : {}),
         ...(o.strict ? { strict: true } : {}),
+        ...(fuzz ? { fuzz: fuzz.runs, seed: fuzz.seed } : {}),
       },
       startedAt: new Date(started).toISOString(),
       durationMs: Date.now() - started,
@@ -163,7 +177,29 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
       coverage: coverageOf(results),
       errors,
       warnings,
+      ...(fuzz
+        ? {
+            fuzz: {
+              ...fuzz,
+              seedChosen: o.seed === undefined,
+              operations: Object.fromEntries(
+                Object.keys(collector.fuzz)
+                  .sort()
+                  .map((k) => [k, collector.fuzz[k]!]),
+              ),
+            },
+          }
+        : {}),
     };
+    if (fuzz)
+      await writeReplays(result, {
+        dir: path.join(reportDir, 'fuzz'),
+        root,
+        redactor,
+        ...(o.spec !== undefined ? { spec: o.spec } : {}),
+        ...(o.baseUrl !== undefined ? { baseUrl: o.baseUrl } : {}),
+        allowWrites: o.allowWrites,
+      });
     await mkdir(path.dirname(resultsFile), { recursive: true });
     const redacted = redactRunResult(result, redactor);
     await writeFile(resultsFile, JSON.stringify(redacted, null, 2) + '\n');
@@ -268,7 +304,7 @@ function suiteFiles(root: string, generatedDir: string): Record<string, unknown>
   };
 }
 
-async function loadModel(generatedDir: string): Promise<ServiceModel> {
+export async function loadModel(generatedDir: string): Promise<ServiceModel> {
   const file = path.join(generatedDir, 'model.ts');
   try {
     await access(file);

@@ -159,6 +159,35 @@ export interface Response {
   schema?: JsonSchema;
   headers: ResponseHeader[];
   examples: NamedExample[];
+  /**
+   * OpenAPI `links` of this response: requests that can follow it, with values taken from this
+   * request and response (runtime expressions). Absent when the response has none.
+   */
+  links?: ResponseLink[];
+}
+
+/** A value of a link: a runtime expression (`$response.body#/id`), a string embedding them, or a constant. */
+export interface LinkParameter {
+  in: ParameterLocation;
+  name: string;
+  value: unknown;
+}
+
+/**
+ * One OpenAPI link (or one the model derives: an asynchronous submit links to its status
+ * operation, `x-dataapi-async`): the operation a response leads to and how to fill its request.
+ */
+export interface ResponseLink {
+  /** The link's name in the description (`x-dataapi-async` for a derived one). */
+  name: string;
+  /** The model id of the operation the link leads to. */
+  target: string;
+  parameters: LinkParameter[];
+  /** The target's body: a runtime expression (`$request.body`) or a constant. */
+  requestBody?: unknown;
+  description?: string;
+  /** JSON pointer of the link in the bundled document (the submit operation for a derived one). */
+  pointer: string;
 }
 
 export interface RateLimit {

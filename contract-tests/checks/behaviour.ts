@@ -115,11 +115,12 @@ export const BEHAVIOUR_JUDGES = {
       return { covered: [], violations: [], skip: `driven from ${ctx.op.async.partner}` };
     if (!l?.ran) return { covered: [], violations: [], skip: l?.note ?? 'not applicable' };
     const covered = ctx.set.probes.filter((p) => p.role === 'lifecycle' || p.role === 'valid');
-    const last = covered[covered.length - 1]!;
+    // The failing request: a fuzzed one when fuzzing found the problem, else the last one sent.
+    const probe = l.probe ?? covered[covered.length - 1]!;
     return {
       covered,
       violations: l.problems.length
-        ? [{ probe: last, expected: l.note, actual: l.problems[0]!, errors: l.problems }]
+        ? [{ probe, expected: l.note, actual: l.problems[0]!, errors: l.problems }]
         : [],
     };
   },

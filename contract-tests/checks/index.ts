@@ -43,6 +43,7 @@ export function runCheck(check: CheckName, ctx: CheckContext): CheckResult {
     const req = first.probe.exchange.record.request;
     return {
       ...base,
+      ...(first.probe.fuzz ? { fuzz: first.probe.fuzz } : {}),
       status: 'failed',
       message: `${req.purpose}: expected ${first.expected}, got ${first.actual}`,
       request: { method: req.method, url: req.url },

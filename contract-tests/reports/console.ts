@@ -14,6 +14,8 @@ import {
   failuresOf,
   matrixOf,
   percent,
+  fuzzLines,
+  generatedRequests,
   waitsOf,
   type ContractReport,
 } from './report.ts';
@@ -120,6 +122,7 @@ function totalsLine(report: ContractReport, paint: (c: string, t: string) => str
     `Checks: ${paint('32', `${s.passed} passed`)}, ${paint(s.failed ? '31;1' : '0', `${s.failed} failed`)}, ${s.skipped} skipped` +
     (report.warnings?.length ? `, ${report.warnings.length} description warnings` : '') +
     ` (${new Set(report.results.map((r) => r.operation)).size} operations, ${s.requests} requests` +
+    (report.fuzz ? ` of which ${generatedRequests(report)} generated` : '') +
     (waits.retries ? `, 429 retries: ${waits.retries} (waited ${Math.round(waits.waitedMs)} ms)` : '') +
     `, ${(report.durationMs / 1000).toFixed(1)} s)` +
     (report.budgetExhausted ? '; the request budget ran out: later checks were skipped' : '')
@@ -132,6 +135,7 @@ function targetLine(report: ContractReport): string {
     oneLine(report.target.baseUrl) + (report.target.embeddedMock ? ' (embedded mock)' : ''),
     opts.only ? `only ${opts.only.join(',')}` : '',
     opts.shard ? `shard ${opts.shard}` : '',
+    opts.fuzz !== undefined ? `--fuzz ${opts.fuzz} --seed ${opts.seed}` : '',
   ].filter(Boolean);
   return bits.join(', ');
 }
@@ -150,6 +154,7 @@ function failureLines(f: CheckResult, paint: (c: string, t: string) => string): 
   if (f.excerpt !== undefined) out.push(`      value:    ${oneLine(f.excerpt)}`);
   const response = responseOf(f);
   if (response) out.push(`      response: ${oneLine(answerLine(response))}`);
+  if (f.fuzz) out.push(...fuzzLines(f.fuzz).map((l) => `      ${oneLine(l)}`));
   return out;
 }
 
@@ -193,6 +198,19 @@ export function coverageLines(c: CoverageReport): string[] {
     p.missed.map((m) => `${op} ${m}`),
   );
   never('parameters', params);
+  if (c.fuzz) {
+    const f = c.fuzz;
+    out.push(
+      `Fuzz coverage: ${[
+        tally('enum values', f.totals.enumValues),
+        tally('parameter presence', f.totals.presence),
+        tally('boundary values', f.totals.boundaries),
+      ].join(', ')}`,
+    );
+    never('enum values (fuzz)', f.missed.enumValues);
+    never('presence (fuzz)', f.missed.presence);
+    never('boundary values (fuzz)', f.missed.boundaries);
+  }
   if (c.operations.notInRun.length)
     out.push(`  not in this run (--only/--shard): ${c.operations.notInRun.length} operations`);
   return out;

@@ -63,6 +63,51 @@ export interface CoverageReport {
   businessCodes: Record<string, CodeCoverage>;
   /** Per operation in scope that declares parameters or body properties. */
   parameters: Record<string, ParameterCoverage>;
+  /** What fuzzing exercised (runs with --fuzz). */
+  fuzz?: FuzzCoverageReport;
+}
+
+/**
+ * Fuzzing's coverage: declared enum values sent, fields seen both present and absent (required
+ * ones: present), boundary values hit (the lowest and highest valid values and lengths, and the
+ * first invalid ones beyond them). Missed items read `getScore query.value = 751 (above maximum)`.
+ */
+export interface FuzzCoverageReport {
+  totals: { enumValues: Tally; presence: Tally; boundaries: Tally };
+  missed: { enumValues: string[]; presence: string[]; boundaries: string[] };
+}
+
+export function fuzzCoverage(result: ContractRunResult): FuzzCoverageReport | undefined {
+  if (!result.fuzz) return undefined;
+  const totals = {
+    enumValues: { covered: 0, total: 0 },
+    presence: { covered: 0, total: 0 },
+    boundaries: { covered: 0, total: 0 },
+  };
+  const missed = { enumValues: [] as string[], presence: [] as string[], boundaries: [] as string[] };
+  for (const [op, stats] of Object.entries(result.fuzz.operations)) {
+    const c = stats.coverage;
+    for (const [field, e] of Object.entries(c.enums)) {
+      const sent = new Set(e.sent.map((v) => JSON.stringify(v)));
+      for (const v of e.declared) {
+        totals.enumValues.total++;
+        if (sent.has(JSON.stringify(v))) totals.enumValues.covered++;
+        else missed.enumValues.push(`${op} ${field}=${JSON.stringify(v)}`);
+      }
+    }
+    for (const [field, p] of Object.entries(c.presence)) {
+      totals.presence.total++;
+      if (p.present > 0 && (p.required || p.absent > 0)) totals.presence.covered++;
+      else missed.presence.push(`${op} ${field} (${p.present === 0 ? 'never sent' : 'never left out'})`);
+    }
+    for (const [field, b] of Object.entries(c.boundaries))
+      for (const label of b.declared) {
+        totals.boundaries.total++;
+        if (b.hit.includes(label)) totals.boundaries.covered++;
+        else missed.boundaries.push(`${op} ${field} ${label}`);
+      }
+  }
+  return { totals, missed };
 }
 
 /** The operations a run was asked to test. */
@@ -141,6 +186,7 @@ export function computeCoverage(result: ContractRunResult, model: ServiceModel):
     statuses,
     businessCodes,
     parameters,
+    ...(result.fuzz ? { fuzz: fuzzCoverage(result)! } : {}),
   };
 }
 

@@ -15,6 +15,7 @@ import { SCRIPT, STYLE } from './html-assets.ts';
 import {
   answerLine,
   failuresOf,
+  fuzzLines,
   responseOf,
   matrixOf,
   percent,
@@ -69,6 +70,7 @@ function header(r: ContractReport): string {
       ? `max response time ${r.options.maxResponseTimeMs} ms`
       : '',
     r.options.budget !== undefined ? `budget ${r.options.budget} requests` : '',
+    r.options.fuzz !== undefined ? `--fuzz ${r.options.fuzz} --seed ${r.options.seed}` : '',
   ].filter(Boolean);
   return `<header>
 <h1>dataapi contract report</h1>
@@ -155,6 +157,13 @@ function coverage(r: ContractReport): string {
       .filter(([, p]) => p.missed.length)
       .map(([op, p]) => `<p class="never"><b>Parameters of ${html(op)}:</b> ${codes(p.missed)}</p>`),
   ];
+  if (c.fuzz)
+    for (const [name, items] of [
+      ['Enum values (fuzz)', c.fuzz.missed.enumValues],
+      ['Presence (fuzz)', c.fuzz.missed.presence],
+      ['Boundary values (fuzz)', c.fuzz.missed.boundaries],
+    ] as const)
+      if (items.length) never.push(`<p class="never"><b>${name}:</b> ${codes(items)}</p>`);
   if (c.operations.notInRun.length)
     never.push(`<p class="never"><b>Not in this run:</b> ${codes(c.operations.notInRun)}</p>`);
   return `<section id="coverage"><h2>Coverage</h2>
@@ -164,6 +173,9 @@ ${row('previews', 'Preview variants', c.totals.previews)}
 ${row('statuses', 'Declared HTTP statuses', c.totals.statuses)}
 ${row('businessCodes', 'Business codes', c.totals.businessCodes)}
 ${row('parameters', 'Parameters and body fields', c.totals.parameters)}
+${c.fuzz ? row('fuzzEnumValues', 'Enum values (fuzz)', c.fuzz.totals.enumValues) : ''}
+${c.fuzz ? row('fuzzPresence', 'Fields present and absent (fuzz)', c.fuzz.totals.presence) : ''}
+${c.fuzz ? row('fuzzBoundaries', 'Boundary values (fuzz)', c.fuzz.totals.boundaries) : ''}
 </tbody></table>
 <details id="never-reached"><summary>Never reached</summary>
 ${never.join('\n')}
@@ -195,6 +207,7 @@ ${field('Offending value', f.excerpt, 'excerpt')}
 ${response ? field('Response', answerLine(response), 'answer') : ''}
 ${response?.excerpt !== undefined ? field('Response excerpt', response.excerpt, 'response') : ''}
 ${f.waitedMs > 0 ? `<dt>Waited</dt><dd>${Math.round(f.waitedMs)} ms on 429 Retry-After</dd>` : ''}
+${f.fuzz ? field('Fuzzing', fuzzLines(f.fuzz).join('\n'), 'fuzz') : ''}
 </dl>
 ${exchanges(f.exchanges)}
 </details>`;

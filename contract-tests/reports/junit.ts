@@ -13,7 +13,7 @@
  */
 import { CHECK_TITLES, type CheckResult } from '../results.ts';
 import { xmlAttr, xmlText } from './escape.ts';
-import { answerLine, percent, responseOf, type ContractReport } from './report.ts';
+import { answerLine, fuzzLines, percent, responseOf, type ContractReport } from './report.ts';
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
@@ -80,6 +80,7 @@ export function details(r: CheckResult): string {
   if (response) lines.push(`response: ${answerLine(response)}`);
   if (response?.excerpt !== undefined) lines.push(`body:     ${response.excerpt}`);
   if (r.waitedMs > 0) lines.push(`waited ${Math.round(r.waitedMs)} ms on 429 Retry-After`);
+  if (r.fuzz) lines.push(...fuzzLines(r.fuzz));
   return lines.join('\n');
 }
 
@@ -131,6 +132,16 @@ function coverageSuite(report: ContractReport): string[] {
     prop('coverage.statuses', tally(c.totals.statuses)),
     prop('coverage.businessCodes', tally(c.totals.businessCodes)),
     prop('coverage.parameters', tally(c.totals.parameters)),
+    ...(c.fuzz
+      ? [
+          prop('coverage.fuzz.enumValues', tally(c.fuzz.totals.enumValues)),
+          prop('coverage.fuzz.presence', tally(c.fuzz.totals.presence)),
+          prop('coverage.fuzz.boundaries', tally(c.fuzz.totals.boundaries)),
+        ]
+      : []),
+    ...(report.fuzz
+      ? [prop('fuzz.runs', String(report.fuzz.runs)), prop('fuzz.seed', String(report.fuzz.seed))]
+      : []),
     '    </properties>',
     `    <system-out>${xmlText(
       [

@@ -13,6 +13,7 @@ import {
   type CheckResult,
   type ContractRunResult,
   type ExchangeRecord,
+  type FuzzFinding,
   type Variant,
 } from '../results.ts';
 import { computeCoverage, type CoverageReport } from './coverage.ts';
@@ -76,7 +77,13 @@ export function responseOf(r: CheckResult): ExchangeRecord | undefined {
   const req = r.request;
   if (!req) return undefined;
   const same = r.exchanges.filter((e) => e.request.method === req.method && e.request.url === req.url);
-  return same.find((e) => e.status !== undefined) ?? same[0];
+  // Requests with a body share their URL: the one whose purpose the message names comes first.
+  const named = same.filter((e) => r.message.startsWith(`${e.request.purpose}:`));
+  return (
+    named.find((e) => e.status !== undefined) ??
+    same.find((e) => e.status !== undefined) ??
+    same[0]
+  );
 }
 
 /** One line about an exchange's answer: `HTTP 200, application/json, code 100` or the error. */
@@ -119,3 +126,21 @@ export function percent(t: { covered: number; total: number }): string {
 }
 
 export { CHECK_ABBREVIATIONS } from '../checks/registry.ts';
+
+/** What reproduces a fuzzing failure: the seed and shrinking, the replay lines and curl. */
+export function fuzzLines(f: FuzzFinding): string[] {
+  const lines = [
+    `fuzz:     ${f.kind} request of ${f.operation}, --seed ${f.seed}, run ${f.run} of ${f.runs}, shrunk in ${f.shrinks} requests`,
+  ];
+  if (f.violation) lines.push(`invalid:  ${f.violation.label}`);
+  if (f.link) lines.push(`link:     ${f.link.name} -> ${f.link.target}`);
+  if (f.replay?.command) lines.push(`replay:   ${f.replay.command}`);
+  if (f.replay) lines.push(`          ${f.replay.seedCommand}`);
+  lines.push(`curl:     ${f.curl}`);
+  return lines;
+}
+
+/** Requests fuzzing sent in a run (shrinking included). */
+export function generatedRequests(report: ContractRunResult): number {
+  return Object.values(report.fuzz?.operations ?? {}).reduce((n, s) => n + s.requests, 0);
+}

@@ -21,6 +21,7 @@ import { Problems } from './problems.ts';
 import { isObject, setOwn, type Obj } from '../../model/object.ts';
 import { reportSharedRoutes } from './shared-routes.ts';
 import { readPaging } from './paging.ts';
+import { readLinks } from './links.ts';
 import { SchemaConverter } from './schema.ts';
 
 export const METHODS: HttpMethod[] = [
@@ -76,6 +77,12 @@ export function normalise(spec: Pick<LoadedSpec, 'file' | 'locate' | 'document'>
     problems,
   );
   problems.throwIfAny();
+  readLinks(
+    doc,
+    drafts.filter((d) => operations.includes(d.op)),
+    operations,
+    findings,
+  );
   const schemaRoot = conv.root();
   for (const op of operations) {
     const paging = readPaging({ schemaRoot }, op);

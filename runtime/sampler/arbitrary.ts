@@ -42,6 +42,8 @@ export const DEFAULTS: Required<ArbitraryOptions> = {
   fullDepth: 4,
   maxDepth: 10,
   range: 'readable',
+  ascii: false,
+  maxStringLength: 1000,
 };
 
 /** The Arbitrary of a schema of the model. */
@@ -122,12 +124,18 @@ function fromMerged(ctx: Ctx, e: Effective, depth: number): Arb {
 }
 
 function anyValue(ctx: Ctx): Arb {
-  return stringArbitrary({}, [], { range: ctx.o.range });
+  return stringArbitrary({}, [], scalarOptions(ctx));
 }
+
+const scalarOptions = (ctx: Ctx): ScalarOptions => ({
+  range: ctx.o.range,
+  ascii: ctx.o.ascii,
+  maxStringLength: ctx.o.maxStringLength,
+});
 
 function ofType(ctx: Ctx, e: Effective, type: string, depth: number): Arb {
   const s = e.s;
-  const scalar = { range: ctx.o.range };
+  const scalar = scalarOptions(ctx);
   switch (type) {
     case 'boolean':
       return ctx.o.preferExamples ? fc.constant(true) : fc.boolean();

@@ -73,7 +73,7 @@ export function draw(
 }
 
 /** Names of readOnly properties anywhere in the schema (a request leaves them out). */
-function readOnlyNames(model: ServiceModel, schema: JsonSchema): Set<string> {
+export function readOnlyNames(model: ServiceModel, schema: JsonSchema): Set<string> {
   const names = new Set<string>();
   const seen = new Set<unknown>();
   const walk = (node: JsonSchema | undefined, depth: number) => {

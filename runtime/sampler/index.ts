@@ -4,7 +4,7 @@
  * and property-based fuzzing all take their values from here.
  */
 export { arbitraryOf, DEFAULTS, type ArbitraryOptions } from './arbitrary.ts';
-export { draw, hashText, sample, type Draw, type DrawOptions } from './draw.ts';
+export { draw, hashText, readOnlyNames, sample, type Draw, type DrawOptions } from './draw.ts';
 export {
   effective,
   isObj,

@@ -9,6 +9,10 @@ import type { Obj } from './effective.ts';
 export interface ScalarOptions {
   /** 'readable': lower-case words and small numbers (mock answers); 'wide': the whole range (fuzzing). */
   range: 'readable' | 'wide';
+  /** Wide strings of printable ASCII only, no space at either end (header values). */
+  ascii?: boolean;
+  /** Longest wide string, whatever the declared maximum (URL parts; default 1000). */
+  maxStringLength?: number;
 }
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
@@ -23,9 +27,44 @@ function lengths(s: Obj, fallbackMax: number): { min: number; max: number } {
   return { min, max };
 }
 
+/**
+ * Characters of wide strings: mostly printable ASCII (the separators servers trip on: `,;&=/?#%`,
+ * quotes, brackets), some other Unicode, each one code point (so JSON Schema lengths count them
+ * one by one). Shrinking goes towards `a`.
+ */
+const PRINTABLE = `${LETTERS}${LETTERS.toUpperCase()}0123456789 ,.;:&=/?#%+-_'"<>()[]{}!*@$^|~\\\``;
+const printable = fc.constantFrom(...PRINTABLE);
+const wideChar = fc.oneof(
+  // Cross shrink: a character of another kind shrinks to a printable one, then towards `a`.
+  { withCrossShrink: true },
+  { weight: 8, arbitrary: printable },
+  {
+    weight: 1,
+    arbitrary: fc.integer({ min: 0xa0, max: 0xd7ff }).map((c) => String.fromCodePoint(c)),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.integer({ min: 0x1f300, max: 0x1faff }).map((c) => String.fromCodePoint(c)),
+  },
+);
+
+/**
+ * Wide strings: short ones mostly, and any length up to the maximum (fast-check's bias reaches
+ * the maximum itself often). Both shrink in length and characters.
+ */
+function wideString(o: ScalarOptions, min: number, max: number): fc.Arbitrary<string> {
+  const unit = o.ascii ? printable : wideChar;
+  const text = fc.oneof(
+    { weight: 3, arbitrary: fc.string({ unit, minLength: min, maxLength: max }) },
+    { weight: 2, arbitrary: fc.string({ unit, minLength: min, maxLength: max, size: 'max' }) },
+  );
+  // A header value loses the spaces at its ends on the way (RFC 9110): none are generated there.
+  return o.ascii ? text.map((t) => t.replace(/^ | $/g, 'a')) : text;
+}
+
 const word = (o: ScalarOptions, min = 3, max = 10) =>
   o.range === 'wide'
-    ? fc.string({ unit: 'grapheme', minLength: min, maxLength: max })
+    ? wideString(o, min, max)
     : fc.string({ unit: fc.constantFrom(...LETTERS), minLength: min, maxLength: max });
 
 const date = fc
@@ -100,7 +139,10 @@ export function stringArbitrary(
   patterns: string[],
   o: ScalarOptions,
 ): fc.Arbitrary<string> {
-  const { min, max } = lengths(s, o.range === 'wide' ? 64 : 12);
+  const wide = o.range === 'wide';
+  const { min, max: declared } = lengths(s, wide ? (o.maxStringLength ?? 1000) : 12);
+  // Undeclared maxima stay short when wide; declared ones are reached (up to the cap).
+  const max = wide && num(s, 'maxLength') === undefined ? Math.min(declared, min + 64) : declared;
   const regexes = patterns.map(patternRegExp).filter((r): r is RegExp => r !== undefined);
   const [first, ...others] = regexes;
   if (first) {
@@ -141,17 +183,30 @@ export function integerBounds(s: Obj, o: ScalarOptions): { min: number; max: num
   return { min: Math.max(-SAFE, min), max: Math.min(SAFE, max) };
 }
 
+/** Wide numbers hit their bounds often: a boundary value is where servers go wrong. */
+function withBounds(o: ScalarOptions, arb: fc.Arbitrary<number>, min: number, max: number) {
+  if (o.range !== 'wide' || min >= max) return arb;
+  return fc.oneof(
+    { weight: 4, arbitrary: arb },
+    { weight: 1, arbitrary: fc.constantFrom(min, max) },
+  );
+}
+
+/** Integers from lo to hi (inclusive), their bounds often when wide. */
+const between = (o: ScalarOptions, lo: number, hi: number) =>
+  withBounds(o, fc.integer({ min: lo, max: hi }), lo, hi);
+
 export function integerArbitrary(s: Obj, o: ScalarOptions): fc.Arbitrary<number> {
   const { min, max } = integerBounds(s, o);
   const step = num(s, 'multipleOf');
   if (step !== undefined && step > 0 && Number.isInteger(step)) {
     const lo = Math.ceil(min / step);
     const hi = Math.floor(max / step);
-    if (lo <= hi) return fc.integer({ min: lo, max: hi }).map((k) => k * step);
+    if (lo <= hi) return between(o, lo, hi).map((k) => k * step);
   }
   if (min === max || !Number.isSafeInteger(min) || !Number.isSafeInteger(max))
     return fc.constant(min);
-  return fc.integer({ min: Math.min(min, max), max: Math.max(min, max) });
+  return between(o, Math.min(min, max), Math.max(min, max));
 }
 
 export function numberArbitrary(s: Obj, o: ScalarOptions): fc.Arbitrary<number> {
@@ -173,7 +228,7 @@ export function numberArbitrary(s: Obj, o: ScalarOptions): fc.Arbitrary<number> 
       o,
     );
     if (bounds.min <= bounds.max)
-      return fc.integer(bounds).map((k) => Number((k * step).toFixed(decimals)));
+      return between(o, bounds.min, bounds.max).map((k) => Number((k * step).toFixed(decimals)));
   }
   // Hundredths read well; a range too narrow for any takes a double inside it.
   const cents = (v: number | undefined) =>
@@ -187,7 +242,7 @@ export function numberArbitrary(s: Obj, o: ScalarOptions): fc.Arbitrary<number> 
     },
     o,
   );
-  if (bounds.min <= bounds.max) return fc.integer(bounds).map((c) => c / 100);
+  if (bounds.min <= bounds.max) return between(o, bounds.min, bounds.max).map((c) => c / 100);
   const lo = Math.max(min ?? -1e6, xmin ?? -1e6);
   const hi = Math.min(max ?? 1e6, xmax ?? 1e6);
   return fc.double({

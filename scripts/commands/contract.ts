@@ -4,10 +4,14 @@ import { guard, parseFlags, UsageError } from '../args.ts';
 import { RunError, runContract, type RunOptions } from '../../contract-tests/runner.ts';
 import { reporterError } from '../../contract-tests/reports/index.ts';
 import { SpecInputError, suiteFor } from '../spec-suite.ts';
+import { readReplayFile } from '../../contract-tests/fuzz/replay-file.ts';
+import { replayContract } from '../../contract-tests/replay.ts';
 
 export const usage = `Usage: dataapi contract [--spec FILE] [--base-url URL] [--only id,...] [--reporter NAME,...]
                         [--timeout ms] [--shard i/n] [--allow-writes] [--max-response-time ms]
                         [--budget N] [--report-dir DIR] [--results FILE] [--strict]
+                        [--fuzz N [--seed S]]
+       dataapi contract --replay FILE [--spec FILE] [--base-url URL] [--allow-writes]
 
   --spec FILE               test against this OpenAPI description: its own suite and mock are
                             generated into node_modules/.cache/dataapi/ (generated/ is left alone)
@@ -29,6 +33,19 @@ export const usage = `Usage: dataapi contract [--spec FILE] [--base-url URL] [--
   --budget N                send at most N requests in total (later checks are skipped)
   --results FILE            structured results (JSON)  default: <report-dir>/contract-results.json
   --strict                  description warnings fail the run too
+  --fuzz N                  property-based testing: per operation, N valid requests generated
+                            from the schemas (patterns, formats, enums, bounds and boundary
+                            values, lengths, optional fields present and absent, Unicode) and N
+                            invalid ones (one violation each), every answer judged by the checks;
+                            links of successful answers are followed. A failure is shrunk to a
+                            minimal request and reported with its seed, a replay file and a curl
+                            line. Pacing, --budget and --allow-writes hold; combines with --only
+                            and --shard
+  --seed S                  the fuzzing seed (0..4294967295): the same seed sends the same
+                            requests byte for byte. Default: one is chosen and printed
+  --replay FILE             send the minimal request of one fuzzing failure again (a file the
+                            run wrote under <report-dir>/fuzz/) and judge it: exit 1 while it
+                            still fails, 0 once it passes
 
 Two kinds of finding: the target is wrong (a failure: exit 1), or the description is wrong or
 silent (an example that does not match its schema, a status a probe received that the operation
@@ -51,7 +68,9 @@ function positiveInt(name: string, v: unknown): number | undefined {
   return n;
 }
 
-export function parseContractFlags(argv: string[]): RunOptions & { spec?: string } {
+export function parseContractFlags(
+  argv: string[],
+): RunOptions & { spec?: string; replay?: string } {
   const { values } = parseFlags(
     argv,
     {
@@ -67,6 +86,9 @@ export function parseContractFlags(argv: string[]): RunOptions & { spec?: string
       'report-dir': { type: 'string' },
       spec: { type: 'string' },
       strict: { type: 'boolean', default: false },
+      fuzz: { type: 'string' },
+      seed: { type: 'string' },
+      replay: { type: 'string' },
     },
     usage,
     // `contract getAirQuality` must not quietly run everything.
@@ -81,6 +103,18 @@ export function parseContractFlags(argv: string[]): RunOptions & { spec?: string
       );
   }
   const maxRt = positiveInt('max-response-time', values['max-response-time']);
+  const fuzz = positiveInt('fuzz', values.fuzz);
+  if (fuzz !== undefined && fuzz > MAX_FUZZ)
+    throw new UsageError(`--fuzz must be at most ${MAX_FUZZ}, got ${fuzz}\n\n${usage}`);
+  const seed = seedOf(values.seed);
+  if (seed !== undefined && fuzz === undefined)
+    throw new UsageError(`--seed is the seed of --fuzz: give --fuzz N too\n\n${usage}`);
+  const replay = values.replay as string | undefined;
+  const clash = (['fuzz', 'seed', 'only', 'shard', 'budget'] as const).find(
+    (k) => values[k] !== undefined,
+  );
+  if (replay !== undefined && clash)
+    throw new UsageError(`--replay sends one recorded request: it takes no --${clash}\n\n${usage}`);
   const budget = positiveInt('budget', values.budget);
   const reporters = ((values.reporter as string[] | undefined) ?? []).flatMap((r) =>
     r
@@ -116,7 +150,23 @@ export function parseContractFlags(argv: string[]): RunOptions & { spec?: string
     ...(values.results !== undefined ? { resultsFile: values.results as string } : {}),
     ...(values['report-dir'] !== undefined ? { reportDir: values['report-dir'] as string } : {}),
     ...(process.env.DATAAPI_APPKEY ? { appkey: process.env.DATAAPI_APPKEY } : {}),
+    ...(fuzz !== undefined ? { fuzz } : {}),
+    ...(seed !== undefined ? { seed } : {}),
+    ...(replay !== undefined ? { replay } : {}),
   };
+}
+
+const MAX_FUZZ = 100_000;
+
+/** --seed: an integer a 32-bit generator takes, written as such. */
+function seedOf(v: unknown): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!/^\d+$/.test(String(v)) || n > 0xffffffff)
+    throw new UsageError(
+      `--seed must be an integer from 0 to 4294967295, got ${JSON.stringify(v)}\n\n${usage}`,
+    );
+  return n;
 }
 
 export const command: Command = {
@@ -124,12 +174,20 @@ export const command: Command = {
   usage,
   run: (argv) =>
     guard(async () => {
-      const { spec, ...options } = parseContractFlags(argv);
+      const { spec: given, replay, ...rest } = parseContractFlags(argv);
+      const options: RunOptions = rest;
       try {
+        const file = replay !== undefined ? await readReplayFile(replay) : undefined;
+        if (typeof file === 'string') throw new UsageError(file);
+        // A replay names the description it was written for; --spec overrides it.
+        const spec = given ?? file?.spec;
         if (spec !== undefined) {
           const suite = await suiteFor(spec);
           options.generatedDir = suite.generatedDir;
+          options.spec = spec;
         }
+        if (file && replay !== undefined)
+          return await replayContract({ ...options, fileName: replay, file });
         return (await runContract(options)).exitCode;
       } catch (err) {
         if (err instanceof SpecInputError) {

@@ -1,0 +1,82 @@
+/**
+ * The fields a request of an operation carries, each with its schema and where it travels: the
+ * parameters, and the top-level properties of a JSON, form or multipart body. Generation,
+ * mutation and fuzz coverage all walk this one list.
+ */
+import type { JsonSchema, Operation, ServiceModel } from 'dataapi/model';
+import { objectShape } from 'dataapi/runtime/sampler';
+import type { RequestSpec } from '../requests.ts';
+
+export type Location = 'path' | 'query' | 'header' | 'body';
+
+export interface Field {
+  loc: Location;
+  name: string;
+  /** `query.lang`, `body.score`: how reports name it. */
+  key: string;
+  schema: JsonSchema;
+  required: boolean;
+  /** Text on the wire (parameters, form and multipart fields): no JSON types survive. */
+  onWire: boolean;
+  /** A multipart file field or the key's own body field: never generated or mutated. */
+  untouched?: boolean;
+}
+
+export function fieldsOf(model: ServiceModel, op: Operation): Field[] {
+  const out: Field[] = op.parameters.map((p) => {
+    const loc = p.in === 'cookie' ? 'header' : p.in;
+    return {
+      loc,
+      name: p.name,
+      key: `${p.in}.${p.name}`,
+      schema: p.schema,
+      required: p.required || p.in === 'path',
+      onWire: true,
+    };
+  });
+  const body = op.body;
+  if (body && (body.kind === 'json' || body.kind === 'multipart' || body.kind === 'form')) {
+    const { properties, required } = objectShape(model, body.schema);
+    const keyField = op.auth.transports.find((t) => t.in === 'body')?.name;
+    for (const [name, schema] of Object.entries(properties))
+      out.push({
+        loc: 'body',
+        name,
+        key: `body.${name}`,
+        schema,
+        required: required.includes(name),
+        onWire: body.kind !== 'json',
+        ...(name === keyField || body.fileFields.includes(name) ? { untouched: true } : {}),
+      });
+  }
+  return out;
+}
+
+/** A field's value in a request (undefined: absent). */
+export function valueOf(spec: RequestSpec, f: Field): unknown {
+  if (f.loc !== 'body') return spec[f.loc][f.name];
+  const b = spec.body;
+  return typeof b === 'object' && b !== null && !Array.isArray(b)
+    ? (b as Record<string, unknown>)[f.name]
+    : undefined;
+}
+
+/** The request with one field set (undefined: removed). */
+export function withValue(spec: RequestSpec, f: Field, value: unknown): RequestSpec {
+  if (f.loc === 'body') {
+    const b = spec.body;
+    const body = {
+      ...(typeof b === 'object' && b !== null && !Array.isArray(b) ? (b as object) : {}),
+    } as Record<string, unknown>;
+    if (value === undefined) delete body[f.name];
+    else body[f.name] = value;
+    // A body a field is set in (or left out of) is sent, even where the valid request had none.
+    const { omitBody: _omitted, ...rest } = spec;
+    void _omitted;
+    return { ...rest, body };
+  }
+  const values = { ...spec[f.loc] };
+  if (value === undefined) delete values[f.name];
+  else values[f.name] = value;
+  return { ...spec, [f.loc]: values };
+}

@@ -1,0 +1,126 @@
+/**
+ * Valid requests of an operation as a fast-check Arbitrary: every parameter and the body drawn
+ * from the one sampler (`arbitraryOf`, wide range: patterns, formats, enums, bounds and their
+ * boundary values, lengths up to the declared maximum, optional fields present and absent, arrays
+ * of varied length, Unicode). fast-check shrinks them: optional fields go, values get small.
+ *
+ * A drawn value is not always valid (a pattern fast-check cannot express, `not`, contradictory
+ * parts) nor sendable (text a header cannot carry): `check` says which, and the run discards it.
+ */
+import fc from 'fast-check';
+import type { JsonSchema, Operation, Parameter, ServiceModel } from 'dataapi/model';
+import { describeErrors, validatorFor } from 'dataapi/runtime/shared';
+import {
+  arbitraryOf,
+  effective,
+  readOnlyNames,
+  typesOf,
+  type ArbitraryOptions,
+} from 'dataapi/runtime/sampler';
+import type { RequestSpec } from '../requests.ts';
+
+/** Longest generated string per location: URLs and headers have limits of their own. */
+const MAX_LENGTH = { path: 64, query: 256, header: 256, cookie: 256, body: 1000 } as const;
+
+function options(where: keyof typeof MAX_LENGTH): ArbitraryOptions {
+  return {
+    direction: 'request',
+    preferExamples: false,
+    optional: 'random',
+    range: 'wide',
+    maxStringLength: MAX_LENGTH[where],
+    ...(where === 'header' || where === 'cookie' ? { ascii: true } : {}),
+  };
+}
+
+/** A parameter's values: never null on the wire (a query string cannot say null). */
+function parameterArbitrary(model: ServiceModel, p: Parameter): fc.Arbitrary<unknown> {
+  const arb = arbitraryOf(model, p.schema, options(p.in));
+  const types = typesOf(effective(model, p.schema).s);
+  return types.length === 1 && types[0] === 'null' ? arb : arb.filter((v) => v !== null);
+}
+
+export function validArbitrary(model: ServiceModel, op: Operation): fc.Arbitrary<RequestSpec> {
+  const parts: Record<string, fc.Arbitrary<unknown>> = {};
+  for (const p of op.parameters) {
+    const arb = parameterArbitrary(model, p);
+    parts[`${p.in === 'cookie' ? 'header' : p.in} ${p.name}`] =
+      p.required || p.in === 'path' ? arb : fc.option(arb, { nil: undefined });
+  }
+  const body = op.body;
+  if (body) {
+    const arb = arbitraryOf(model, body.schema, options('body'));
+    parts['body'] = body.required ? arb : fc.option(arb, { nil: undefined });
+  }
+  return fc.record(parts).map((values) => {
+    const spec: RequestSpec = { name: 'fuzz', path: {}, query: {}, header: {} };
+    for (const [key, value] of Object.entries(values)) {
+      if (value === undefined) continue;
+      if (key === 'body') spec.body = value;
+      else {
+        const [loc, ...rest] = key.split(' ') as ['path' | 'query' | 'header', ...string[]];
+        spec[loc][rest.join(' ')] = value;
+      }
+    }
+    if (body && values['body'] === undefined) spec.omitBody = true;
+    return spec;
+  });
+}
+
+const validators = new WeakMap<object, (v: unknown) => string[]>();
+
+/** Why a value is not valid for a schema (empty: valid); readOnly fields a request leaves out aside. */
+export function schemaErrors(model: ServiceModel, schema: JsonSchema, value: unknown): string[] {
+  const key = typeof schema === 'object' ? schema : { boolean: schema };
+  let check = validators.get(key);
+  if (!check) {
+    const validate = validatorFor(model).compile(schema);
+    const readOnly = readOnlyNames(model, schema);
+    check = (v) => {
+      if (validate(v)) return [];
+      const real = (validate.errors ?? []).filter(
+        (e) =>
+          !(
+            e.keyword === 'required' &&
+            readOnly.has(String((e.params as { missingProperty?: string }).missingProperty))
+          ),
+      );
+      return real.length === 0 ? [] : describeErrors(real, v, 2);
+    };
+    validators.set(key, check);
+  }
+  return check(value);
+}
+
+/** Why a generated valid request cannot be used (undefined: it can). */
+export function unusable(
+  model: ServiceModel,
+  op: Operation,
+  spec: RequestSpec,
+): string | undefined {
+  for (const p of op.parameters) {
+    const loc = p.in === 'cookie' ? 'header' : p.in;
+    const v = spec[loc][p.name];
+    if (v === undefined) continue;
+    const why = unsendable(p.in, v) ?? schemaErrors(model, p.schema, v)[0];
+    if (why) return `${p.in} ${p.name}: ${why}`;
+  }
+  for (const group of op.requireAnyOf)
+    if (!group.some((n) => spec.query[n] !== undefined)) return `none of ${group.join(', ')}`;
+  if (op.body && !spec.omitBody) {
+    const why = schemaErrors(model, op.body.schema, spec.body)[0];
+    if (why) return `body: ${why}`;
+  }
+  return undefined;
+}
+
+/** Why a value cannot travel where it goes as itself (undefined: it can). */
+export function unsendable(where: string, value: unknown): string | undefined {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  // `.` and `..` are resolved away by URL parsing; an empty segment changes the route.
+  if (where === 'path' && (text === '' || text === '.' || text === '..'))
+    return 'a path segment that URL parsing would change';
+  if ((where === 'header' || where === 'cookie') && !/^(?:[!-~](?:[ -~]*[!-~])?)?$/.test(text))
+    return 'not printable ASCII without spaces at its ends (a header value)';
+  return undefined;
+}

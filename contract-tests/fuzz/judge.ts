@@ -1,0 +1,45 @@
+/**
+ * One generated request judged by the existing checks (checks/registry.ts), exactly as the fixed
+ * suite's requests are: what fails a check is a failure to shrink; what the description is to
+ * blame for is a warning.
+ */
+import type { ServiceModel } from 'dataapi/model';
+import { CHECK_DEFINITIONS, type CheckDefinition } from '../checks/registry.ts';
+import type { ContractConfig } from '../config.ts';
+import type { Probe } from '../probe.ts';
+import type { DescriptionWarning } from '../warnings.ts';
+
+export interface Failure {
+  check: string;
+  expected: string;
+  actual: string;
+}
+
+export interface Judged {
+  failures: Failure[];
+  warnings: DescriptionWarning[];
+}
+
+export function judgeProbe(model: ServiceModel, probe: Probe, config: ContractConfig): Judged {
+  const failures: Failure[] = [];
+  const warnings: DescriptionWarning[] = [];
+  const ctx = { model, op: probe.op, set: { variant: 'main' as const, probes: [probe] }, config };
+  for (const d of CHECK_DEFINITIONS as readonly CheckDefinition[]) {
+    for (const v of d.judge(ctx).violations) {
+      if (v.description)
+        warnings.push({
+          code: v.description.code,
+          pointer: v.description.pointer,
+          operation: probe.op.id,
+          message:
+            v.description.message ??
+            `${probe.exchange.record.request.purpose}: expected ${v.expected}, got ${v.actual}`,
+        });
+      else failures.push({ check: d.name, expected: v.expected, actual: v.actual });
+    }
+  }
+  return { failures, warnings };
+}
+
+/** What tells two failures apart (later rounds look for failures of another kind). */
+export const signature = (f: Failure, link = '') => `${link}|${f.check}|${f.actual}`;

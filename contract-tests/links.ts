@@ -1,0 +1,124 @@
+/**
+ * OpenAPI links at run time: runtime expressions (`$response.body#/Data/operationId`,
+ * `$request.path.id`, `{$response.header.Location}` inside a string) evaluated against one
+ * exchange, and the request a link leads to. The fixed suite's sequences and fuzzing both follow
+ * links through here.
+ */
+import {
+  declaredResponse,
+  splitPointer,
+  type Operation,
+  type ResponseLink,
+  type ServiceModel,
+} from 'dataapi/model';
+import type { Exchange } from './http.ts';
+import type { RequestSpec } from './requests.ts';
+
+/** What a link's expressions read: the source request (values and wire form) and its answer. */
+export interface LinkSource {
+  spec: RequestSpec;
+  method: string;
+  url: string;
+  exchange: Exchange;
+}
+
+const NOT_FOUND = Symbol('not found');
+
+/** The value of a runtime expression, a string embedding them, or a constant. */
+export function evaluate(expr: unknown, src: LinkSource): unknown {
+  if (typeof expr !== 'string') return expr;
+  if (expr.startsWith('$')) {
+    const v = single(expr, src);
+    return v === NOT_FOUND ? undefined : v;
+  }
+  if (!expr.includes('{$')) return expr;
+  let missing = false;
+  const text = expr.replace(/\{(\$[^}]+)\}/g, (_m, inner: string) => {
+    const v = single(inner, src);
+    if (v === NOT_FOUND || v === undefined) missing = true;
+    return typeof v === 'string' ? v : JSON.stringify(v);
+  });
+  return missing ? undefined : text;
+}
+
+function single(expr: string, src: LinkSource): unknown {
+  if (expr === '$url') return src.url;
+  if (expr === '$method') return src.method.toUpperCase();
+  if (expr === '$statusCode') return src.exchange.record.status ?? NOT_FOUND;
+  const m = /^\$(request|response)\.(path|query|header|body)(?:\.([^#]+))?(#.*)?$/.exec(expr);
+  if (!m) return NOT_FOUND;
+  const [, side, part, name, pointer] = m as unknown as [string, string, string, string?, string?];
+  if (side === 'response' && part === 'header')
+    return name === undefined ? NOT_FOUND : (src.exchange.headers[name.toLowerCase()] ?? NOT_FOUND);
+  if (part === 'body') {
+    const body = side === 'request' ? src.spec.body : src.exchange.json;
+    return pointer === undefined ? (body ?? NOT_FOUND) : at(body, pointer);
+  }
+  if (side === 'response' || name === undefined) return NOT_FOUND;
+  const values =
+    part === 'path' ? src.spec.path : part === 'query' ? src.spec.query : src.spec.header;
+  const key = Object.keys(values).find((k) =>
+    part === 'header' ? k.toLowerCase() === name.toLowerCase() : k === name,
+  );
+  return key === undefined ? NOT_FOUND : values[key];
+}
+
+function at(value: unknown, pointer: string): unknown {
+  let v = value;
+  for (const token of splitPointer(pointer)) {
+    if (typeof v !== 'object' || v === null || !Object.hasOwn(v, token)) return NOT_FOUND;
+    v = (v as Record<string, unknown>)[token];
+  }
+  return v;
+}
+
+/** The links of the response an exchange got (by its status), in description order. */
+export function linksOf(op: Operation, status: number | undefined): ResponseLink[] {
+  if (status === undefined) return [];
+  return declaredResponse(op, status)?.links ?? [];
+}
+
+/**
+ * The request a link leads to: `base` (a valid request of the target) with the link's parameters
+ * and body filled in, or the expressions that found nothing in the source.
+ */
+export function followUp(
+  link: ResponseLink,
+  src: LinkSource,
+  base: RequestSpec,
+): { spec: RequestSpec; missing: string[] } {
+  const spec: RequestSpec = {
+    ...base,
+    name: `link ${link.name}`,
+    path: { ...base.path },
+    query: { ...base.query },
+    header: { ...base.header },
+  };
+  const missing: string[] = [];
+  for (const p of link.parameters) {
+    const value = evaluate(p.value, src);
+    if (value === undefined) missing.push(String(p.value));
+    else spec[p.in === 'cookie' ? 'header' : p.in][p.name] = value;
+  }
+  if (link.requestBody !== undefined) {
+    const body = evaluate(link.requestBody, src);
+    if (body === undefined) missing.push(String(link.requestBody));
+    else spec.body = structuredClone(body);
+  }
+  return { spec, missing };
+}
+
+/** A link of another operation that leads to this one and fills a path parameter. */
+export function linkInto(
+  model: ServiceModel,
+  op: Operation,
+): { source: Operation; link: ResponseLink } | undefined {
+  for (const source of model.operations) {
+    if (source === op) continue;
+    for (const r of source.responses)
+      for (const link of r.links ?? [])
+        if (link.target === op.id && link.parameters.some((p) => p.in === 'path'))
+          return { source, link };
+  }
+  return undefined;
+}
