@@ -7,8 +7,8 @@
  * length past what a URL, header or body can carry.
  */
 import fc from 'fast-check';
-import type { Operation, ServiceModel } from 'dataapi/model';
-import { arbitraryOf, effective, patternRegExp, typesOf, type Obj } from 'dataapi/runtime/sampler';
+import type { Obj, Operation, ServiceModel } from 'dataapi/model';
+import { arbitraryOf, effective, patternRegExp, typesOf } from 'dataapi/runtime/sampler';
 import { invalidValues, MAX_SENT_LENGTH, type NegativeCase } from '../negatives.ts';
 import type { RequestSpec } from '../requests.ts';
 import { fieldsOf, withValue, type Field } from './fields.ts';

@@ -4,7 +4,8 @@
  * first invalid ones beyond them) were hit.
  */
 import type { Operation, ServiceModel } from 'dataapi/model';
-import { effective, integerBounds, typesOf, type Obj } from 'dataapi/runtime/sampler';
+import type { Obj } from 'dataapi/model';
+import { effective, integerBounds, typesOf } from 'dataapi/runtime/sampler';
 import { MAX_SENT_LENGTH } from '../negatives.ts';
 import type { RequestSpec } from '../requests.ts';
 import { fieldsOf, valueOf, type Field } from './fields.ts';
