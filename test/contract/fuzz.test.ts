@@ -1,0 +1,225 @@
+/**
+ * `dataapi contract --fuzz N [--seed S]` against a real server with planted bugs
+ * (planted-server.ts, test/fixtures/fuzz/planted.yaml): the fixed suite misses every bug, --fuzz 100
+ * finds each and shrinks it to its minimal request (a comma in a name, a note over 40
+ * characters, the inclusive maximum 750, the unit kelvin), with a replay file that still fails
+ * against the buggy server and passes against a fixed one; the same seed sends the same requests
+ * byte for byte; --only, --shard, --budget and --allow-writes hold.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CheckResult, FuzzFinding } from '../../contract-tests/results.ts';
+import { ROOT, failedOf, runCli, type CliRun } from './harness.ts';
+import { PLANTED_KEY, startPlantedServer, type Recorded } from './planted-server.ts';
+
+const SPEC = 'test/fixtures/fuzz/planted.yaml';
+const ENV = { DATAAPI_APPKEY: PLANTED_KEY };
+type Server = Awaited<ReturnType<typeof startPlantedServer>>;
+
+const contract = (server: Server, name: string, ...args: string[]) =>
+  runCli(
+    'contract',
+    [
+      '--spec',
+      SPEC,
+      '--base-url',
+      server.url,
+      '--report-dir',
+      `test/.work/contract/${name}`,
+      ...args,
+    ],
+    name,
+    ENV,
+  );
+
+/** The finding of an operation's failed check. */
+function finding(run: CliRun, operation: string, check = 'server-errors'): FuzzFinding {
+  const r = run.result?.results.find(
+    (x: CheckResult) => x.operation === operation && x.check === check && x.status === 'failed',
+  );
+  expect(r?.fuzz, `${operation} ${check}: ${run.stdout.slice(-2000)}`).toBeDefined();
+  return r!.fuzz!;
+}
+
+describe('planted bugs', () => {
+  let buggy: Server;
+  let fixed: Server;
+  let fuzzed: CliRun;
+  beforeAll(async () => {
+    buggy = await startPlantedServer();
+    fixed = await startPlantedServer({ bugs: false });
+    fuzzed = await contract(
+      buggy,
+      'fuzz-planted',
+      '--allow-writes',
+      '--fuzz',
+      '100',
+      '--seed',
+      '42',
+    );
+  }, 240_000);
+  afterAll(async () => {
+    await buggy?.close();
+    await fixed?.close();
+  });
+
+  it('the fixed suite misses every planted bug', async () => {
+    const run = await contract(buggy, 'fuzz-planted-fixed-suite', '--allow-writes');
+    expect(failedOf(run), run.stdout.slice(-2000)).toEqual([]);
+    expect(run.code).toBe(0);
+    expect(run.result!.summary.passed).toBeGreaterThan(20);
+  }, 120_000);
+
+  it('--fuzz 100 finds each bug and shrinks it to its minimal request', () => {
+    expect(fuzzed.code, fuzzed.stderr).toBe(1);
+    expect(failedOf(fuzzed).sort()).toEqual([
+      'createNote server-errors main',
+      'createNote status main',
+      'getForecast server-errors main',
+      'getForecast status main',
+      'getScore server-errors main',
+      'getScore status main',
+      'searchPeople server-errors main',
+      'searchPeople status main',
+    ]);
+    const people = finding(fuzzed, 'searchPeople');
+    expect(people.request).toMatchObject({ path: {}, query: { name: ',' }, header: {} });
+    expect(people.request.body).toBeUndefined();
+    const note = finding(fuzzed, 'createNote').request.body as Record<string, unknown>;
+    expect(note).toEqual({ text: 'a'.repeat(41) });
+    expect(finding(fuzzed, 'getScore').request.query).toEqual({ value: 750 });
+    expect(finding(fuzzed, 'getForecast').request.query).toEqual({ unit: 'kelvin' });
+    for (const op of ['searchPeople', 'createNote', 'getScore', 'getForecast']) {
+      const f = finding(fuzzed, op);
+      expect(f).toMatchObject({ seed: 42, runs: 100, kind: 'valid', operation: op });
+      expect(f.replay!.seedCommand).toBe(
+        `dataapi contract --spec ${SPEC} --base-url ${buggy.url} --allow-writes --fuzz 100 --seed 42 --only ${op}`,
+      );
+      expect(f.curl).toContain('"$DATAAPI_APPKEY"');
+    }
+    // The minimal request is the one the check reports, on the wire as curl sends it.
+    const score = fuzzed.result!.results.find(
+      (r) => r.operation === 'getScore' && r.check === 'status',
+    )!;
+    expect(score.request).toEqual({ method: 'GET', url: `${buggy.url}/scores?value=750` });
+    expect(finding(fuzzed, 'getScore').curl).toBe(
+      `curl -sS -X GET '${buggy.url}/scores?value=750' -H 'X-API-Key: '"$DATAAPI_APPKEY"`,
+    );
+    expect(fuzzed.stdout).toContain(
+      `replay:   dataapi contract --replay test/.work/contract/fuzz-planted/fuzz/get-score-valid-`,
+    );
+    expect(fuzzed.stdout + JSON.stringify(fuzzed.result)).not.toContain(PLANTED_KEY);
+  });
+
+  it('counts enum values, presence and boundary values in the coverage', () => {
+    const ops = fuzzed.result!.fuzz!.operations;
+    expect(ops['getForecast']!.coverage.enums['query.unit']!.sent).toEqual([
+      'celsius',
+      'fahrenheit',
+      'kelvin',
+    ]);
+    expect(ops['searchPeople']!.coverage.presence['query.sort']).toMatchObject({ required: false });
+    expect(ops['searchPeople']!.coverage.presence['query.sort']!.absent).toBeGreaterThan(0);
+    expect(ops['getScore']!.coverage.boundaries['query.value']!.hit).toEqual([
+      '= 0 (lowest valid)',
+      '= 750 (highest valid)',
+      '= -1 (below minimum)',
+      '= 751 (above maximum)',
+    ]);
+    expect(ops['createNote']!.runs.link).toBeGreaterThan(0); // GetNote followed
+    expect(fuzzed.stdout).toMatch(/Fuzz coverage: enum values \d+\/\d+/);
+  });
+
+  it('replays a finding: still failing against the buggy server, passing once fixed', async () => {
+    const file = finding(fuzzed, 'searchPeople').replay!.file!;
+    const saved = JSON.parse(await readFile(path.join(ROOT, file), 'utf8'));
+    expect(saved.finding.request.query).toEqual({ name: ',' });
+    expect(JSON.stringify(saved)).not.toContain(PLANTED_KEY);
+    const again = await runCli('contract', ['--replay', file], 'fuzz-replay', ENV);
+    expect(again.stdout).toContain(`GET ${buggy.url}/people?name=%2C`);
+    expect(again.stdout).toContain('It still fails');
+    expect(again.code).toBe(1);
+    const now = await runCli(
+      'contract',
+      ['--replay', file, '--base-url', fixed.url],
+      'fuzz-replay-fixed',
+      ENV,
+    );
+    expect(now.stdout).toContain('It passes now');
+    expect(now.code).toBe(0);
+  }, 60_000);
+
+  it('sends the same requests byte for byte for a seed, others for another seed', async () => {
+    const requests = async (name: string, ...args: string[]): Promise<Recorded[]> => {
+      const before = fixed.requests.length;
+      const run = await contract(fixed, name, '--allow-writes', '--fuzz', '10', ...args);
+      expect(run.code, run.stdout.slice(-2000)).toBe(0);
+      return fixed.requests.slice(before);
+    };
+    const first = await requests('fuzz-seed-7a', '--seed', '7');
+    const second = await requests('fuzz-seed-7b', '--seed', '7');
+    const text = (list: Recorded[]) => list.map((r) => `${r.line}\n${r.headers}\n\n${r.body}`);
+    expect(first.length).toBeGreaterThan(5 * 20);
+    expect(text(second).sort()).toEqual(text(first).sort());
+    // Operations run in parallel; each one's own requests come in the same order.
+    const only = (list: Recorded[], prefix: string) =>
+      text(list).filter((r) => r.startsWith(prefix));
+    for (const prefix of ['GET /people', 'GET /scores', 'GET /forecast'])
+      expect(only(second, prefix)).toEqual(only(first, prefix));
+    const other = await requests('fuzz-seed-8', '--seed', '8', '--only', 'getScore');
+    expect(only(other, 'GET /scores')).not.toEqual(only(first, 'GET /scores'));
+  }, 120_000);
+});
+
+describe('fuzzing against a deployment', () => {
+  let server: Server;
+  beforeAll(async () => {
+    server = await startPlantedServer({ bugs: false });
+  });
+  afterAll(() => server?.close());
+
+  it('chooses and prints a seed when none is given', async () => {
+    const run = await contract(server, 'fuzz-no-seed', '--fuzz', '3', '--only', 'getScore');
+    const seed = run.result!.options.seed!;
+    expect(run.stdout).toContain(`fuzzing with --seed ${seed}:`);
+    expect(run.result!.fuzz).toMatchObject({ seed, runs: 3, seedChosen: true });
+    expect(run.code).toBe(0);
+  }, 60_000);
+
+  it('sends no write without --allow-writes, keeps to --budget, and combines with --shard', async () => {
+    const before = server.requests.length;
+    const run = await contract(
+      server,
+      'fuzz-budget',
+      '--fuzz',
+      '50',
+      '--seed',
+      '1',
+      '--budget',
+      '60',
+    );
+    const sent = server.requests.slice(before);
+    expect(sent.filter((r) => r.line.split('?')[0] === 'POST /notes')).toEqual([]);
+    expect(sent.length).toBeLessThanOrEqual(60);
+    expect(run.result!.budgetExhausted).toBe(true);
+    expect(Object.values(run.result!.fuzz!.operations).some((s) => s.stopped)).toBe(true);
+    expect(run.code).toBe(0);
+
+    const shard = await contract(
+      server,
+      'fuzz-shard',
+      '--fuzz',
+      '2',
+      '--seed',
+      '1',
+      '--shard',
+      '1/2',
+    );
+    const fuzzedOps = Object.keys(shard.result!.fuzz!.operations);
+    const ran = [...new Set(shard.result!.results.map((r) => r.operation))];
+    expect(fuzzedOps.length).toBeGreaterThan(0);
+    expect(ran.length).toBeLessThan(5);
+    expect(ran).toEqual(expect.arrayContaining(fuzzedOps));
+  }, 120_000);
+});
