@@ -6,6 +6,7 @@ import { contractSuite } from './contract.ts';
 import { livePacing } from './pacing.ts';
 import { githubGeneration, serviceGeneration, syntheticGeneration } from './generation.ts';
 import { clientPackage } from './client-package.ts';
+import { fuzzThroughput } from './fuzz.ts';
 
 export interface Benchmark {
   id: string;
@@ -82,6 +83,12 @@ export const BENCHMARKS: Benchmark[] = [
       "client package: one operation's browser bundle <= 60% of the whole client's",
     ],
     run: clientPackage,
+  },
+  {
+    id: 'fuzz',
+    title: '9. Fuzzing: generated requests per second and time to shrink',
+    targets: [],
+    run: fuzzThroughput,
   },
 ];
 

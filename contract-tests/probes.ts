@@ -69,6 +69,21 @@ export function pageSizeField(
   return { loc: paging.in, name: paging.name, min: paging.minimum };
 }
 
+/**
+ * The page size a request asks for, when the paging check can hold the answer to it: a number of
+ * at least one (a zero or negative size, which a schema without a minimum allows, promises nothing).
+ */
+export function askedPageSize(op: Operation, spec: RequestSpec): number | undefined {
+  const paging = pageSizeField(op, spec);
+  if (!paging) return undefined;
+  const asked = Number(
+    paging.loc === 'query'
+      ? spec.query[paging.name]
+      : (spec.body as Record<string, unknown>)[paging.name],
+  );
+  return Number.isFinite(asked) && asked >= 1 ? asked : undefined;
+}
+
 export async function runProbes(
   model: ServiceModel,
   op: Operation,
@@ -98,17 +113,10 @@ export async function runProbes(
     else uncertain = true;
   }
   for (const spec of valid) {
-    const paging = pageSizeField(op, spec);
-    const asked = paging
-      ? Number(
-          paging.loc === 'query'
-            ? spec.query[paging.name]
-            : (spec.body as Record<string, unknown>)[paging.name],
-        )
-      : NaN;
+    const asked = askedPageSize(op, spec);
     await send('valid', op, spec, `valid request (${spec.name})`, {
       uncertain,
-      ...(Number.isFinite(asked) ? { pageSize: asked } : {}),
+      ...(asked !== undefined ? { pageSize: asked } : {}),
     });
   }
   const first = valid[0]!;

@@ -13,6 +13,7 @@ import { describeErrors, validatorFor } from 'dataapi/runtime/shared';
 import {
   arbitraryOf,
   effective,
+  objectShape,
   readOnlyNames,
   typesOf,
   type ArbitraryOptions,
@@ -52,10 +53,16 @@ export function validArbitrary(model: ServiceModel, op: Operation): fc.Arbitrary
     const arb = arbitraryOf(model, body.schema, options('body'));
     parts['body'] = body.required ? arb : fc.option(arb, { nil: undefined });
   }
+  const optional = new Set(
+    op.parameters
+      .filter((p) => !p.required)
+      .map((p) => `${p.in === 'cookie' ? 'header' : p.in} ${p.name}`),
+  );
   return fc.record(parts).map((values) => {
     const spec: RequestSpec = { name: 'fuzz', path: {}, query: {}, header: {} };
     for (const [key, value] of Object.entries(values)) {
-      if (value === undefined) continue;
+      // An empty list as text is no value: an optional parameter holding one is left out.
+      if (value === undefined || (optional.has(key) && vanishes(value))) continue;
       if (key === 'body') spec.body = value;
       else {
         const [loc, ...rest] = key.split(' ') as ['path' | 'query' | 'header', ...string[]];
@@ -102,8 +109,19 @@ export function unusable(
     const loc = p.in === 'cookie' ? 'header' : p.in;
     const v = spec[loc][p.name];
     if (v === undefined) continue;
-    const why = unsendable(p.in, v) ?? schemaErrors(model, p.schema, v)[0];
+    const why =
+      unsendable(p.in, v) ??
+      (p.required ? vanishes(v) : undefined) ??
+      schemaErrors(model, p.schema, v)[0];
     if (why) return `${p.in} ${p.name}: ${why}`;
+  }
+  const body = op.body;
+  if (body && !spec.omitBody && (body.kind === 'form' || body.kind === 'multipart')) {
+    const fields = (spec.body ?? {}) as Record<string, unknown>;
+    for (const name of objectShape(model, body.schema).required) {
+      const why = fields[name] === undefined ? undefined : vanishes(fields[name]);
+      if (why) return `body field ${name}: ${why}`;
+    }
   }
   for (const group of op.requireAnyOf)
     if (!group.some((n) => spec.query[n] !== undefined)) return `none of ${group.join(', ')}`;
@@ -112,6 +130,14 @@ export function unusable(
     if (why) return `body: ${why}`;
   }
   return undefined;
+}
+
+/** An empty list or object as text on the wire is no value at all: a required field would be missing. */
+function vanishes(value: unknown): string | undefined {
+  const empty = Array.isArray(value)
+    ? value.length === 0
+    : typeof value === 'object' && value !== null && Object.keys(value).length === 0;
+  return empty ? 'an empty list or object, which reads as absent on the wire' : undefined;
 }
 
 /** Why a value cannot travel where it goes as itself (undefined: it can). */

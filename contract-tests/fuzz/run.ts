@@ -14,13 +14,14 @@ import { hashText } from 'dataapi/runtime/sampler';
 import type { Transport } from '../http.ts';
 import { followUp, linksOf } from '../links.ts';
 import { ok, type Probe, type ProbeSet, type Role } from '../probe.ts';
-import { pageSizeField, sendProbe, type SendExtra } from '../probes.ts';
+import { askedPageSize, sendProbe, type SendExtra } from '../probes.ts';
 import { validRequests, type RequestSpec } from '../requests.ts';
 import { linkSource } from '../sequences.ts';
 import type { DescriptionWarning } from '../warnings.ts';
 import type { NegativeCase } from '../negatives.ts';
 import { validArbitrary, schemaErrors, unsendable, unusable } from './generate.ts';
 import { judgeProbe, signature, type Failure } from './judge.ts';
+import { isProbeOfRefusal } from '../checks/judge.ts';
 import { invalidArbitrary, type Mutation } from './mutations.ts';
 import { FuzzTally } from './tally.ts';
 import { simplify } from './simplify.ts';
@@ -256,17 +257,10 @@ async function sendValid(
   spec: RequestSpec,
   uncertain: boolean,
 ): Promise<Attempt | 'stop' | undefined> {
-  const paging = pageSizeField(ctx.op, spec);
-  const asked = paging
-    ? Number(
-        paging.loc === 'query'
-          ? spec.query[paging.name]
-          : (spec.body as Record<string, unknown>)[paging.name],
-      )
-    : NaN;
+  const asked = askedPageSize(ctx.op, spec);
   const sent = await send(ctx, 'valid', ctx.op, spec, 'fuzz valid', {
     uncertain,
-    ...(Number.isFinite(asked) ? { pageSize: asked } : {}),
+    ...(asked !== undefined ? { pageSize: asked } : {}),
   });
   if (sent === 'stop') return 'stop';
   const fresh = sent.failures.filter((f) => !ctx.known.has(signature(f)));
@@ -373,7 +367,11 @@ function record(ctx: Ctx): void {
   // One warning per code and place: thousands of generated requests say the same thing.
   const seen = new Set((set.warnings ?? []).map((w) => `${w.code} ${w.pointer}`));
   const warnings = [...(set.warnings ?? [])];
+  // A status the fixed refusal probes also got is warned about by the status check already.
+  const got = new Set(set.probes.filter(isProbeOfRefusal).map((p) => p.exchange.record.status));
   for (const w of ctx.warnings) {
+    const status = w.code === 'undeclared-status' ? /^HTTP (\d+)/.exec(w.message)?.[1] : undefined;
+    if (status !== undefined && got.has(Number(status))) continue;
     const key = `${w.code} ${w.pointer}`;
     if (!seen.has(key)) warnings.push({ ...w, message: `fuzzing: ${w.message}` });
     seen.add(key);

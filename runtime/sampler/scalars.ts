@@ -34,29 +34,61 @@ function lengths(s: Obj, fallbackMax: number): { min: number; max: number } {
  */
 const PRINTABLE = `${LETTERS}${LETTERS.toUpperCase()}0123456789 ,.;:&=/?#%+-_'"<>()[]{}!*@$^|~\\\``;
 const printable = fc.constantFrom(...PRINTABLE);
+/** One code point of a range (read back for shrinking a value fast-check did not generate). */
+const codePoint = (lo: number, hi: number) =>
+  fc.integer({ min: lo, max: hi }).map(
+    (c) => String.fromCodePoint(c),
+    (v) => {
+      const c = typeof v === 'string' && [...v].length === 1 ? v.codePointAt(0) : undefined;
+      if (c === undefined || c < lo || c > hi) throw new Error('not a code point of the range');
+      return c;
+    },
+  );
+
 const wideChar = fc.oneof(
   // Cross shrink: a character of another kind shrinks to a printable one, then towards `a`.
   { withCrossShrink: true },
   { weight: 8, arbitrary: printable },
-  {
-    weight: 1,
-    arbitrary: fc.integer({ min: 0xa0, max: 0xd7ff }).map((c) => String.fromCodePoint(c)),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.integer({ min: 0x1f300, max: 0x1faff }).map((c) => String.fromCodePoint(c)),
-  },
+  { weight: 1, arbitrary: codePoint(0xa0, 0xd7ff) },
+  { weight: 1, arbitrary: codePoint(0x1f300, 0x1faff) },
 );
 
 /**
- * Wide strings: short ones mostly, and any length up to the maximum (fast-check's bias reaches
- * the maximum itself often). Both shrink in length and characters.
+ * Strings of exactly the maximum length (a boundary value) that shrink like any string of the
+ * range: shorter and plainer, as fast-check shrinks a value it did not generate.
+ */
+class AtMaximum extends fc.Arbitrary<string> {
+  constructor(
+    private readonly exact: fc.Arbitrary<string>,
+    private readonly range: fc.Arbitrary<string>,
+  ) {
+    super();
+  }
+  generate(mrng: fc.Random, bias: number | undefined): fc.Value<string> {
+    return new fc.Value(this.exact.generate(mrng, bias).value, undefined);
+  }
+  canShrinkWithoutContext(value: unknown): value is string {
+    return this.range.canShrinkWithoutContext(value);
+  }
+  shrink(value: string): fc.Stream<fc.Value<string>> {
+    return this.range.shrink(value, undefined);
+  }
+}
+
+/**
+ * Wide strings: short ones mostly, any length up to the maximum, and the maximum itself. All
+ * shrink in length and characters.
  */
 function wideString(o: ScalarOptions, min: number, max: number): fc.Arbitrary<string> {
   const unit = o.ascii ? printable : wideChar;
+  const range = fc.string({ unit, minLength: min, maxLength: max, size: 'max' });
   const text = fc.oneof(
     { weight: 3, arbitrary: fc.string({ unit, minLength: min, maxLength: max }) },
-    { weight: 2, arbitrary: fc.string({ unit, minLength: min, maxLength: max, size: 'max' }) },
+    { weight: 2, arbitrary: range },
+    {
+      weight: max > min ? 1 : 0,
+      arbitrary: new AtMaximum(fc.string({ unit, minLength: max, maxLength: max }), range),
+    },
   );
   // A header value loses the spaces at its ends on the way (RFC 9110): none are generated there.
   return o.ascii ? text.map((t) => t.replace(/^ | $/g, 'a')) : text;
