@@ -5,6 +5,7 @@
  * responses, x-dataapi-*), with its /demo preview variant and an example that validates.
  */
 import { toIdentifier } from '../../model/identifiers.ts';
+import { didYouMean } from '../../model/suggest.ts';
 import { METHODS } from '../normalise/index.ts';
 import { isObject, type Obj } from '../../model/object.ts';
 import { ERROR_STATUSES } from '../lint/types.ts';
@@ -100,9 +101,8 @@ export function plan(doc: Obj, req: ScaffoldRequest): ScaffoldPlan {
     .map((t) => t['name'])
     .filter((n): n is string => typeof n === 'string');
   if (!tags.includes(req.category)) {
-    const close = tags.find((t) => t.toLowerCase() === req.category.toLowerCase());
     throw new ScaffoldError(
-      `unknown category ${JSON.stringify(req.category)}${close ? ` (did you mean ${JSON.stringify(close)}?)` : ''}. A category is one of the root tags: ${tags.map((t) => JSON.stringify(t)).join(', ') || 'none declared'}`,
+      `unknown category ${JSON.stringify(req.category)}${didYouMean(req.category, tags)}. A category is one of the root tags: ${tags.map((t) => JSON.stringify(t)).join(', ') || 'none declared'}`,
     );
   }
 

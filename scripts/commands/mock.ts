@@ -23,7 +23,8 @@ const usage = `Usage: dataapi mock [--port 4010] [--host 127.0.0.1] [--no-rate-l
 
 Key: the mock accepts the value of DATAAPI_APPKEY, or \`mock-appkey\` when that is unset.
 Scenarios: Prefer: code=429 | example=NAME | dynamic=true | business-code=N (or __code=...
-in the query). GET /__health answers when the mock is ready.`;
+in the query). code=N answers the response declared for N, else the default response, else 404;
+a code that is not three digits is a 422. GET /__health answers when the mock is ready.`;
 
 type Create = (options: MockOptions) => Promise<FastifyInstance>;
 
