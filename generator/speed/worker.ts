@@ -1,28 +1,29 @@
 /**
- * The TypeScript-side work of a run (openapi-typescript, the compiler's syntax check) in a worker
- * thread started at the beginning of the run, so that loading them overlaps the spec's validation
- * on the main thread (machines here have two cores or more). Falls back to the main thread when a
- * worker cannot start.
+ * The TypeScript-side work of a run (openapi-typescript, the compiler's syntax check:
+ * ../emit/typescript-side.mjs) in a worker thread started at the beginning of the run, so that
+ * loading them overlaps the spec's validation on the main thread (machines here have two cores or
+ * more). Falls back to the main thread when a worker cannot start.
  */
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { PROJECT_ROOT } from '../root.ts';
-import type { RenderedFile } from './render.ts';
+import type { RenderedFile } from '../emit/render.ts';
 
-export interface TypesRenderer {
+export interface TypeScriptWorker {
   /** generated/types.ts's text for a bundled document (openapi-typescript). */
   render(document: unknown): Promise<string>;
   /** The parse errors of emitted TypeScript files (empty when all parse). */
   check(files: RenderedFile[]): Promise<string[]>;
+  /** Ends the worker (its heap goes with it); later calls fail. */
   close(): void;
 }
 
 type Reply = { id: number; result?: unknown; error?: string };
 
-export function startTypesRenderer(): TypesRenderer {
+export function startTypeScriptWorker(): TypeScriptWorker {
   let worker: Worker;
   try {
-    worker = new Worker(path.join(PROJECT_ROOT, 'generator/emit/types-worker.mjs'));
+    worker = new Worker(path.join(PROJECT_ROOT, 'generator/speed/worker.mjs'));
   } catch {
     return inProcess();
   }
@@ -61,8 +62,8 @@ export function startTypesRenderer(): TypesRenderer {
   };
 }
 
-function inProcess(): TypesRenderer {
-  const side = import('./typescript-side.mjs');
+function inProcess(): TypeScriptWorker {
+  const side = import('../emit/typescript-side.mjs');
   return {
     render: async (document) => (await side).renderTypes(document),
     check: async (files) => {

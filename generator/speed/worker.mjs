@@ -1,8 +1,8 @@
-// Worker thread entry for the TypeScript-side work of a run (typescript-side.mjs), started first
-// so that loading openapi-typescript and the compiler overlaps the spec's validation on the main
-// thread. Plain JavaScript: no loader is registered in this thread.
+// Worker thread entry for the TypeScript-side work of a run (../emit/typescript-side.mjs), started
+// first so that loading openapi-typescript and the compiler overlaps the spec's validation on the
+// main thread. Plain JavaScript: no loader is registered in this thread.
 import { parentPort } from 'node:worker_threads';
-import { renderTypes, syntaxError } from './typescript-side.mjs';
+import { renderTypes, syntaxError } from '../emit/typescript-side.mjs';
 
 parentPort.on('message', async ({ id, kind, payload }) => {
   try {
