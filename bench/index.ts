@@ -8,6 +8,7 @@ import { serviceGeneration, syntheticGeneration } from './generation.ts';
 import { githubGeneration, githubTypecheck } from './github.ts';
 import { githubMock } from './mock-github.ts';
 import { clientPackage } from './client-package.ts';
+import { serveThroughput } from './serve.ts';
 
 export interface Benchmark {
   id: string;
@@ -99,6 +100,12 @@ export const BENCHMARKS: Benchmark[] = [
       "client package: one operation's browser bundle <= 60% of the whole client's",
     ],
     run: clientPackage,
+  },
+  {
+    id: 'serve',
+    title: '9. Serve throughput: rate limits in Redis, in memory, off (air quality)',
+    targets: [],
+    run: serveThroughput,
   },
 ];
 

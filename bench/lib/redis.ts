@@ -2,7 +2,21 @@
  * A real redis-server (Debian's package) on a free port of 127.0.0.1, without persistence,
  * stopped by its own process id: for the serve benchmark and the serve tests (test/serve/redis.ts).
  */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { freePort, startServer, type RunningServer } from './servers.ts';
+
+/** REDIS_SERVER_PATH (even a wrong one: how a missing server is simulated), else /usr/bin or PATH. */
+export function findRedisServer(): string | undefined {
+  if (process.env.REDIS_SERVER_PATH)
+    return existsSync(process.env.REDIS_SERVER_PATH) ? process.env.REDIS_SERVER_PATH : undefined;
+  for (const dir of ['/usr/bin', ...(process.env.PATH ?? '').split(path.delimiter)]) {
+    if (!dir) continue;
+    const file = path.join(dir, 'redis-server');
+    if (existsSync(file)) return file;
+  }
+  return undefined;
+}
 
 export type RunningRedis = RunningServer & { port: number };
 

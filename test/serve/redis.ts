@@ -3,20 +3,7 @@
  * the serve benchmark shares. CI must have one (.ci/run installs it with apt-get): there a missing
  * redis-server is an error, not a skip.
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-
-export function findRedisServer(): string | undefined {
-  if (process.env.REDIS_SERVER_PATH)
-    return existsSync(process.env.REDIS_SERVER_PATH) ? process.env.REDIS_SERVER_PATH : undefined;
-  for (const dir of ['/usr/bin', ...(process.env.PATH ?? '').split(path.delimiter)].filter(
-    Boolean,
-  )) {
-    const file = path.join(dir, 'redis-server');
-    if (existsSync(file)) return file;
-  }
-  return undefined;
-}
+import { findRedisServer } from '../../bench/lib/redis.ts';
 
 export const onCI = Boolean(process.env.CI) && !/^(0|false)$/i.test(process.env.CI ?? '');
 
@@ -31,4 +18,4 @@ export function redisServerOrFail(): string | undefined {
   return found;
 }
 
-export { startRedis, type RunningRedis } from '../../bench/lib/redis.ts';
+export { findRedisServer, startRedis, type RunningRedis } from '../../bench/lib/redis.ts';
