@@ -6,6 +6,7 @@ import { contractSuite } from './contract.ts';
 import { livePacing } from './pacing.ts';
 import { githubGeneration, serviceGeneration, syntheticGeneration } from './generation.ts';
 import { clientPackage } from './client-package.ts';
+import { serveThroughput } from './serve.ts';
 
 export interface Benchmark {
   id: string;
@@ -82,6 +83,12 @@ export const BENCHMARKS: Benchmark[] = [
       "client package: one operation's browser bundle <= 60% of the whole client's",
     ],
     run: clientPackage,
+  },
+  {
+    id: 'serve',
+    title: '9. Serve throughput: rate limits in Redis, in memory, off (air quality)',
+    targets: [],
+    run: serveThroughput,
   },
 ];
 
