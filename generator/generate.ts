@@ -71,7 +71,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     const done = { upToDate: true, written: [], unchanged: files.length, formatted: 0 };
     return { ...skipped, ...done, ms: performance.now() - started };
   }
-  const speed = await startSpeedups(options.out, job);
+  const speed = await startSpeedups(options, job);
   try {
     const spec = await (await import('./load.ts')).loadSpec(options.spec);
     const model = (await import('./normalise/index.ts')).normalise(spec);
@@ -118,7 +118,7 @@ async function render(
 ): Promise<Rendered> {
   const header = `// ${doNotEditHeader(job.specLabel)}\n/* eslint-disable */\n`;
   const types = speed.typescript
-    .render(spec.document)
+    .render(spec)
     .then((text) => ({ path: 'types.ts', content: header + text }));
   types.catch(() => undefined); // awaited by format; an early failure must not be unhandled
   const [engine, { renderAll }, { printJson }, prettier] = await Promise.all([

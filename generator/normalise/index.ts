@@ -4,7 +4,7 @@
  * problems at once, and stops the run; anything else a description gets wrong is a located
  * finding (ServiceModel.findings), repaired or ignored, never fatal.
  */
-import type { LoadedSpec } from '../load.ts';
+import type { LoadedSpec, SpecProblem } from '../load.ts';
 import type {
   AsyncLink,
   Category,
@@ -15,7 +15,8 @@ import type {
 import { readCodeGroups } from './codes.ts';
 import { Findings } from './findings.ts';
 import { NameAllocator, toFileStem, toIdentifier } from '../../model/identifiers.ts';
-import { readOperation, readRateLimit, type Draft, type ReadContext } from './operation.ts';
+import { readOperation, type Draft, type ReadContext } from './operation.ts';
+import { DEFAULT_RATE_LIMIT, readRateLimit } from './rate-limits.ts';
 import { readPathItems } from './paths.ts';
 import { Problems } from './problems.ts';
 import { isObject, setOwn, type Obj } from '../../model/object.ts';
@@ -35,24 +36,27 @@ export const METHODS: HttpMethod[] = [
   'trace',
 ];
 
-export function normalise(spec: Pick<LoadedSpec, 'file' | 'locate' | 'document'>): ServiceModel {
+export interface NormaliseOptions {
+  /**
+   * Told about the extension problems instead of throwing them: the model is still built, with
+   * the faulty values left out (lint reports them beside its other findings).
+   */
+  onProblems?: (problems: SpecProblem[]) => void;
+}
+
+export function normalise(
+  spec: Pick<LoadedSpec, 'file' | 'locate' | 'document'>,
+  options: NormaliseOptions = {},
+): ServiceModel {
   const doc = spec.document;
   const problems = new Problems(spec);
   const findings = new Findings(spec);
   const is30 = String(doc['openapi']).startsWith('3.0');
   const conv = new SchemaConverter(doc, is30, findings);
   const groups = readCodeGroups(doc, problems);
-  const defaultRateLimit = readRateLimit(
-    doc['x-dataapi-rate-limit'],
-    '/x-dataapi-rate-limit',
-    problems,
-    'default',
-  ) ?? {
-    limit: 5,
-    per: 'second' as const,
-    windowMs: 1000,
-    source: 'default' as const,
-  };
+  const defaultRateLimit =
+    readRateLimit(doc['x-dataapi-rate-limit'], '/x-dataapi-rate-limit', problems, 'default') ??
+    DEFAULT_RATE_LIMIT;
   const context: ReadContext = { doc, conv, problems, findings, groups, defaultRateLimit };
   const drafts: Draft[] = [];
   const hooks: Draft[] = [];
@@ -76,7 +80,8 @@ export function normalise(spec: Pick<LoadedSpec, 'file' | 'locate' | 'document'>
     operations,
     problems,
   );
-  problems.throwIfAny();
+  if (options.onProblems && problems.list.length > 0) options.onProblems(problems.list);
+  else problems.throwIfAny();
   readLinks(
     doc,
     drafts.filter((d) => operations.includes(d.op)),

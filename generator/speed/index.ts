@@ -65,12 +65,20 @@ export interface Speedups {
   close(): void;
 }
 
-/** Starts the worker at once: it loads its libraries while the main thread loads the spec. */
-export async function startSpeedups(out: string, ctx: StampContext): Promise<Speedups> {
-  const typescript = (await import('./worker.ts')).startTypeScriptWorker();
+/**
+ * Starts the worker at once: it loads its libraries (and renders a one-file JSON description's
+ * types) while the main thread loads the spec.
+ */
+export async function startSpeedups(
+  run: { spec: string; out: string },
+  ctx: StampContext,
+): Promise<Speedups> {
+  const { out } = run;
+  const typescript = (await import('./worker.ts')).startTypeScriptWorker(run.spec);
+  let cache: ManifestCache | undefined;
   return {
     typescript,
-    formatCache: (existing) => new ManifestCache(existing),
+    formatCache: (existing) => (cache = new ManifestCache(existing)),
     overlap: async (operations, formatTemplates, finishTypes) => {
       if (operations <= OVERLAP_MAX_OPERATIONS) {
         const templates = await formatTemplates();
@@ -79,7 +87,8 @@ export async function startSpeedups(out: string, ctx: StampContext): Promise<Spe
       const types = await finishTypes();
       return [await formatTemplates(), types];
     },
-    stamp: (inputs, counts, files) => writeStamp(out, ctx, inputs, counts, files),
+    stamp: (inputs, counts, files) =>
+      writeStamp(out, ctx, inputs, counts, files, (file) => cache?.sha(file)),
     close: () => typescript.close(),
   };
 }

@@ -15,7 +15,7 @@ export interface Manifest {
   files: Record<string, { raw: string; out: string }>;
 }
 
-const hash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 function parseManifest(text: string | undefined): Manifest | undefined {
   if (text === undefined) return undefined;
@@ -31,31 +31,47 @@ function parseManifest(text: string | undefined): Manifest | undefined {
 export class ManifestCache implements FormatCache {
   private readonly previous: Manifest | undefined;
   private readonly entries: Manifest['files'] = {};
+  /** Path -> sha256 of the unformatted text, and of the text written. */
   private readonly raws = new Map<string, string>();
+  private readonly outs = new Map<string, { content: string; sha: string }>();
 
   /** `existing`: the output folder's files as they are now (path -> content). */
   constructor(private readonly existing: Map<string, string>) {
     this.previous = parseManifest(existing.get(MANIFEST));
   }
 
+  /** The manifest's hashes are a sha256's first 32 hex digits. */
   private rawHash(file: RenderedFile): string {
     let raw = this.raws.get(file.path);
-    if (raw === undefined) this.raws.set(file.path, (raw = hash(file.content)));
+    if (raw === undefined) this.raws.set(file.path, (raw = sha256(file.content)));
     return raw;
+  }
+
+  private outHash(path: string, content: string, sha = sha256(content)): string {
+    this.outs.set(path, { content, sha });
+    return sha.slice(0, 32);
   }
 
   reuse(file: RenderedFile): string | undefined {
     const known = this.previous?.files[file.path];
-    if (!known || known.raw !== this.rawHash(file)) return undefined;
+    if (!known || known.raw !== this.rawHash(file).slice(0, 32)) return undefined;
     const text = this.existing.get(file.path);
-    if (text === undefined || hash(text) !== known.out) return undefined;
+    if (text === undefined || this.outHash(file.path, text) !== known.out) return undefined;
     this.entries[file.path] = known;
     return text;
   }
 
   record(file: RenderedFile, formatted: string): void {
     const raw = this.rawHash(file);
-    this.entries[file.path] = { raw, out: formatted === file.content ? raw : hash(formatted) };
+    const same = formatted === file.content;
+    const out = this.outHash(file.path, formatted, same ? raw : undefined);
+    this.entries[file.path] = { raw: raw.slice(0, 32), out };
+  }
+
+  /** The sha256 of a file as written, when this run has hashed that content already. */
+  sha(file: { path: string; content: string }): string | undefined {
+    const known = this.outs.get(file.path);
+    return known && known.content === file.content ? known.sha : undefined;
   }
 
   /** A file kept from the folder as it is (`--kinds`): its entry stays. */

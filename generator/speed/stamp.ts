@@ -95,6 +95,8 @@ export async function writeStamp(
   inputs: string[],
   counts: { operations: number; previews: number },
   outputs: { path: string; content: string }[],
+  /** The sha256 of an output's content when already known (from the format manifest). */
+  known: (file: { path: string; content: string }) => string | undefined = () => undefined,
 ): Promise<void> {
   const key = await stampKey(inputs, ctx);
   if (key === undefined) return;
@@ -103,7 +105,7 @@ export async function writeStamp(
     key,
     inputs,
     ...counts,
-    outputs: Object.fromEntries(outputs.map((f) => [f.path, sha(f.content)])),
+    outputs: Object.fromEntries(outputs.map((f) => [f.path, known(f) ?? sha(f.content)])),
   };
   const file = stampFile(ctx.projectRoot, outDir);
   try {

@@ -4,14 +4,16 @@
  * loading them overlaps the spec's validation on the main thread (machines here have two cores or
  * more). Falls back to the main thread when a worker cannot start.
  */
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { PROJECT_ROOT } from '../root.ts';
+import type { LoadedSpec } from '../load-text.ts';
 import type { RenderedFile } from '../emit/render.ts';
 
 export interface TypeScriptWorker {
-  /** generated/types.ts's text for a bundled document (openapi-typescript). */
-  render(document: unknown): Promise<string>;
+  /** generated/types.ts's text for the loaded description (openapi-typescript). */
+  render(spec: LoadedSpec): Promise<string>;
   /** The parse errors of emitted TypeScript files (empty when all parse). */
   check(files: RenderedFile[]): Promise<string[]>;
   /** Ends the worker (its heap goes with it); later calls fail. */
@@ -20,7 +22,8 @@ export interface TypeScriptWorker {
 
 type Reply = { id: number; result?: unknown; error?: string };
 
-export function startTypeScriptWorker(): TypeScriptWorker {
+/** `specFile`: the description, which the worker starts on at once when it is one JSON file. */
+export function startTypeScriptWorker(specFile: string): TypeScriptWorker {
   let worker: Worker;
   try {
     worker = new Worker(path.join(PROJECT_ROOT, 'generator/speed/worker.mjs'));
@@ -51,8 +54,16 @@ export function startTypeScriptWorker(): TypeScriptWorker {
       pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
       worker.postMessage({ id, kind, payload });
     });
+  ask('prepare', path.resolve(specFile)).catch(() => undefined);
   return {
-    render: (document) => ask<string>('types', document),
+    render: async (spec) => {
+      if (spec.jsonText !== undefined) {
+        const hash = createHash('sha256').update(spec.jsonText).digest('hex');
+        const ahead = await ask<string | null>('types', { hash });
+        if (ahead !== null) return ahead;
+      }
+      return ask<string>('types', { document: spec.document });
+    },
     check: (files) =>
       ask<string[]>(
         'check',
@@ -65,7 +76,7 @@ export function startTypeScriptWorker(): TypeScriptWorker {
 function inProcess(): TypeScriptWorker {
   const side = import('../emit/typescript-side.mjs');
   return {
-    render: async (document) => (await side).renderTypes(document),
+    render: async (spec) => (await side).renderTypes(spec.document),
     check: async (files) => {
       const { syntaxError } = await side;
       return files.map((f) => syntaxError(f)).filter((e): e is string => !!e);

@@ -6,7 +6,7 @@
 import { isObject, pageListKey, type Obj, type Paging, type ServiceModel } from 'dataapi/model';
 import { codeGroupOf } from 'dataapi/runtime/shared';
 import { HttpError, respond, type Handler, type HandlerInput } from 'dataapi/runtime/server';
-import { asMedia, type OperationMock } from './catalogue.ts';
+import { asMedia, type Canned, type Catalogue, type OperationMock } from './catalogue.ts';
 import { sample } from 'dataapi/runtime/sampler';
 import type { Scenario } from './scenarios.ts';
 import {
@@ -31,23 +31,61 @@ function pageSize(paging: Paging, input: HandlerInput): number | undefined {
   return typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : undefined;
 }
 
-export function createHandlers(
+/**
+ * `Prefer: code=N` naming a declared response other than the success one (201, 204, a 3xx):
+ * that response as declared, Prism's way: its example (by `example=NAME`, else the first), else a
+ * sample of its schema, else no body.
+ */
+function answerDeclared(
   model: ServiceModel,
-  catalogue: Map<string, OperationMock>,
-): Record<string, Handler> {
+  mock: OperationMock,
+  input: HandlerInput,
+  scenario: Scenario,
+): unknown {
+  const response = scenario.response!;
+  const { reply } = input;
+  reply.code(scenario.code!);
+  if (response.mediaType === undefined || response.kind === 'empty') return reply.send();
+  const named =
+    scenario.example === undefined
+      ? response.examples[0]
+      : response.examples.find((e) => e.name === scenario.example);
+  if (scenario.example !== undefined && !named) {
+    const known = response.examples.map((e) => e.name).join(', ') || 'none';
+    throw new HttpError(
+      400,
+      `Unknown example ${JSON.stringify(scenario.example)} for the ${response.status} response of ${mock.op.id}; known: ${known}`,
+      { outcome: 'invalid_parameters' },
+    );
+  }
+  const value = named
+    ? named.value
+    : response.schema === undefined
+      ? null
+      : sample(model, response.schema, { seed: mock.seed });
+  reply.type(response.mediaType);
+  return reply.send(
+    response.kind === 'json' || typeof value !== 'string' ? JSON.stringify(value) : value,
+  );
+}
+
+export function createHandlers(model: ServiceModel, catalogue: Catalogue): Record<string, Handler> {
   const tasks = new TaskStore();
   const handlers: Record<string, Handler> = {};
-  for (const mock of catalogue.values()) {
-    const op = mock.op;
+  for (const op of model.operations) {
     const group = codeGroupOf(model, op);
     const pathNames = op.parameters.filter((p) => p.in === 'path').map((p) => p.name);
     const paging = op.paging;
     const partner = op.async ? findOperation(model, op.async.partner) : undefined;
-    const sequence = op.async?.role === 'status' ? statusSequence(mock) : [];
+    // The catalogue may prepare an operation's answers only when it is first asked for.
+    let sequence: Canned[] | undefined;
     const constantPath = !op.async && pathNames.length === 0 && !paging;
 
     handlers[op.id] = async (input) => {
+      const mock = catalogue.get(op.id) as OperationMock;
+      sequence ??= op.async?.role === 'status' ? statusSequence(mock) : [];
       const scenario = scenarioOf(input);
+      if (scenario?.response) return answerDeclared(model, mock, input, scenario);
       // A task this mock created moves one state further on every poll.
       if (op.async?.role === 'status' && !scenario?.example) {
         const task = tasks.get(String(input.path[pathNames[0] ?? ''] ?? ''));

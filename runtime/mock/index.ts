@@ -14,6 +14,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Finding, ServiceModel } from 'dataapi/model';
 import {
+  declaredResponse,
   defaultEnvelopeOp,
   errorAnswer,
   HttpError,
@@ -59,6 +60,13 @@ export interface MockOptions {
   onFinding?: (finding: Finding) => void;
   /** Handlers that replace the mock's own for some operations. */
   handlers?: Record<string, Handler | undefined>;
+  /**
+   * When examples are checked and schemas compiled: all at start-up ('start', the default), or
+   * each operation's the first time it is asked for ('first-use': a description of a thousand
+   * operations starts in seconds; its findings come with the first requests). Strict mode
+   * (`invalidExamples: 'error'`) always checks at start-up.
+   */
+  check?: 'start' | 'first-use';
 }
 
 /** The key in DATAAPI_APPKEY, or the documented default `mock-appkey` when that is unset. */
@@ -86,16 +94,30 @@ function applyScenario(request: FastifyRequest, ctx: RouteContext): void {
   const scenario = readScenario(prefer, query);
   if (!scenario) return;
   (request as unknown as Record<symbol, unknown>)[SCENARIO] = scenario;
-  const code = scenario.code;
-  if (code === undefined || (code >= 200 && code < 300)) return;
-  if (code < 400 || code > 599) {
+  if (scenario.badCode !== undefined) {
     throw new HttpError(
-      400,
-      `Prefer code=${code}: only 2xx, 4xx and 5xx statuses can be asked for`,
-      {
-        outcome: 'invalid_parameters',
-      },
+      422,
+      `Prefer code=${JSON.stringify(scenario.badCode)}: a status code is three digits`,
+      { outcome: 'invalid_parameters' },
     );
+  }
+  const code = scenario.code;
+  if (code === undefined) return;
+  // Prism's rule: the response declared for the status (or its range), else `default`, else 404.
+  const declared = declaredResponse(ctx.op, code);
+  if (!declared) {
+    const statuses = ctx.op.responses.map((r) => r.status).join(', ');
+    throw new HttpError(
+      404,
+      `Prefer code=${code}: ${ctx.op.id} declares no ${code} response and no default (declared: ${statuses})`,
+      { outcome: 'invalid_parameters' },
+    );
+  }
+  if (code < 400) {
+    // The success response is the handler's usual answer; any other is answered as declared.
+    if (declared !== ctx.op.success || String(code) !== declared.status)
+      scenario.response = declared;
+    return;
   }
   const headers: Record<string, string> = {};
   if (code === 429) headers['retry-after'] = '1';
@@ -115,6 +137,7 @@ export async function createMock(
     invalidExamples: options.invalidExamples ?? 'sample',
     ...(options.onSkippedExample ? { onSkip: options.onSkippedExample } : {}),
     ...(options.onFinding ? { onFinding: options.onFinding } : {}),
+    ...(options.check ? { check: options.check } : {}),
   });
   const keys = new Set(mockAppkeys(options));
   const defaultEnvelope = defaultEnvelopeOp(model);
@@ -144,6 +167,7 @@ export async function createMock(
       (transport?.in === 'basic' &&
         (keys.has(key.slice(0, key.indexOf(':'))) || keys.has(key.slice(key.indexOf(':') + 1)))),
     rateLimit: options.rateLimit ?? true,
+    ...(options.check === 'first-use' ? { compileAtStart: false } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
     onOperationRequest: applyScenario,
     describeError: mockErrorDescriber(model, options.seed ?? 1),

@@ -58,6 +58,8 @@ describe('the package folder', () => {
       );
       expect([...new Set(imports)]).toEqual(['#file-path']);
       expect(js).not.toMatch(/ajv|fastify|handlebars|prettier|esbuild|typescript\b/i);
+      // Nor Node's Buffer: a browser has none (openapi-fetch's own `process` use is guarded).
+      expect(js).not.toMatch(/\bBuffer\.\w/);
       expect(js).toContain('/* @__PURE__ */ bindOperation(');
     }
     // Declarations refer to the package's own files only.
@@ -82,7 +84,7 @@ describe('the package folder', () => {
       expect(readme).toContain(`### \`${op.id}\``);
       expect(readme).toContain(`\`${op.method.toUpperCase()}\` \`${op.path}\``);
     }
-    expect(readme).toContain('- Rate limit: 100 per minute');
+    expect(readme).toContain('- Rate limit: 5 per second (default) and 100 per minute');
     expect(readme).toMatch(/\| `location` \| query \| `string` \| no \|/);
     expect(readme).toMatch(/Business codes: .*`505` Call count exceeded \(`quota_exceeded`\)/);
     expect(readme).toMatch(/Errors: `400` /);
