@@ -12,6 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckResult, FuzzFinding } from '../../contract-tests/results.ts';
 import { ROOT, failedOf, runCli, type CliRun } from './harness.ts';
 import { PLANTED_KEY, startPlantedServer, type Recorded } from './planted-server.ts';
+import { parseContractFlags } from '../../scripts/commands/contract.ts';
+import { UsageError } from '../../scripts/args.ts';
 
 const SPEC = 'test/fixtures/fuzz/planted.yaml';
 const ENV = { DATAAPI_APPKEY: PLANTED_KEY };
@@ -222,4 +224,42 @@ describe('fuzzing against a deployment', () => {
     expect(ran.length).toBeLessThan(5);
     expect(ran).toEqual(expect.arrayContaining(fuzzedOps));
   }, 120_000);
+});
+
+describe('flags', () => {
+  const refused = (argv: string[]) => {
+    try {
+      parseContractFlags(argv);
+    } catch (err) {
+      expect(err).toBeInstanceOf(UsageError);
+      return (err as Error).message.split('\n')[0];
+    }
+    return 'accepted';
+  };
+
+  it('refuses bad --fuzz, --seed and --replay combinations with a clear message', () => {
+    expect(refused(['--fuzz', '0'])).toBe('--fuzz must be a positive integer, got "0"');
+    expect(refused(['--fuzz', '1e3'])).toBe('--fuzz must be a positive integer, got "1e3"');
+    expect(refused(['--seed', '5'])).toBe('--seed is the seed of --fuzz: give --fuzz N too');
+    expect(refused(['--fuzz', '5', '--seed', '-1'])).toMatch(/^--seed must be an integer from 0/);
+    expect(refused(['--fuzz', '5', '--seed', '4294967296'])).toMatch(/^--seed must be/);
+    expect(refused(['--replay', 'f.json', '--only', 'getScore'])).toBe(
+      '--replay sends one recorded request: it takes no --only',
+    );
+    expect(refused(['--fuz', '5'])).toBe('unknown option --fuz (did you mean "--fuzz"?)');
+    expect(parseContractFlags(['--fuzz', '7', '--seed', '0'])).toMatchObject({ fuzz: 7, seed: 0 });
+  });
+
+  it('--replay of a file that is not there, or not a replay: exit 2, nothing run', async () => {
+    const missing = await runCli(
+      'contract',
+      ['--replay', 'no/such/replay.json'],
+      'fuzz-replay-bad',
+    );
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--replay no/such/replay.json: no such file');
+    const wrong = await runCli('contract', ['--replay', 'package.json'], 'fuzz-replay-wrong');
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('not a replay file of dataapi contract --fuzz');
+  }, 60_000);
 });
