@@ -68,7 +68,7 @@ export function createTransport(config: ContractConfig, scheduler: Scheduler): T
         retriedHeaders: [] as Record<string, string>[],
       };
       for (let attempt = 0; ; attempt++) {
-        const grant = await scheduler.acquire(op.id, op.rateLimit, route);
+        const grant = await scheduler.acquire(op.id, op.rateLimits, route);
         if (!grant.ok) {
           record.error = grant.reason;
           return { ...base, budgetRefused: true };

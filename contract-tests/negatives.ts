@@ -8,9 +8,9 @@
  * an object for strings and arrays. `format` is an annotation in JSON Schema 2020-12 (a server
  * need not assert it) and `pattern` has no generic counterexample, so neither is used.
  */
-import type { JsonSchema, Operation, ServiceModel } from 'dataapi/model';
+import type { JsonSchema, Obj, Operation, ServiceModel } from 'dataapi/model';
 import type { RequestSpec } from './requests.ts';
-import { effective, objectShape, typesOf, type Obj } from 'dataapi/runtime/sampler';
+import { effective, objectShape, typesOf } from 'dataapi/runtime/sampler';
 
 export interface NegativeCase {
   /** What is wrong, e.g. `query pageSize=21 (above maximum 20)`. */

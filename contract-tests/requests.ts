@@ -3,9 +3,9 @@
  * schema-derived values where there is none), with the key sent the way the operation takes it,
  * and serialises them for the wire (path, query, headers, JSON or multipart).
  */
-import type { JsonSchema, Operation, Parameter, ServiceModel } from 'dataapi/model';
+import type { JsonSchema, Obj, Operation, Parameter, ServiceModel } from 'dataapi/model';
 import type { OutgoingRequest } from './http.ts';
-import { draw, type Obj } from 'dataapi/runtime/sampler';
+import { draw } from 'dataapi/runtime/sampler';
 import {
   chooseRequirement,
   describeErrors,

@@ -15,10 +15,11 @@ export type Grant = { ok: true; token: number } | { ok: false; reason: string };
 
 export interface Scheduler {
   /**
-   * Resolves when a request of this operation may be sent now, or is refused (the budget, or a
-   * route that stopped answering: `route` is the request's path).
+   * Resolves when a request of this operation may be sent now, under every window of `limits`
+   * (the operation's `rateLimits`), or is refused (the budget, or a route that stopped
+   * answering: `route` is the request's path).
    */
-  acquire(key: string, limit: RateLimit, route?: string): Promise<Grant>;
+  acquire(key: string, limits: RateLimit[], route?: string): Promise<Grant>;
   /**
    * Marks a granted request as answered (or failed): its slot frees one window after this. The
    * outcome feeds the run's breakers (breakers.ts).
@@ -31,6 +32,12 @@ export interface Scheduler {
 /** A slot whose release never came (a worker died) frees this long after its grant. */
 const LEASE_MS = 120_000;
 
+/** A granted request: when, and when its answer came (Infinity while in flight). */
+interface Slot {
+  granted: number;
+  done: number;
+}
+
 /**
  * Sliding window per key, counted from completion: a request holds its slot while in flight and
  * for one window after its response arrived. A request reaches the target before its response
@@ -39,8 +46,8 @@ const LEASE_MS = 120_000;
  * closer together than the window (seen: 6 arrivals in 978 ms against 5 per second).
  */
 export class LocalScheduler implements Scheduler {
-  /** key -> token -> completion time (Infinity while in flight). */
-  private slots = new Map<string, Map<number, { granted: number; done: number }>>();
+  /** key -> token -> its slot. */
+  private slots = new Map<string, Map<number, Slot>>();
   private queues = new Map<string, Promise<unknown>>();
   private used = 0;
   private seq = 0;
@@ -60,10 +67,10 @@ export class LocalScheduler implements Scheduler {
     return this.budget !== undefined && this.used >= this.budget;
   }
 
-  acquire(key: string, limit: RateLimit, route?: string): Promise<Grant> {
+  acquire(key: string, limits: RateLimit[], route?: string): Promise<Grant> {
     // Serialise per key so grants leave in order and the window arithmetic stays exact.
     const prev = this.queues.get(key) ?? Promise.resolve();
-    const next = prev.then(() => this.grant(key, limit, route ?? key));
+    const next = prev.then(() => this.grant(key, limits, route ?? key));
     this.queues.set(
       key,
       next.catch(() => undefined),
@@ -81,23 +88,15 @@ export class LocalScheduler implements Scheduler {
     return this.breakers.mayRetry();
   }
 
-  private async grant(key: string, limit: RateLimit, route: string): Promise<Grant> {
+  private async grant(key: string, limits: RateLimit[], route: string): Promise<Grant> {
     if (this.exhausted) return { ok: false, reason: `request budget of ${this.budget} exhausted` };
     const refused = this.breakers.refusal(route);
     if (refused) return { ok: false, reason: refused };
-    const window = limit.windowMs + this.marginMs;
-    const max = Math.max(1, limit.limit);
-    const slots = this.slots.get(key) ?? new Map<number, { granted: number; done: number }>();
+    const slots = this.slots.get(key) ?? new Map<number, Slot>();
     this.slots.set(key, slots);
     for (;;) {
-      const now = performance.now();
-      let wait = 25; // in-flight slots only: look again shortly (a release may come any time)
-      for (const [token, slot] of slots) {
-        const done = Math.min(slot.done, slot.granted + LEASE_MS);
-        if (now - done >= window) slots.delete(token);
-        else if (done !== Infinity) wait = Math.min(wait, window - (now - done));
-      }
-      if (slots.size < max) break;
+      const wait = this.waitFor(slots, limits);
+      if (wait === 0) break;
       await new Promise((r) => setTimeout(r, Math.max(1, Math.ceil(wait))));
     }
     if (this.exhausted) return { ok: false, reason: `request budget of ${this.budget} exhausted` };
@@ -106,10 +105,32 @@ export class LocalScheduler implements Scheduler {
     this.used++;
     return { ok: true, token };
   }
+
+  /**
+   * How long until every window has a free slot (0: now). Slots older than the longest window
+   * are dropped; an in-flight slot may be released any time, so the wait is at most 25 ms then.
+   */
+  private waitFor(slots: Map<number, Slot>, limits: RateLimit[]): number {
+    const now = performance.now();
+    const since = (slot: Slot) => now - Math.min(slot.done, slot.granted + LEASE_MS);
+    const longest = Math.max(0, ...limits.map((l) => l.windowMs)) + this.marginMs;
+    for (const [token, slot] of slots) if (since(slot) >= longest) slots.delete(token);
+    let wait = 0;
+    for (const limit of limits) {
+      const window = limit.windowMs + this.marginMs;
+      const held = [...slots.values()].filter((slot) => since(slot) < window);
+      if (held.length < Math.max(1, limit.limit)) continue;
+      let free = 25;
+      for (const slot of held)
+        if (slot.done !== Infinity) free = Math.min(free, window - since(slot));
+      wait = Math.max(wait, free);
+    }
+    return wait;
+  }
 }
 
 /**
- * Serves a LocalScheduler on 127.0.0.1 for the workers: POST /acquire {key, limit},
+ * Serves a LocalScheduler on 127.0.0.1 for the workers: POST /acquire {key, limits},
  * POST /release {key, token, outcome}, POST /retry.
  */
 export async function serveScheduler(
@@ -121,7 +142,7 @@ export async function serveScheduler(
     req.on('end', () => {
       type Input = {
         key: string;
-        limit: RateLimit;
+        limits: RateLimit[];
         token?: number;
         outcome?: Outcome;
         route?: string;
@@ -144,7 +165,7 @@ export async function serveScheduler(
           .end(JSON.stringify(scheduler.mayRetry()));
         return;
       }
-      void scheduler.acquire(input.key, input.limit, input.route).then((grant) => {
+      void scheduler.acquire(input.key, input.limits, input.route).then((grant) => {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(grant));
       });
     });
@@ -171,10 +192,10 @@ export async function serveScheduler(
 export class RemoteScheduler implements Scheduler {
   constructor(private url: string) {}
 
-  async acquire(key: string, limit: RateLimit, route?: string): Promise<Grant> {
+  async acquire(key: string, limits: RateLimit[], route?: string): Promise<Grant> {
     const res = await fetch(`${this.url}/acquire`, {
       method: 'POST',
-      body: JSON.stringify({ key, limit, route }),
+      body: JSON.stringify({ key, limits, route }),
     });
     return (await res.json()) as Grant;
   }

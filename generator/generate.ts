@@ -1,14 +1,16 @@
 /**
- * `dataapi generate`: load -> normalise -> emit. Writes the output tree atomically, or with
- * `check` compares it and reports drift. Nothing is written when anything fails.
+ * `dataapi generate`: load -> normalise -> render -> format -> write. The output tree is written
+ * atomically, or with `check` compared with the output folder to report drift; nothing is written
+ * when anything fails. What makes a run fast without changing a byte of its output (the up-to-date
+ * stamp, the format manifest, the TypeScript worker and when it runs) is speed/.
  */
 import path from 'node:path';
 import { PROJECT_ROOT } from './root.ts';
 import type { ServiceModel } from '../model/types.ts';
-import { MANIFEST, type Manifest } from './emit/manifest.ts';
+import type { LoadedSpec } from './load-text.ts';
+import type { FormatCache } from './emit/format.ts';
+import { doNotEditHeader } from './emit/header.ts';
 import type { RenderedFile } from './emit/render.ts';
-import { freshStamp, writeStamp, type StampContext } from './emit/stamp.ts';
-import type { TypesRenderer } from './emit/types-offthread.ts';
 import {
   compareTree,
   readTree,
@@ -16,11 +18,15 @@ import {
   type Drift,
   type WriteHooks,
 } from './emit/write.ts';
+import {
+  startSpeedups,
+  upToDate,
+  type ManifestCache,
+  type Speedups,
+  type StampContext,
+} from './speed/index.ts';
 
 export { PROJECT_ROOT };
-
-/** Up to this size, formatting overlaps the worker (see fullRun). */
-const OVERLAP_MAX_OPERATIONS = 500;
 
 export interface GenerateOptions {
   spec: string;
@@ -50,178 +56,176 @@ export interface GenerateResult {
   ms: number;
 }
 
+/** One run's settings: the options, and what the stamp and the headers are made of. */
+interface Job extends StampContext {
+  options: GenerateOptions;
+}
+
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
   const started = performance.now();
-  const specLabel =
-    path.relative(process.cwd(), path.resolve(options.spec)).split(path.sep).join('/') ||
-    options.spec;
-  const templatesDir = options.templatesDir ?? path.join(PROJECT_ROOT, 'templates');
-  const stampContext: StampContext = {
-    projectRoot: PROJECT_ROOT,
-    templatesDir,
-    specLabel,
-    ...(options.kinds ? { kinds: options.kinds } : {}),
-  };
-  // A write run whose inputs and output are as the last run left them has nothing to do. `--check`
-  // always regenerates: it is what CI trusts.
-  if (!options.check && !options.force) {
-    const fresh = await freshStamp(options.out, stampContext);
-    if (fresh) {
-      const tree = await readTree(options.out);
-      return {
-        operations: fresh.operations,
-        previews: fresh.previews,
-        upToDate: true,
-        files: [...tree].map(([p, content]) => ({ path: p, content })),
-        written: [],
-        unchanged: tree.size,
-        formatted: 0,
-        ms: performance.now() - started,
-      };
-    }
+  const job = jobOf(options);
+  // `--check` always regenerates: it is what CI trusts.
+  const skipped = options.check || options.force ? undefined : await upToDate(options.out, job);
+  if (skipped) {
+    const { files } = skipped;
+    const done = { upToDate: true, written: [], unchanged: files.length, formatted: 0 };
+    return { ...skipped, ...done, ms: performance.now() - started };
   }
-  // openapi-typescript starts loading on the other core now; the rest loads here meanwhile. The
-  // heavy parts load only when there is work (a shortcut run never pays for them).
-  const types = (await import('./emit/types-offthread.ts')).startTypesRenderer();
+  const speed = await startSpeedups(options, job);
   try {
-    return await fullRun(options, specLabel, templatesDir, stampContext, types, started);
+    const spec = await (await import('./load.ts')).loadSpec(options.spec);
+    const model = (await import('./normalise/index.ts')).normalise(spec);
+    const rendered = await render(job, spec, model, speed);
+    const existing = await readTree(options.out);
+    const cache = speed.formatCache(existing);
+    const formatted = await format(job, rendered, cache, speed);
+    const result = await write(job, { spec, model, rendered, formatted }, existing, cache, speed);
+    return { ...result, ms: performance.now() - started };
   } finally {
-    types.close();
+    speed.close();
   }
 }
 
-async function fullRun(
-  options: GenerateOptions,
-  specLabel: string,
-  templatesDir: string,
-  stampContext: StampContext,
-  typesRenderer: TypesRenderer,
-  started: number,
-): Promise<GenerateResult> {
-  const [{ loadSpec }, { normalise }, engineModule, { renderAll }, prettier] = await Promise.all([
-    import('./load.ts'),
-    import('./normalise/index.ts'),
-    import('./emit/engine.ts'),
-    import('./emit/render.ts'),
-    import('prettier'),
-  ]);
-  const { formatFiles } = await import('./emit/format.ts');
-  const { printJson } = await import('./emit/json-print.ts');
-  const spec = await loadSpec(options.spec);
-  const model = normalise(spec);
-  const counts = {
-    operations: model.operations.length,
-    previews: model.operations.filter((o) => o.preview).length,
-  };
-
-  const typesText = typesRenderer.render(spec.document);
-  typesText.catch(() => undefined); // awaited below; an early failure must not be unhandled
-  const templates = await engineModule.loadTemplates(templatesDir, engineModule.createEngine());
-  const rendered = renderAll(model, templates, {
+function jobOf(options: GenerateOptions): Job {
+  const specLabel =
+    path.relative(process.cwd(), path.resolve(options.spec)).split(path.sep).join('/') ||
+    options.spec;
+  return {
+    options,
+    projectRoot: PROJECT_ROOT,
+    templatesDir: options.templatesDir ?? path.join(PROJECT_ROOT, 'templates'),
     specLabel,
     ...(options.kinds ? { kinds: options.kinds } : {}),
-  });
-  rendered.push({
-    path: 'model.json',
-    content: printJson(model, prettier.util.getStringWidth),
-    formatted: true,
-  });
-
-  const existing = await readTree(options.out);
-  const previous = parseManifest(existing.get(MANIFEST));
-  const prettierConfig =
-    (await prettier.resolveConfig(path.join(path.resolve(options.out), 'index.ts'))) ?? {};
-  const cache = { manifest: previous, read: async (rel: string) => existing.get(rel) };
-  // Every emitted TypeScript file is parsed by the TypeScript compiler (in the worker). The
-  // templates' output is checked there and formatted here while the worker renders the types.
-  const templateCheck = typesRenderer.check(rendered.filter((f) => !f.formatted));
-  templateCheck.catch(() => undefined);
-  const parseErrorsOf = async (checks: Promise<string[]>[]) => {
-    const errors = (await Promise.all(checks)).flat();
-    if (errors.length > 0) throw new Error(errors.join('\n'));
   };
+}
+
+interface Rendered {
+  operations: number;
+  /** The templates' output and model.json (already in prettier's layout). */
+  files: RenderedFile[];
+  /** types.ts, rendered by openapi-typescript in the worker meanwhile. */
+  types: Promise<RenderedFile>;
+  /** Every template kind there is (`--kinds` keeps the others' files). */
+  kinds: Set<string>;
+}
+
+/** Render: types.ts in the worker; the templates over the model and model.json here meanwhile. */
+async function render(
+  job: Job,
+  spec: LoadedSpec,
+  model: ServiceModel,
+  speed: Speedups,
+): Promise<Rendered> {
+  const header = `// ${doNotEditHeader(job.specLabel)}\n/* eslint-disable */\n`;
+  const types = speed.typescript
+    .render(spec)
+    .then((text) => ({ path: 'types.ts', content: header + text }));
+  types.catch(() => undefined); // awaited by format; an early failure must not be unhandled
+  const [engine, { renderAll }, { printJson }, prettier] = await Promise.all([
+    import('./emit/engine.ts'),
+    import('./emit/render.ts'),
+    import('./emit/json-print.ts'),
+    import('prettier'),
+  ]);
+  const templates = await engine.loadTemplates(job.templatesDir, engine.createEngine());
+  const files = renderAll(model, templates, {
+    specLabel: job.specLabel,
+    ...(job.kinds ? { kinds: job.kinds } : {}),
+  });
+  const json = printJson(model, prettier.util.getStringWidth);
+  files.push({ path: 'model.json', content: json, formatted: true });
+  const kinds = [...templates.templates.keys()].filter((t) => t.includes('/'));
+  return {
+    operations: model.operations.length,
+    files,
+    types,
+    kinds: new Set(kinds.map((t) => t.split('/')[0] as string)),
+  };
+}
+
+/**
+ * Format: prettier over every file, each TypeScript file parsed by the compiler first (in the
+ * worker), so a template bug fails the run with its file and line.
+ */
+async function format(
+  job: Job,
+  rendered: Rendered,
+  cache: FormatCache,
+  speed: Speedups,
+): Promise<{ files: RenderedFile[]; formatted: number }> {
+  const [prettier, { formatFiles }] = await Promise.all([
+    import('prettier'),
+    import('./emit/format.ts'),
+  ]);
+  const at = path.join(path.resolve(job.options.out), 'index.ts');
+  const config = (await prettier.resolveConfig(at)) ?? {};
+  const checked = speed.typescript.check(rendered.files.filter((f) => !f.formatted));
+  checked.catch(() => undefined);
   const formatTemplates = () =>
-    formatFiles(rendered, cache, prettierConfig, true).catch(async (err) => {
-      await parseErrorsOf([templateCheck]); // the compiler's message, when it has one, says more
+    formatFiles(rendered.files, cache, config, true).catch(async (err) => {
+      await throwParseErrors([checked]); // the compiler's message, when it has one, says more
       throw err;
     });
-  const header = `// Generated by dataapi from ${specLabel.replace(/[\r\n]/g, ' ')}. Do not edit.\n`;
   const finishTypes = async () => {
-    const typesFile = {
-      path: 'types.ts',
-      content: `${header}/* eslint-disable */\n${await typesText}`,
-    };
-    await parseErrorsOf([templateCheck, typesRenderer.check([typesFile])]);
-    // The worker's last job is done: its heap (the compiler, openapi-typescript's tree) goes now.
-    typesRenderer.close();
-    return typesFile;
+    const types = await rendered.types;
+    await throwParseErrors([checked, speed.typescript.check([types])]);
+    speed.typescript.close(); // its last job is done: its heap (compiler, openapi-typescript) goes
+    return types;
   };
-  // A small description formats its templates' output while the worker renders the types (speed);
-  // a large one first lets the worker finish and go, so the two memory peaks do not add up.
-  const overlap = model.operations.length <= OVERLAP_MAX_OPERATIONS;
-  let first: Awaited<ReturnType<typeof formatFiles>>;
-  let typesFile: RenderedFile;
-  if (overlap) {
-    first = await formatTemplates();
-    typesFile = await finishTypes();
-  } else {
-    typesFile = await finishTypes();
-    first = await formatTemplates();
-  }
-  const second = await formatFiles([typesFile], cache, prettierConfig, true);
-  const files = [...first.files, ...second.files].sort((a, b) =>
-    a.path.localeCompare(b.path, 'en'),
-  );
-  const manifest: Manifest = {
-    version: 1,
-    files: { ...first.manifest.files, ...second.manifest.files },
+  const [templates, types] = await speed.overlap(rendered.operations, formatTemplates, finishTypes);
+  const typesFormatted = await formatFiles([types], cache, config, true);
+  return {
+    files: [...templates.files, ...typesFormatted.files].sort(byPath),
+    formatted: templates.formatted + typesFormatted.formatted,
   };
-  const formatted = first.formatted + second.formatted;
-  if (options.kinds)
-    keepOtherKinds(options.kinds, templates.templates.keys(), existing, previous, files, manifest);
-  const sortedManifest = {
-    ...manifest,
-    files: Object.fromEntries(
-      Object.entries(manifest.files).sort(([a], [b]) => a.localeCompare(b, 'en')),
-    ),
-  };
-  files.push({ path: MANIFEST, content: JSON.stringify(sortedManifest, null, 2) + '\n' });
+}
 
+async function throwParseErrors(checks: Promise<string[]>[]): Promise<void> {
+  const errors = (await Promise.all(checks)).flat();
+  if (errors.length > 0) throw new Error(errors.join('\n'));
+}
+
+const byPath = (a: RenderedFile, b: RenderedFile) => a.path.localeCompare(b.path, 'en');
+
+/**
+ * Write: the manifest beside the files, the drift against the output folder (`check` stops there),
+ * then the atomic swap and the stamp.
+ */
+async function write(
+  job: Job,
+  run: {
+    spec: LoadedSpec;
+    model: ServiceModel;
+    rendered: Rendered;
+    formatted: { files: RenderedFile[]; formatted: number };
+  },
+  existing: Map<string, string>,
+  cache: ManifestCache,
+  speed: Speedups,
+): Promise<Omit<GenerateResult, 'ms'>> {
+  const { options } = job;
+  const files = run.formatted.files;
+  if (job.kinds) keepOtherKinds(job.kinds, run.rendered.kinds, existing, cache, files);
+  files.push(cache.file());
   const drift = compareTree(files, existing);
   const written = [...drift.added, ...drift.changed];
-  const unchanged = files.length - written.length;
-  if (options.check) {
-    return {
-      model,
-      ...counts,
-      upToDate: false,
-      files,
-      written: [],
-      unchanged,
-      formatted,
-      drift,
-      ms: performance.now() - started,
-    };
-  }
-  if (written.length > 0 || drift.removed.length > 0)
-    await writeTreeAtomically(options.out, files, options.hooks);
-  await writeStamp(
-    options.out,
-    stampContext,
-    spec.inputs ?? [path.resolve(options.spec)],
-    counts,
-    files,
-  );
-  return {
-    model,
+  const counts = {
+    operations: run.model.operations.length,
+    previews: run.model.operations.filter((o) => o.preview).length,
+  };
+  const result = {
+    model: run.model,
     ...counts,
     upToDate: false,
     files,
-    written,
-    unchanged,
-    formatted,
-    ms: performance.now() - started,
+    unchanged: files.length - written.length,
+    formatted: run.formatted.formatted,
   };
+  if (options.check) return { ...result, written: [], drift };
+  if (written.length > 0 || drift.removed.length > 0)
+    await writeTreeAtomically(options.out, files, options.hooks);
+  await speed.stamp(run.spec.inputs ?? [path.resolve(options.spec)], counts, files);
+  return { ...result, written };
 }
 
 /**
@@ -230,33 +234,18 @@ async function fullRun(
  */
 function keepOtherKinds(
   kinds: string[],
-  templatePaths: Iterable<string>,
+  all: Set<string>,
   existing: Map<string, string>,
-  previous: Manifest | undefined,
+  cache: ManifestCache,
   files: RenderedFile[],
-  manifest: Manifest,
 ): void {
-  const all = new Set(
-    [...templatePaths].filter((t) => t.includes('/')).map((t) => t.split('/')[0]),
-  );
   for (const [rel, content] of existing) {
     const kind = rel.split('/')[0] as string;
     if (!rel.includes('/') || !all.has(kind) || kinds.includes(kind)) continue;
     files.push({ path: rel, content });
-    const entry = previous?.files[rel];
-    if (entry) manifest.files[rel] = entry;
+    cache.keep(rel);
   }
-  files.sort((a, b) => a.path.localeCompare(b.path, 'en'));
-}
-
-function parseManifest(text: string | undefined): Manifest | undefined {
-  if (text === undefined) return undefined;
-  try {
-    const parsed = JSON.parse(text) as Manifest;
-    return parsed.version === 1 && typeof parsed.files === 'object' ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
+  files.sort(byPath);
 }
 
 export function hasDrift(drift: Drift | undefined): boolean {

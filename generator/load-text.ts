@@ -17,6 +17,8 @@ export interface LoadedSpec {
   locate(pointer: string): { line: number; column: number } | undefined;
   /** Absolute paths of every file read: the root and the files its `$ref`s point into. */
   inputs?: string[];
+  /** The root file's text, when the document is exactly that text as JSON.parse reads it. */
+  jsonText?: string;
 }
 
 export interface SpecProblem {
@@ -64,6 +66,7 @@ export function parseSpecText(
   return {
     file,
     raw: json.value,
+    jsonText: text,
     locate: (pointer) => (positions ??= parseYamlText(file, text)).locate(pointer),
   };
 }
@@ -81,36 +84,53 @@ function parseJson(text: string): { value: unknown } | undefined {
   } catch {
     return undefined;
   }
-  return hasRepeatedKey(text) ? undefined : { value };
+  return hasRepeatedKey(text, value) ? undefined : { value };
 }
 
-/** Whether an object in this (valid) JSON text names a key twice. */
-function hasRepeatedKey(text: string): boolean {
-  const objects: (Set<string> | undefined)[] = [];
-  let expectKey = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x7b /* { */) {
-      objects.push(new Set());
-      expectKey = true;
-    } else if (c === 0x5b /* [ */) objects.push(undefined);
-    else if (c === 0x7d /* } */ || c === 0x5d /* ] */) objects.pop();
-    else if (c === 0x2c /* , */) expectKey = objects.at(-1) !== undefined;
-    else if (c === 0x22 /* " */) {
-      let j = i + 1;
-      while (text.charCodeAt(j) !== 0x22) j += text.charCodeAt(j) === 0x5c ? 2 : 1;
-      if (expectKey) {
-        const keys = objects.at(-1) as Set<string>;
-        const key = text.slice(i + 1, j);
-        const name = key.includes('\\') ? (JSON.parse(`"${key}"`) as string) : key;
-        if (keys.has(name)) return true;
-        keys.add(name);
-        expectKey = false;
-      }
-      i = j;
+/**
+ * Whether an object in this (valid) JSON text names a key twice: JSON.parse keeps one property per
+ * name, so the parsed value then has fewer properties than the text has keys. (A string followed
+ * by `:` is a key in valid JSON.) Counting allocates nothing, which matters on 13 MB of text.
+ */
+function hasRepeatedKey(text: string, value: unknown): boolean {
+  let keys = 0;
+  for (let i = text.indexOf('"'); i >= 0; i = text.indexOf('"', i + 1)) {
+    let j = text.indexOf('"', i + 1);
+    while (isEscaped(text, j)) j = text.indexOf('"', j + 1);
+    let k = j + 1;
+    while (isSpace(text.charCodeAt(k))) k++;
+    if (text.charCodeAt(k) === 0x3a /* : */) keys++;
+    i = j;
+  }
+  return keys !== propertyCount(value);
+}
+
+/** Whether the quote at `at` is escaped (an odd run of backslashes before it). */
+function isEscaped(text: string, at: number): boolean {
+  let n = 0;
+  while (text.charCodeAt(at - 1 - n) === 0x5c) n++;
+  return n % 2 === 1;
+}
+
+const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+/** Properties in all the objects of a parsed JSON value (a stack, not recursion: any depth). */
+function propertyCount(value: unknown): number {
+  let n = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    if (Array.isArray(node)) {
+      for (const item of node) stack.push(item);
+      continue;
+    }
+    for (const key in node) {
+      n++;
+      stack.push((node as Record<string, unknown>)[key]);
     }
   }
-  return false;
+  return n;
 }
 
 function parseYamlText(

@@ -4,7 +4,7 @@
  * the line and column, so a user can go straight to the spot.
  */
 import path from 'node:path';
-import SwaggerParser from '@apidevtools/swagger-parser';
+import { createRequire } from 'node:module';
 import { isObject } from '../model/object.ts';
 import { joinPointer, splitPointer } from '../model/pointer.ts';
 import { hoistDeepSchemaRefs } from './load-hoist.ts';
@@ -17,6 +17,11 @@ import {
   type OpenApiDocument,
   type SpecProblem,
 } from './load-text.ts';
+
+/** swagger-parser's check of a document against the OpenAPI schema of its version (throws). */
+const validateSchema = createRequire(import.meta.url)(
+  '@apidevtools/swagger-parser/lib/validators/schema',
+) as (document: unknown) => void;
 
 // Importers take these from here; they live in load-text.ts and model/pointer.ts.
 export { parseSpecText, readSpecText, SpecError, splitPointer };
@@ -56,51 +61,64 @@ export async function loadSpec(specPath: string): Promise<LoadedSpec> {
   // Our own pass first: it names the file, pointer and line of each `$ref` that points nowhere.
   const refProblems = files.checkRefs();
   if (refProblems.length > 0) throw new SpecError(shown, refProblems, 'DATAAPI_SPEC_REF');
-  // Bundle first, then validate the bundle: swagger-parser's validate() on a split description
-  // leaves a whole chain of external `$ref`s unresolved when one schema is recursive, and then
-  // rejects the valid path items that still hold a `$ref`.
+  // Bundle first (every `$ref` internal then), then validate the bundle.
   let document: OpenApiDocument;
   try {
     if (files.paths.length === 1) {
       // One file, internal `$ref`s only (checkRefs read every file a `$ref` reaches): the bundle
-      // would be the document itself, so the bundler's crawl is skipped.
-      document = structuredClone(raw) as OpenApiDocument;
+      // would be the document itself, so the bundler's crawl (and a copy) is skipped.
+      document = raw as OpenApiDocument;
     } else {
+      // The bundler (and its resolver) loads only for a description split over files.
+      const SwaggerParser = (await import('@apidevtools/swagger-parser')).default;
       document = (await SwaggerParser.bundle(
         file,
         structuredClone(raw) as never,
       )) as unknown as OpenApiDocument;
       hoistDeepSchemaRefs(document, (pointer) => files.refNameAt(pointer));
     }
-    // validate() dereferences in place, so it gets its own copy.
-    await SwaggerParser.validate(withoutValidatorFalsePositives(document) as never);
+    // The document against the OpenAPI schema of its version, as it is: each object is checked
+    // where it is written (swagger-parser's validate() would dereference a copy first and check
+    // every shared schema again at each use, several times the work on a large description).
+    validateSchema(withoutValidatorFalsePositives(document));
   } catch (err) {
     throw toSpecError(shown, files, err);
   }
-  return { file: shown, document, locate: parsed.locate, inputs: files.paths };
+  const spec: LoadedSpec = { file: shown, document, locate: parsed.locate, inputs: files.paths };
+  // The document is the root file's JSON as parsed (no copy, no bundling, no repair).
+  if (document === raw && parsed.jsonText !== undefined) spec.jsonText = parsed.jsonText;
+  return spec;
 }
 
 /**
- * A copy of the document for swagger-parser's validate(), without what its bundled OpenAPI 3.1
- * schema wrongly rejects: a server variable's `description` (the schema misspells it
- * `descriptions`), valid in every 3.x version.
+ * The document for swagger-parser's schema validator without what its bundled OpenAPI 3.1 schema
+ * wrongly rejects: a server variable's `description` (the schema misspells it `descriptions`),
+ * valid in every 3.x version. A copy only when there is one to take out.
  */
 function withoutValidatorFalsePositives(document: OpenApiDocument): OpenApiDocument {
+  if (!serverHolders(document).some((holder) => describedVariables(holder).length > 0))
+    return document;
   const copy = structuredClone(document);
-  const fixServers = (holder: unknown) => {
-    if (!isObject(holder) || !Array.isArray(holder['servers'])) return;
-    for (const server of holder['servers']) {
-      if (!isObject(server) || !isObject(server['variables'])) continue;
-      for (const v of Object.values(server['variables']))
-        if (isObject(v) && typeof v['description'] === 'string') delete v['description'];
-    }
-  };
-  fixServers(copy);
-  for (const item of Object.values(isObject(copy['paths']) ? copy['paths'] : {})) {
-    fixServers(item);
-    if (isObject(item)) for (const op of Object.values(item)) fixServers(op);
-  }
+  for (const holder of serverHolders(copy))
+    for (const v of describedVariables(holder)) delete v['description'];
   return copy;
+}
+
+/** The root, the path items and the operations: the objects that may have `servers`. */
+function serverHolders(document: OpenApiDocument): unknown[] {
+  const items = Object.values(isObject(document['paths']) ? document['paths'] : {});
+  return [document, ...items, ...items.flatMap((i) => (isObject(i) ? Object.values(i) : []))];
+}
+
+function describedVariables(holder: unknown): Record<string, unknown>[] {
+  if (!isObject(holder) || !Array.isArray(holder['servers'])) return [];
+  return holder['servers'].flatMap((server: unknown) =>
+    isObject(server) && isObject(server['variables'])
+      ? Object.values(server['variables']).filter(
+          (v): v is Record<string, unknown> => isObject(v) && typeof v['description'] === 'string',
+        )
+      : [],
+  );
 }
 
 function toSpecError(file: string, files: SpecFiles, err: unknown): SpecError {

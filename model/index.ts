@@ -4,6 +4,7 @@
  */
 export * from './types.ts';
 export * from './identifiers.ts';
+export * from './keywords.ts';
 export * from './object.ts';
 export * from './pointer.ts';
 export * from './refs.ts';

@@ -27,3 +27,15 @@ export function resolve(doc: unknown, value: unknown, seen = new Set<string>()):
   seen.add(pointer);
   return resolve(doc, getAt(doc, pointer), seen);
 }
+
+/** Follows `$ref`s from a pointer to the pointer of the object written there (cycles stop). */
+export function followRefs(doc: unknown, pointer: string): string {
+  const seen = new Set<string>();
+  let at = pointer;
+  for (;;) {
+    const target = refPointer(getAt(doc, at));
+    if (target === undefined || seen.has(target)) return at;
+    seen.add(target);
+    at = target;
+  }
+}

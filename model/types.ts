@@ -165,8 +165,16 @@ export interface RateLimit {
   limit: number;
   per: 'second' | 'minute' | 'hour';
   windowMs: number;
+  /** The operation's own `x-dataapi-rate-limit`, or the service default (the root's). */
   source: 'operation' | 'default';
 }
+
+/** The length of each rate-limit window. */
+export const WINDOW_MS: Readonly<Record<RateLimit['per'], number>> = {
+  second: 1000,
+  minute: 60_000,
+  hour: 3_600_000,
+};
 
 /**
  * Where an operation takes its page size: decided once by the normaliser (an integer query
@@ -246,7 +254,18 @@ export interface Operation {
   preview?: PreviewVariant;
   /** Name of the operation's business code group (see ServiceModel.businessCodeGroups). */
   businessCodes?: string;
+  /**
+   * The limit the description declares for this operation: its own, else the service default.
+   * What `dataapi diff` compares and the packed client's README shows.
+   */
   rateLimit: RateLimit;
+  /**
+   * Every window a request of this operation counts against, shortest first: the declared limit
+   * and, when that is over another window than the service default, the default too (air
+   * quality: 5 per second and 100 per minute; docs/service.md §7). Decided once by the
+   * normaliser: servers enforce these windows, the client and the contract runner pace by them.
+   */
+  rateLimits: RateLimit[];
   /** The page-size parameter or body field, when the operation pages its results. */
   paging?: Paging;
   async?: AsyncLink;

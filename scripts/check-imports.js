@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { resolveImport } from '../generator/resolve-import.mjs';
 
 /** Layers checked, and the layers each must not import. */
 export const FORBIDDEN = {
@@ -72,16 +73,7 @@ export function importGraph(root) {
     const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
     const targets = new Set();
     for (const { fileName } of info.importedFiles) {
-      // Every module here is ESM ("type": "module"): resolve as an `import`, exports included.
-      const resolved = ts.resolveModuleName(
-        fileName,
-        file,
-        options,
-        host,
-        undefined,
-        undefined,
-        ts.ModuleKind.ESNext,
-      ).resolvedModule?.resolvedFileName;
+      const resolved = resolveImport(ts, fileName, file, options, host);
       if (!resolved || /[\\/]node_modules[\\/]/.test(resolved)) continue;
       // A .d.mts beside its .mjs stands for it.
       const target = path.resolve(resolved.replace(/\.d\.mts$/, '.mjs'));

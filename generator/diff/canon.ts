@@ -7,6 +7,11 @@
 import { SCHEMA_ROOT_ID, type ServiceModel } from '../../model/types.ts';
 import { isObject as isObj, type Obj } from '../../model/object.ts';
 import { escapeToken } from '../../model/pointer.ts';
+import {
+  SCHEMA_KEYWORDS,
+  SCHEMA_LIST_KEYWORDS,
+  SCHEMA_MAP_KEYWORDS,
+} from '../../model/keywords.ts';
 
 /** Keywords that document a schema without constraining its values. */
 const ANNOTATIONS = new Set([
@@ -26,19 +31,7 @@ const ANNOTATIONS = new Set([
 ]);
 
 /** Keywords whose boolean value is a schema (`true` = anything, `false` = nothing). */
-const SCHEMA_VALUED = new Set([
-  'additionalProperties',
-  'unevaluatedProperties',
-  'unevaluatedItems',
-  'items',
-  'additionalItems',
-  'contains',
-  'propertyNames',
-  'not',
-  'if',
-  'then',
-  'else',
-]);
+const SCHEMA_VALUED = new Set(SCHEMA_KEYWORDS);
 
 const DEF_PREFIX = `${SCHEMA_ROOT_ID}#/$defs/`;
 
@@ -64,7 +57,7 @@ export function canon(schema: unknown): unknown {
   for (const key of Object.keys(schema).sort()) {
     if (ANNOTATIONS.has(key) || key.startsWith('x-')) continue;
     const value = schema[key];
-    if (key === 'properties' || key === 'patternProperties' || key === '$defs') {
+    if (SCHEMA_MAP_KEYWORDS.includes(key)) {
       const map: Obj = {};
       for (const name of Object.keys(isObj(value) ? value : {}).sort())
         Object.defineProperty(map, name, {
@@ -80,7 +73,7 @@ export function canon(schema: unknown): unknown {
       out['enum'] = [value];
     } else if (key === 'enum' && Array.isArray(value)) {
       out[key] = sortValues(value);
-    } else if (Array.isArray(value) && ['allOf', 'anyOf', 'oneOf', 'prefixItems'].includes(key)) {
+    } else if (Array.isArray(value) && SCHEMA_LIST_KEYWORDS.includes(key)) {
       out[key] = value.map(canon);
     } else if (isObj(value) || (typeof value === 'boolean' && SCHEMA_VALUED.has(key))) {
       out[key] = canon(value);

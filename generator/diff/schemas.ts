@@ -32,35 +32,6 @@ export function compareSchemas(b: unknown, h: unknown, where: Where, ctx: Schema
   compareViews(vb, vh, { ...where, base: vb.pointer, head: vh.pointer }, ctx);
 }
 
-const HANDLED = new Set([
-  'type',
-  'enum',
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'minLength',
-  'maxLength',
-  'minItems',
-  'maxItems',
-  'minProperties',
-  'maxProperties',
-  'multipleOf',
-  'uniqueItems',
-  'pattern',
-  'format',
-  'properties',
-  'required',
-  'additionalProperties',
-  'items',
-  'prefixItems',
-  'anyOf',
-  'oneOf',
-  'allOf',
-  'readOnly', // read by compareObjects: a readOnly field is never sent, a writeOnly one never read
-  'writeOnly',
-]);
-
 export function compareViews(vb: View, vh: View, where: Where, ctx: SchemaContext): void {
   const bAll = vb.s['allOf'];
   const hAll = vh.s['allOf'];
@@ -180,6 +151,15 @@ const BOUNDS: [string, 'lower' | 'upper', string?][] = [
   ['minProperties', 'lower'],
   ['maxProperties', 'upper'],
 ];
+
+/** Keywords compared by their own rule; any other keyword that differs is a `*-schema-changed`. */
+const HANDLED = new Set([
+  ...BOUNDS.flatMap(([key, , exclusive]) => (exclusive ? [key, exclusive] : [key])),
+  ...['type', 'enum', 'multipleOf', 'uniqueItems', 'pattern', 'format', 'required'],
+  ...['properties', 'additionalProperties', 'items', 'prefixItems', 'anyOf', 'oneOf', 'allOf'],
+  // read by compareObjects: a readOnly field is never sent, a writeOnly one never read
+  ...['readOnly', 'writeOnly'],
+]);
 
 function compareBounds(b: Obj, h: Obj, where: Where, ctx: SchemaContext): void {
   const show = (x: Bound) => (x === undefined ? 'none' : `${x.ex ? '(exclusive) ' : ''}${x.v}`);

@@ -7,6 +7,8 @@ import type { BusinessCodeGroup, KeyTransport, Operation } from '../../model/typ
 import { escapeToken } from '../../model/pointer.ts';
 import type { DiffSide } from './side.ts';
 import type { OperationEmit } from './pair.ts';
+import type { RuleId } from './rules.ts';
+import type { Side } from './types.ts';
 
 export function compareService(
   base: DiffSide,
@@ -15,39 +17,10 @@ export function compareService(
   h: Operation,
   emit: OperationEmit,
 ): void {
-  if (b.preview && !h.preview) {
-    const at = b.preview.explicit
-      ? pathPointer(b.preview.path, b.method)
-      : `${b.pointer}/x-dataapi-preview`;
-    emit(
-      'api-preview-removed',
-      'base',
-      at,
-      `the preview variant ${b.method.toUpperCase()} ${b.preview.path} was removed`,
-    );
-  } else if (!b.preview && h.preview) {
-    const at = h.preview.explicit
-      ? pathPointer(h.preview.path, h.method)
-      : `${h.pointer}/x-dataapi-preview`;
-    emit(
-      'api-preview-added',
-      'head',
-      at,
-      `preview variant ${h.method.toUpperCase()} ${h.preview.path} added`,
-    );
-  }
+  comparePreview(b, h, emit);
   compareEnvelope(b, h, emit);
   compareAuth(b, h, emit);
-  const rate = (o: Operation) => o.rateLimit.limit / o.rateLimit.windowMs;
-  const show = (o: Operation) => `${o.rateLimit.limit} per ${o.rateLimit.per}`;
-  if (rate(h) !== rate(b)) {
-    const at =
-      h.rateLimit.source === 'operation'
-        ? `${h.pointer}/x-dataapi-rate-limit`
-        : '/x-dataapi-rate-limit';
-    const rule = rate(h) < rate(b) ? 'rate-limit-lowered' : 'rate-limit-raised';
-    emit(rule, 'head', at, `rate limit ${show(b)} → ${show(h)}`);
-  }
+  compareValues(b, h, emit);
   compareCodes(base, head, b, h, emit);
   if (b.streaming !== h.streaming)
     emit(
@@ -66,6 +39,65 @@ export function compareService(
 }
 
 const pathPointer = (path: string, method: string) => `/paths/${escapeToken(path)}/${method}`;
+
+/** A preview variant that one side has and the other not: [rule, the side that has it, verb]. */
+const PREVIEW_CHANGES: [RuleId, Side, string][] = [
+  ['api-preview-removed', 'base', 'was removed'],
+  ['api-preview-added', 'head', 'was added'],
+];
+
+function comparePreview(b: Operation, h: Operation, emit: OperationEmit): void {
+  if (!b.preview === !h.preview) return;
+  const [rule, side, verb] = PREVIEW_CHANGES[b.preview ? 0 : 1]!;
+  const op = side === 'base' ? b : h;
+  const preview = op.preview!;
+  const at = preview.explicit
+    ? pathPointer(preview.path, op.method)
+    : `${op.pointer}/x-dataapi-preview`;
+  emit(rule, side, at, `the preview variant ${op.method.toUpperCase()} ${preview.path} ${verb}`);
+}
+
+/**
+ * Facts of an operation that are one value each: a change is `<what> <base> → <head>`, under a
+ * rule that may depend on the direction. Absent on either side: nothing to compare.
+ */
+interface ValueFact {
+  what: string;
+  value(o: Operation): number | string | undefined;
+  show(o: Operation): string;
+  rule(b: number | string, h: number | string): RuleId;
+  at(h: Operation): string;
+}
+
+const VALUE_FACTS: ValueFact[] = [
+  {
+    // The declared limit, compared as a rate (100 per minute is lower than 5 per second).
+    what: 'rate limit',
+    value: (o) => o.rateLimit.limit / o.rateLimit.windowMs,
+    show: (o) => `${o.rateLimit.limit} per ${o.rateLimit.per}`,
+    rule: (b, h) => (h < b ? 'rate-limit-lowered' : 'rate-limit-raised'),
+    at: (h) =>
+      h.rateLimit.source === 'operation'
+        ? `${h.pointer}/x-dataapi-rate-limit`
+        : '/x-dataapi-rate-limit',
+  },
+  {
+    what: 'business code group',
+    value: (o) => o.businessCodes,
+    show: (o) => String(o.businessCodes),
+    rule: () => 'business-code-group-changed',
+    at: (h) => `${h.pointer}/x-dataapi-business-codes`,
+  },
+];
+
+function compareValues(b: Operation, h: Operation, emit: OperationEmit): void {
+  for (const fact of VALUE_FACTS) {
+    const vb = fact.value(b);
+    const vh = fact.value(h);
+    if (vb === undefined || vh === undefined || vb === vh) continue;
+    emit(fact.rule(vb, vh), 'head', fact.at(h), `${fact.what} ${fact.show(b)} → ${fact.show(h)}`);
+  }
+}
 
 function compareEnvelope(b: Operation, h: Operation, emit: OperationEmit): void {
   const at = `${h.pointer}/x-dataapi-envelope`;
@@ -131,17 +163,8 @@ function compareCodes(
   h: Operation,
   emit: OperationEmit,
 ): void {
-  if (b.businessCodes === undefined || h.businessCodes === undefined) return;
-  const at = `${h.pointer}/x-dataapi-business-codes`;
-  if (b.businessCodes !== h.businessCodes) {
-    emit(
-      'business-code-group-changed',
-      'head',
-      at,
-      `business code group ${b.businessCodes} → ${h.businessCodes}`,
-    );
-    return;
-  }
+  // A group renamed is reported by compareValues; its codes are compared within one group.
+  if (b.businessCodes === undefined || b.businessCodes !== h.businessCodes) return;
   const group = (side: DiffSide, name: string) =>
     side.model.businessCodeGroups.find((g) => g.name === name);
   const gb = group(base, b.businessCodes);

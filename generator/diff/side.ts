@@ -3,7 +3,7 @@ import type { LoadedSpec } from '../load.ts';
 import type { Operation, Parameter, ServiceModel } from '../../model/types.ts';
 import { isObject as isObj, type Obj } from '../../model/object.ts';
 import { escapeToken, joinPointer } from '../../model/pointer.ts';
-import { getAt, refPointer } from '../../model/refs.ts';
+import { followRefs, getAt } from '../../model/refs.ts';
 import { SchemaSpace } from './canon.ts';
 
 export interface DiffSide {
@@ -16,17 +16,6 @@ export interface DiffSide {
 
 export function makeSide(label: string, loaded: DiffSide['loaded'], model: ServiceModel): DiffSide {
   return { label, loaded, model, space: new SchemaSpace(model, loaded.document) };
-}
-
-/** Follows `$ref`s from a pointer to the pointer of the object written there. */
-export function followRefs(doc: Obj, pointer: string): string {
-  let at = pointer;
-  for (let hops = 0; hops < 20; hops++) {
-    const target = refPointer(getAt(doc, at));
-    if (target === undefined) return at;
-    at = target;
-  }
-  return at;
 }
 
 /** Where a parameter of an operation is written (its own list first, then the path item's). */

@@ -2,21 +2,22 @@
  * Formatting and syntax verification of emitted files.
  *
  * prettier formats every file. Each `.ts` file is parsed by the TypeScript compiler first, so a
- * template bug fails the run with the file and line instead of landing in generated/.
- * A content-hash manifest (`.dataapi-manifest.json` in the output folder) maps the hash of each
- * unformatted file to the hash of its formatted output: when both still match, the file on disk is
- * reused and prettier is skipped. The output is the same bytes either way.
+ * template bug fails the run with the file and line instead of landing in generated/. A cache
+ * (the output folder's manifest, generator/speed/manifest.ts) can hand back a file's formatted
+ * text from an earlier run when its unformatted text is unchanged: the same bytes either way.
  */
-import { createHash } from 'node:crypto';
 import * as prettier from 'prettier';
-import type { Manifest } from './manifest.ts';
 import type { RenderedFile } from './render.ts';
 import { shapeFormatter } from './format-shapes.ts';
 import { layoutTypes } from './types-layout.ts';
 
-export { MANIFEST, type Manifest } from './manifest.ts';
-
-export const hash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);
+/** Formatted text known from an earlier run. */
+export interface FormatCache {
+  /** The file's formatted text from an earlier run, when its unformatted text is unchanged. */
+  reuse(file: RenderedFile): string | undefined;
+  /** Remembers the formatted text of a file. */
+  record(file: RenderedFile, formatted: string): void;
+}
 
 /** Throws when the file does not parse (on the main thread, when no worker checked it). */
 export async function verifySyntax(file: RenderedFile): Promise<void> {
@@ -36,30 +37,24 @@ function parserFor(file: string): string | undefined {
 
 export async function formatFiles(
   files: RenderedFile[],
-  previous: { manifest?: Manifest; read: (rel: string) => Promise<string | undefined> },
+  cache: FormatCache,
   options: prettier.Options,
   /** The files were already parsed by the TypeScript compiler (in the worker). */
   verified = false,
-): Promise<{ files: RenderedFile[]; manifest: Manifest; formatted: number }> {
-  const manifest: Manifest = { version: 1, files: {} };
+): Promise<{ files: RenderedFile[]; formatted: number }> {
   let formatted = 0;
   // Files that differ only in their strings and comments share one prettier run (format-shapes.ts).
   const byShape = new Map<string, (text: string) => Promise<string>>();
   const out: RenderedFile[] = [];
   for (const file of files) {
-    const raw = hash(file.content);
-    const known = previous.manifest?.files[file.path];
-    if (known && known.raw === raw) {
-      const existing = await previous.read(file.path);
-      if (existing !== undefined && hash(existing) === known.out) {
-        out.push({ path: file.path, content: existing });
-        manifest.files[file.path] = known;
-        continue;
-      }
+    const known = cache.reuse(file);
+    if (known !== undefined) {
+      out.push({ path: file.path, content: known });
+      continue;
     }
     if (file.formatted) {
       out.push({ path: file.path, content: file.content });
-      manifest.files[file.path] = { raw, out: raw };
+      cache.record(file, file.content);
       continue;
     }
     if (!verified) await verifySyntax(file);
@@ -75,9 +70,9 @@ export async function formatFiles(
         : await shaped(byShape, parser, format)(file.content);
     formatted++;
     out.push({ path: file.path, content });
-    manifest.files[file.path] = { raw, out: hash(content) };
+    cache.record(file, content);
   }
-  return { files: out, manifest, formatted };
+  return { files: out, formatted };
 }
 
 /** The shape-sharing formatter of one parser (TypeScript files only). */

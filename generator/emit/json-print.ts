@@ -53,44 +53,63 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * Prints `value` whose first character lands at column `lead` of a line indented by `indent`,
- * followed on that line by `trail` characters.
+ * Writes `value`, whose first character lands at column `lead` of a line indented by `indent` and
+ * is followed on that line by `trail` characters, onto `out` (joined once at the end: building
+ * each level's text from its children's would copy a deep document's text once per level).
  */
 function print(
+  out: Out,
   value: unknown,
   indent: number,
   lead: number,
   trail: number,
   width: number,
   measure: StringWidth,
-): string {
+): void {
   if (Array.isArray(value)) {
-    if (value.length === 0) return '[]';
+    if (value.length === 0) return out.push('[]');
     const oneLine = mustBreak(value) ? undefined : flat(value);
-    if (oneLine !== undefined && lead + measure(oneLine) + trail <= width) return oneLine;
+    if (oneLine !== undefined && lead + measure(oneLine) + trail <= width)
+      return void out.push(oneLine);
     const inner = indent + 2;
     if (value.length > 1 && value.every((v) => typeof v === 'number')) {
       const items = value.map((v, i) => scalar(v) + (i < value.length - 1 ? ',' : ''));
-      return `[\n${fill(items, inner, width)}\n${pad(indent)}]`;
+      return void out.push(`[\n${fill(items, inner, width)}\n${pad(indent)}]`);
     }
-    const lines = value.map(
-      (v, i) => pad(inner) + print(v, inner, inner, i < value.length - 1 ? 1 : 0, width, measure),
-    );
-    return `[\n${lines.join(',\n')}\n${pad(indent)}]`;
+    const innerPad = pad(inner);
+    out.push('[\n');
+    for (let i = 0; i < value.length; i++) {
+      out.push(innerPad);
+      print(out, value[i], inner, inner, i < value.length - 1 ? 1 : 0, width, measure);
+      out.push(i < value.length - 1 ? ',\n' : '\n');
+    }
+    return void out.push(pad(indent), ']');
   }
   if (isObject(value)) {
     const keys = Object.keys(value);
-    if (keys.length === 0) return '{}';
+    if (keys.length === 0) return void out.push('{}');
     const inner = indent + 2;
-    const lines = keys.map((k, i) => {
+    const innerPad = pad(inner);
+    out.push('{\n');
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i] as string;
       const key = `${JSON.stringify(k)}: `;
-      const lead = inner + measure(key);
-      const v = print(value[k], inner, lead, i < keys.length - 1 ? 1 : 0, width, measure);
-      return pad(inner) + key + v;
-    });
-    return `{\n${lines.join(',\n')}\n${pad(indent)}}`;
+      out.push(innerPad, key);
+      const last = i === keys.length - 1;
+      print(out, value[k], inner, inner + measure(key), last ? 0 : 1, width, measure);
+      out.push(last ? '\n' : ',\n');
+    }
+    return void out.push(pad(indent), '}');
   }
-  return scalar(value);
+  out.push(scalar(value));
+}
+
+/** The text written so far (appends make a rope, flattened once when the text is read). */
+class Out {
+  text = '';
+  push(...parts: string[]): void {
+    for (const part of parts) this.text += part;
+  }
 }
 
 /** Prettier's fill: items joined by a space while the line fits, else on the next line. */
@@ -111,5 +130,8 @@ function fill(items: string[], indent: number, width: number): string {
 
 /** The value as prettier would format its JSON text (parser `json`), with a final newline. */
 export function printJson(value: unknown, measure: StringWidth, width = 100): string {
-  return print(value, 0, 0, 0, width, measure) + '\n';
+  const out = new Out();
+  print(out, value, 0, 0, 0, width, measure);
+  out.push('\n');
+  return out.text;
 }

@@ -1,4 +1,12 @@
-/** generated/types.ts's text for a bundled OpenAPI document (openapi-typescript). */
-export function renderTypes(document: unknown): Promise<string>;
+/**
+ * generated/types.ts's text for a bundled OpenAPI document (openapi-typescript). `owned`: the
+ * caller gives the document away, and it may be changed; `source`: the JSON text it was parsed from.
+ */
+export function renderTypes(
+  document: unknown,
+  options?: { owned?: boolean; source?: string },
+): Promise<string>;
 /** The first parse error of an emitted TypeScript file; undefined when it parses. */
 export function syntaxError(file: { path: string; content: string }): string | undefined;
+/** Bare schema names in discriminator mappings made references (changes `document`). */
+export function qualifyDiscriminatorMappings(document: unknown): void;

@@ -1,19 +1,28 @@
 // The TypeScript-side work of a run: generated/types.ts through openapi-typescript, and the
 // TypeScript compiler's syntax check of emitted files. Plain JavaScript (typed by
 // typescript-side.d.mts) because it runs in a worker thread that starts without tsx: the loader's
-// hooks cost more than the work on this path. The compiler is loaded with require(), which is
-// several times faster than import() for its 9 MB CommonJS file.
+// hooks cost more than the work on this path.
 //
-// openapi-typescript (through @redocly/openapi-core) looks names up in plain objects, so a
-// property, component or example key named like an Object.prototype method that needs a `this`
-// (`hasOwnProperty`, `valueOf`, ...) makes it throw, and the throw escapes as an uncaught
-// exception; a `__proto__` key holding a `$ref` sends it into endless recursion. Those words are
-// swapped for placeholders on the way in and back on the way out; they are plain identifiers, so
-// putting them back is the same text in every position.
+// openapi-typescript and the compiler are loaded from their CommonJS builds with require(): an ESM
+// import of the compiler's 9 MB CommonJS file makes Node scan all of it for its export names and
+// module syntax first, which costs more than compiling it. openapi-typescript's transform is called
+// the way its openapiTS() calls it, without the Redocly lint and bundle passes openapiTS() runs
+// first: the loader has already validated and bundled the document (every `$ref` internal), and
+// those passes cost more than the transform itself on a large description. test/generator/
+// types-render.test.ts holds the output to openapiTS()'s, byte for byte.
+//
+// openapi-typescript looks names up in plain objects, so a property, component or example key
+// named like an Object.prototype method that needs a `this` (`hasOwnProperty`, `valueOf`, ...)
+// makes it throw, and the throw escapes as an uncaught exception; a `__proto__` key holding a
+// `$ref` sends it into endless recursion. Those words are swapped for placeholders on the way in
+// and back on the way out; they are plain identifiers, so putting them back is the same text in
+// every position.
 import { createRequire } from 'node:module';
-import openapiTS, { astToString } from 'openapi-typescript';
 
 const require = createRequire(import.meta.url);
+const transformSchema = require('openapi-typescript/dist/transform/index.cjs');
+const { resolveRef, scanDiscriminators } = require('openapi-typescript/dist/lib/utils.cjs');
+const { astToString } = require('openapi-typescript/dist/lib/ts.cjs');
 /** @type {typeof import('typescript') | undefined} */
 let compiler;
 
@@ -33,21 +42,71 @@ const TRAP = new RegExp(`(?<![A-Za-z0-9_$])(${TRAPS.join('|')})(?![A-Za-z0-9_$])
 const placeholder = (word) => `dataapiTrapWord${TRAPS.indexOf(word)}x`;
 const RESTORE = /dataapiTrapWord(\d+)x/g;
 
-/** @param {unknown} document @returns {Promise<string>} */
-export async function renderTypes(document) {
-  let text = JSON.stringify(document);
+/**
+ * @param {unknown} document
+ * @param {{ owned?: boolean; source?: string }} [options] owned: the caller gives the document away
+ *   (it is changed); source: the JSON text the document was parsed from, when the caller has it
+ * @returns {Promise<string>}
+ */
+export async function renderTypes(document, { owned = false, source } = {}) {
+  // Words are looked for in the document's JSON. Its source text will do when no `\u` escape can
+  // hide or join a word there (writing 13 MB of JSON again costs more than the search).
+  const fromSource = source !== undefined && !source.includes('\\u');
+  let text = fromSource ? source : JSON.stringify(document);
   if (/dataapiTrapWord\d+x/.test(text)) {
     throw new Error('the description uses the reserved word "dataapiTrapWord<n>x"');
   }
   const trapped = new RegExp(TRAP.source).test(text);
+  if (trapped || (fromSource && !owned)) text = JSON.stringify(document);
   if (trapped) text = text.replace(TRAP, (word) => placeholder(word));
-  // defaultNonNullable off: a field with a `default` stays optional in request types (the server
-  // fills it in); emptyObjectsUnknown: an open object (a body the description leaves open) accepts fields.
-  const options = { alphabetize: false, defaultNonNullable: false, emptyObjectsUnknown: true };
-  const doc = JSON.parse(text);
+  const doc = trapped || !owned ? JSON.parse(text) : document;
+  text = ''; // 13 MB on a large description: not kept through the transform
   qualifyDiscriminatorMappings(doc);
-  const out = astToString(await openapiTS(doc, options));
+  const out = astToString(transformTypes(doc));
   return trapped ? out.replace(RESTORE, (_m, i) => TRAPS[Number(i)]) : out;
+}
+
+/**
+ * openapi-typescript's transform with the context its openapiTS() builds for these options:
+ * defaultNonNullable off (a field with a `default` stays optional in request types: the server
+ * fills it in) and emptyObjectsUnknown (an open object, a body the description leaves open,
+ * accepts fields); every other option at openapiTS()'s default.
+ */
+function transformTypes(schema) {
+  const options = { alphabetize: false, defaultNonNullable: false, emptyObjectsUnknown: true };
+  const ctx = {
+    additionalProperties: false,
+    alphabetize: false,
+    arrayLength: false,
+    defaultNonNullable: false,
+    discriminators: scanDiscriminators(schema, options),
+    emptyObjectsUnknown: true,
+    enum: false,
+    enumValues: false,
+    conditionalEnums: false,
+    dedupeEnums: false,
+    excludeDeprecated: false,
+    exportType: false,
+    immutable: false,
+    rootTypes: false,
+    rootTypesNoSchemaPrefix: false,
+    rootTypesKeepCasing: false,
+    injectFooter: [],
+    pathParamsAsTypes: false,
+    postTransform: undefined,
+    propertiesRequiredByDefault: false,
+    silent: false,
+    inject: undefined,
+    transform: undefined,
+    transformProperty: undefined,
+    makePathsEnum: false,
+    generatePathParams: false,
+    readWriteMarkers: false,
+    resolve($ref) {
+      return resolveRef(schema, $ref, { silent: false });
+    },
+  };
+  return transformSchema(schema, ctx);
 }
 
 const isObj = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -56,7 +115,7 @@ const isObj = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
  * A discriminator mapping value may be a bare schema name (`Cat`) as well as a reference;
  * openapi-typescript only resolves references, so bare names become `#/components/schemas/Cat`.
  */
-function qualifyDiscriminatorMappings(doc) {
+export function qualifyDiscriminatorMappings(doc) {
   const schemas =
     isObj(doc) && isObj(doc.components) && isObj(doc.components.schemas)
       ? doc.components.schemas

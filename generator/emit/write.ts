@@ -8,7 +8,7 @@
 import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { MANIFEST } from './manifest.ts';
+import { MANIFEST } from '../speed/manifest.ts';
 import type { RenderedFile } from './render.ts';
 
 export async function readTree(dir: string): Promise<Map<string, string>> {

@@ -6,7 +6,7 @@
 import type { JsonSchema, NamedExample, Operation, ServiceModel } from '../../model/types.ts';
 import { isObject, type Obj } from '../../model/object.ts';
 import { escapeToken } from '../../model/pointer.ts';
-import { getAt, refPointer } from '../../model/refs.ts';
+import { followRefs, getAt } from '../../model/refs.ts';
 import {
   createSchemaValidator,
   describeErrors,
@@ -16,23 +16,11 @@ import type { Finding } from './types.ts';
 
 type Add = (f: Omit<Finding, 'line' | 'column'>) => void;
 
-/** Follows `$ref`s from a pointer; returns where the object really lives. */
-export function derefPointer(doc: Obj, pointer: string): string {
-  const seen = new Set<string>();
-  let at = pointer;
-  for (;;) {
-    const target = refPointer(getAt(doc, at));
-    if (target === undefined || seen.has(target)) return at;
-    seen.add(target);
-    at = target;
-  }
-}
-
 /** Pointer of one named example (the `value` inside `examples.<name>`, or `example`). */
 function examplePointer(doc: Obj, mediaPointer: string, name: string): string {
   const media = getAt(doc, mediaPointer);
   if (isObject(media) && isObject(media['examples']) && name in media['examples']) {
-    return `${derefPointer(doc, `${mediaPointer}/examples/${escapeToken(name)}`)}/value`;
+    return `${followRefs(doc, `${mediaPointer}/examples/${escapeToken(name)}`)}/value`;
   }
   return `${mediaPointer}/example`;
 }
@@ -49,13 +37,13 @@ export class ExampleRules {
 
   check(op: Operation, operation: string): void {
     if (op.body) {
-      const bodyPointer = derefPointer(this.doc, `${op.pointer}/requestBody`);
+      const bodyPointer = followRefs(this.doc, `${op.pointer}/requestBody`);
       const media = `${bodyPointer}/content/${escapeToken(op.body.mediaType)}`;
       this.examples(op.body.examples, op.body.schema, media, 'request body', operation);
     }
     const ok = op.success;
     if (ok && ok.mediaType !== undefined && ok.schema !== undefined && ok.kind === 'json') {
-      const responsePointer = derefPointer(this.doc, `${op.pointer}/responses/${ok.status}`);
+      const responsePointer = followRefs(this.doc, `${op.pointer}/responses/${ok.status}`);
       const media = `${responsePointer}/content/${escapeToken(ok.mediaType)}`;
       this.examples(ok.examples, ok.schema, media, `${ok.status} response`, operation);
     }
@@ -136,14 +124,14 @@ export class ExampleRules {
       const list = getAt(this.doc, `${base}/parameters`);
       if (!Array.isArray(list)) continue;
       for (let i = 0; i < list.length; i++) {
-        const at = derefPointer(this.doc, `${base}/parameters/${i}`);
+        const at = followRefs(this.doc, `${base}/parameters/${i}`);
         const p = getAt(this.doc, at);
         if (isObject(p) && p['name'] === name && p['in'] === where) {
           if (p['example'] !== undefined) return `${at}/example`;
           const exs = p['examples'];
           const first = isObject(exs) ? Object.keys(exs)[0] : undefined;
           return first !== undefined
-            ? `${derefPointer(this.doc, `${at}/examples/${escapeToken(first)}`)}/value`
+            ? `${followRefs(this.doc, `${at}/examples/${escapeToken(first)}`)}/value`
             : at;
         }
       }

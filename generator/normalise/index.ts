@@ -15,7 +15,8 @@ import type {
 import { readCodeGroups } from './codes.ts';
 import { Findings } from './findings.ts';
 import { NameAllocator, toFileStem, toIdentifier } from '../../model/identifiers.ts';
-import { readOperation, readRateLimit, type Draft, type ReadContext } from './operation.ts';
+import { readOperation, type Draft, type ReadContext } from './operation.ts';
+import { DEFAULT_RATE_LIMIT, readRateLimit } from './rate-limits.ts';
 import { readPathItems } from './paths.ts';
 import { Problems } from './problems.ts';
 import { isObject, setOwn, type Obj } from '../../model/object.ts';
@@ -41,17 +42,9 @@ export function normalise(spec: Pick<LoadedSpec, 'file' | 'locate' | 'document'>
   const is30 = String(doc['openapi']).startsWith('3.0');
   const conv = new SchemaConverter(doc, is30, findings);
   const groups = readCodeGroups(doc, problems);
-  const defaultRateLimit = readRateLimit(
-    doc['x-dataapi-rate-limit'],
-    '/x-dataapi-rate-limit',
-    problems,
-    'default',
-  ) ?? {
-    limit: 5,
-    per: 'second' as const,
-    windowMs: 1000,
-    source: 'default' as const,
-  };
+  const defaultRateLimit =
+    readRateLimit(doc['x-dataapi-rate-limit'], '/x-dataapi-rate-limit', problems, 'default') ??
+    DEFAULT_RATE_LIMIT;
   const context: ReadContext = { doc, conv, problems, findings, groups, defaultRateLimit };
   const drafts: Draft[] = [];
   const hooks: Draft[] = [];

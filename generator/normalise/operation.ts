@@ -18,10 +18,10 @@ import type { Findings } from './findings.ts';
 import { readBody, readParameters, readResponses } from './parts.ts';
 import { reportPathKey, type PathEntry } from './paths.ts';
 import type { Problems } from './problems.ts';
+import { rateWindows, readRateLimit } from './rate-limits.ts';
 import type { SchemaConverter } from './schema.ts';
 
 const SAFE_METHODS = new Set<HttpMethod>(['get', 'head', 'options', 'trace']);
-const WINDOW_MS = { second: 1000, minute: 60_000, hour: 3_600_000 } as const;
 
 /** What every operation of one document is read with. */
 export interface ReadContext {
@@ -38,26 +38,6 @@ export interface Draft {
   raw: Obj;
   previewOf?: string;
   asyncRaw?: unknown;
-}
-
-export function readRateLimit(
-  value: unknown,
-  pointer: string,
-  problems: Problems,
-  source: RateLimit['source'],
-): RateLimit | undefined {
-  if (value === undefined) return undefined;
-  const per = isObject(value) ? value['per'] : undefined;
-  const limit = isObject(value) ? value['limit'] : undefined;
-  if (
-    !Number.isInteger(limit) ||
-    (limit as number) < 1 ||
-    (per !== 'second' && per !== 'minute' && per !== 'hour')
-  ) {
-    problems.add(pointer, 'must be { limit: <positive integer>, per: second | minute | hour }');
-    return undefined;
-  }
-  return { limit: limit as number, per, windowMs: WINDOW_MS[per], source };
 }
 
 function versionOf(path: string): { version?: string } {
@@ -145,13 +125,7 @@ export function readOperation(
     ...(typeof groupName === 'string' && groups.some((g) => g.name === groupName)
       ? { businessCodes: groupName }
       : {}),
-    rateLimit:
-      readRateLimit(
-        raw['x-dataapi-rate-limit'],
-        `${pointer}/x-dataapi-rate-limit`,
-        problems,
-        'operation',
-      ) ?? ctx.defaultRateLimit,
+    ...rateLimitsOf(raw, pointer, ctx),
     streaming: success?.kind === 'sse' || raw['x-dataapi-stream'] === 'sse',
     writes,
     assumed: stringList(raw['x-dataapi-assumed']),
@@ -206,4 +180,17 @@ function querySchema(params: Operation['parameters'], requireAnyOf: string[][]):
   if (anyOf.length === 1) Object.assign(schema, anyOf[0]);
   else if (anyOf.length > 1) schema['allOf'] = anyOf;
   return schema;
+}
+
+/** The operation's declared limit and the windows its requests count against. */
+function rateLimitsOf(
+  raw: Obj,
+  pointer: string,
+  ctx: ReadContext,
+): Pick<Operation, 'rateLimit' | 'rateLimits'> {
+  const at = `${pointer}/x-dataapi-rate-limit`;
+  const rateLimit =
+    readRateLimit(raw['x-dataapi-rate-limit'], at, ctx.problems, 'operation') ??
+    ctx.defaultRateLimit;
+  return { rateLimit, rateLimits: rateWindows(rateLimit, ctx.defaultRateLimit) };
 }

@@ -15,29 +15,12 @@ import { repairKeyword, validPattern } from './schema-repair.ts';
 import { SCHEMA_ROOT_ID, type JsonSchema } from '../../model/types.ts';
 import { isObject, setOwn, type Obj } from '../../model/object.ts';
 import { getAt, refPointer } from '../../model/refs.ts';
+import {
+  SCHEMA_KEYWORDS as SCHEMA_KEYS,
+  SCHEMA_LIST_KEYWORDS as SCHEMA_LIST_KEYS,
+  SCHEMA_MAP_KEYWORDS as SCHEMA_MAP_KEYS,
+} from '../../model/keywords.ts';
 
-const SCHEMA_MAP_KEYS = [
-  'properties',
-  'patternProperties',
-  '$defs',
-  'definitions',
-  'dependentSchemas',
-];
-const SCHEMA_KEYS = [
-  'additionalProperties',
-  'unevaluatedProperties',
-  'unevaluatedItems',
-  'items',
-  'additionalItems',
-  'contains',
-  'propertyNames',
-  'not',
-  'if',
-  'then',
-  'else',
-  'contentSchema',
-];
-const SCHEMA_LIST_KEYS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const DROPPED = new Set([
   'xml',
   'externalDocs',

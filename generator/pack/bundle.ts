@@ -12,8 +12,9 @@ import { PackError } from './errors.ts';
 export const FILE_PATH_IMPORT = '#file-path';
 
 /** What may end up in the client's JavaScript: its runtime, the model's helpers, openapi-fetch. */
+// openapi-fetch may sit outside the root when node_modules is a link (worktrees, pnpm).
 const ALLOWED_INPUT =
-  /^(?:runtime\/(?:client|shared)\/|model\/|generator\/model\.ts$|node_modules\/openapi-fetch\/|<stdin>$|index\.ts$)/;
+  /^(?:runtime\/(?:client|shared)\/|model\/|<stdin>$|index\.ts$)|(?:^|\/)node_modules\/openapi-fetch\//;
 
 export interface BundleInput {
   root: string;

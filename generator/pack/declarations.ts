@@ -10,6 +10,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as TS from 'typescript';
+import { resolveImport } from '../resolve-import.mjs';
 import { PackError } from './errors.ts';
 
 const require = createRequire(import.meta.url);
@@ -113,15 +114,7 @@ export function emitDeclarations(input: DeclarationInput): Declarations {
         `${found.key}.d.ts needs ambient types (a /// <reference>): the client would depend on them`,
       );
     const rewritten = rewriteSpecifiers(ts, found.text, (spec) => {
-      const target = ts.resolveModuleName(
-        spec,
-        file,
-        options,
-        host,
-        undefined,
-        undefined,
-        ts.ModuleKind.ESNext,
-      ).resolvedModule?.resolvedFileName;
+      const target = resolveImport(ts, spec, file, options, host);
       const located = target ? locate(target) : undefined;
       if (!target || !located)
         throw new PackError(

@@ -102,7 +102,9 @@ export function readmeOperations(model: ServiceModel): ReadmeOperation[] {
       businessCodes: (group?.codes ?? [])
         .filter((c) => c.code !== group?.successCode)
         .map((c) => ({ code: c.code, meaning: c.meaning, outcome: c.outcome })),
-      rateLimit: `${op.rateLimit.limit} per ${PER[op.rateLimit.per]}${op.rateLimit.source === 'default' ? ' (default)' : ''}`,
+      rateLimit: op.rateLimits
+        .map((w) => `${w.limit} per ${PER[w.per]}${w.source === 'default' ? ' (default)' : ''}`)
+        .join(' and '),
       keyIn: transports.length > 0 ? transports.join(' or ') : 'no key',
       ...(op.async?.role === 'submit' ? { wait: `${op.id}AndWait` } : {}),
     };

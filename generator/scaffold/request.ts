@@ -1,6 +1,6 @@
 /**
  * What `dataapi scaffold operation` is asked to add, parsed and checked on its own (syntax only;
- * checks against the description are in plan.ts). Every refusal is a ScaffoldError with a message
+ * checks against the description are in refusals.ts). Every refusal is a ScaffoldError with a message
  * the user can act on, raised before anything is written.
  */
 import type { HttpMethod } from '../../model/types.ts';

@@ -14,6 +14,7 @@ export type { ResponseStatus } from './envelope.ts';
 export { fileFromPath, toFormData, type FileInput } from './multipart.ts';
 export {
   SlidingWindowLimiter,
+  WindowsLimiter,
   type RateLimitOptions,
   type RateLimitSetting,
 } from './rate-limit.ts';

@@ -5,7 +5,7 @@
  * this bound holds at the server whatever the network latency, not only at the client.
  * Reservations are taken in call order: concurrent callers queue fairly instead of bursting.
  */
-import type { RateLimit } from 'dataapi/model';
+import { WINDOW_MS, type RateLimit } from 'dataapi/model';
 
 export interface RateLimitSetting {
   limit: number;
@@ -13,22 +13,23 @@ export interface RateLimitSetting {
 }
 
 export interface RateLimitOptions {
-  /** Per operation (or preview variant) id: replaces the declared limit. */
+  /** Per operation (or preview variant) id: one window in place of the declared ones. */
   overrides?: Record<string, RateLimitSetting | { limit: number; per: RateLimit['per'] }>;
   /** Extra spacing added to each window (default 5 ms). */
   marginMs?: number;
 }
 
-const PER_MS: Record<RateLimit['per'], number> = { second: 1000, minute: 60_000, hour: 3_600_000 };
-
-export function settingOf(
-  declared: RateLimit,
+/** The windows an operation's calls are paced by: its `rateLimits`, or the override alone. */
+export function settingsOf(
+  declared: RateLimit[],
   override?: RateLimitSetting | { limit: number; per: RateLimit['per'] },
-): RateLimitSetting {
-  if (!override) return { limit: declared.limit, windowMs: declared.windowMs };
-  return 'windowMs' in override
-    ? override
-    : { limit: override.limit, windowMs: PER_MS[override.per] };
+): RateLimitSetting[] {
+  if (!override) return declared.map((w) => ({ limit: w.limit, windowMs: w.windowMs }));
+  return [
+    'windowMs' in override
+      ? override
+      : { limit: override.limit, windowMs: WINDOW_MS[override.per] },
+  ];
 }
 
 interface Slot {
@@ -72,6 +73,30 @@ export class SlidingWindowLimiter {
       }
     }
     return release;
+  }
+}
+
+/** Every window of one operation: a call takes a slot in each, shortest window first. */
+export class WindowsLimiter {
+  private readonly limiters: SlidingWindowLimiter[];
+
+  constructor(settings: RateLimitSetting[], marginMs?: number) {
+    this.limiters = settings.map((s) => new SlidingWindowLimiter(s, marginMs));
+  }
+
+  /** As SlidingWindowLimiter.acquire, for all windows: `release` frees every slot taken. */
+  async acquire(signal?: AbortSignal): Promise<() => void> {
+    const releases: (() => void)[] = [];
+    const releaseAll = () => {
+      for (const release of releases) release();
+    };
+    try {
+      for (const limiter of this.limiters) releases.push(await limiter.acquire(signal));
+    } catch (error) {
+      releaseAll();
+      throw error;
+    }
+    return releaseAll;
   }
 }
 

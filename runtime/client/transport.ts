@@ -1,14 +1,14 @@
 /**
  * The fetch that openapi-fetch calls for one operation call: paces it through the operation's
- * rate limiter, bounds each attempt with a timeout signal and retries what is worth retrying.
+ * rate-limit windows, bounds each attempt with a timeout signal and retries what is worth retrying.
  */
 import { parseRetryAfter, backoffMs, type RetryPolicy } from './retry.ts';
-import { sleep, type SlidingWindowLimiter } from './rate-limit.ts';
+import { sleep, type WindowsLimiter } from './rate-limit.ts';
 
 export type FetchLike = (input: Request) => Promise<Response>;
 
 export interface CallContext {
-  limiter?: SlidingWindowLimiter;
+  limiter?: WindowsLimiter;
   policy: RetryPolicy;
   /** Whether this operation may be sent again (safe, or writes allowed by the policy). */
   retryable: boolean;

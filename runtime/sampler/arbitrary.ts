@@ -7,8 +7,8 @@
  * properties and minimal arrays are built.
  */
 import fc from 'fast-check';
-import type { JsonSchema, ServiceModel } from 'dataapi/model';
-import { effective, isObj, jsonType, typesOf, type Effective, type Obj } from './effective.ts';
+import { isObject, type JsonSchema, type Obj, type ServiceModel } from 'dataapi/model';
+import { effective, jsonType, typesOf, type Effective } from './effective.ts';
 import {
   integerArbitrary,
   numberArbitrary,
@@ -66,7 +66,7 @@ function chooseFrom(ctx: Ctx, e: Effective, depth: number): Arb {
   const [first, ...rest] = e.choices;
   const base: Obj = { ...e.s };
   if (rest.length > 0) base.allOf = rest.map((c) => ({ [c.kind]: c.options }));
-  const disc = isObj(e.s.discriminator) ? e.s.discriminator : undefined;
+  const disc = isObject(e.s.discriminator) ? e.s.discriminator : undefined;
   const branches = first!.options.map((option) => {
     const parts: JsonSchema[] = [base, option];
     const tag = disc ? discriminatorValue(disc, option) : undefined;
@@ -82,9 +82,9 @@ function chooseFrom(ctx: Ctx, e: Effective, depth: number): Arb {
 
 /** The discriminator value naming an option: its mapping key, else its component's name. */
 function discriminatorValue(disc: Obj, option: JsonSchema): string | undefined {
-  const ref = isObj(option) && typeof option.$ref === 'string' ? option.$ref : undefined;
+  const ref = isObject(option) && typeof option.$ref === 'string' ? option.$ref : undefined;
   if (!ref) return undefined;
-  const mapping = isObj(disc.mapping) ? disc.mapping : {};
+  const mapping = isObject(disc.mapping) ? disc.mapping : {};
   const name = (r: string) => decodeURIComponent(r.slice(r.lastIndexOf('/') + 1));
   // Mappings name a schema by reference or by bare name; the model's refs point into $defs.
   for (const [key, target] of Object.entries(mapping))
@@ -181,7 +181,7 @@ function arrayOf(ctx: Ctx, s: Obj, depth: number): Arb {
 
 function objectOf(ctx: Ctx, e: Effective, depth: number): Arb {
   const s = e.s;
-  const props = (isObj(s.properties) ? s.properties : {}) as Record<string, JsonSchema>;
+  const props = (isObject(s.properties) ? s.properties : {}) as Record<string, JsonSchema>;
   const skip = ctx.o.direction === 'request' ? 'readOnly' : 'writeOnly';
   const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
   const deep = depth >= ctx.o.fullDepth;
@@ -195,7 +195,7 @@ function objectOf(ctx: Ctx, e: Effective, depth: number): Arb {
     if (!isRequired && sub_.impossible) continue;
     entries.push([name, build(ctx, sub, depth + 1), isRequired]);
   }
-  const extra = isObj(s.additionalProperties) ? (s.additionalProperties as JsonSchema) : {};
+  const extra = isObject(s.additionalProperties) ? (s.additionalProperties as JsonSchema) : {};
   for (const name of required)
     if (!(name in props) && s.additionalProperties !== false)
       entries.push([name, build(ctx, extra, depth + 1), true]);

@@ -5,10 +5,8 @@
  * schema as its own `allOf`, merged when it is visited. `oneOf`/`anyOf` of the parts are kept as
  * choice lists (`choices`), each of which a value must satisfy.
  */
-import type { JsonSchema, ServiceModel } from 'dataapi/model';
+import { isObject, type JsonSchema, type Obj, type ServiceModel } from 'dataapi/model';
 import { deref } from '../shared/index.ts';
-
-export type Obj = { [key: string]: unknown };
 
 export interface Effective {
   /** The merged keywords (no `$ref`, no `allOf`, no `oneOf`/`anyOf`). */
@@ -22,9 +20,6 @@ export interface Effective {
   /** The schema can hold no value (`false`, or parts that contradict each other). */
   impossible?: string;
 }
-
-export const isObj = (v: unknown): v is Obj =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const MAX_PARTS = 64;
 
@@ -80,7 +75,7 @@ function mergeInto(out: Effective, part: Obj): void {
     if (value === undefined) continue;
     if (!(key in s)) {
       if (key === 'pattern' && typeof value === 'string') out.patterns.push(value);
-      if (key === 'properties' && isObj(value)) s.properties = { ...value };
+      if (key === 'properties' && isObject(value)) s.properties = { ...value };
       else if (key === 'required' && Array.isArray(value)) s.required = [...new Set(value)];
       else s[key] = value;
       continue;
@@ -90,7 +85,7 @@ function mergeInto(out: Effective, part: Obj): void {
       const both = intersectTypes(typeList(cur) ?? [], typeList(value) ?? []);
       if (both.length === 0) out.impossible = `allOf parts disagree on type (${cur} / ${value})`;
       s.type = both.length === 1 ? both[0] : both;
-    } else if (key === 'properties' && isObj(value) && isObj(cur)) {
+    } else if (key === 'properties' && isObject(value) && isObject(cur)) {
       const merged: Obj = { ...cur };
       for (const [name, sub] of Object.entries(value))
         merged[name] =
@@ -121,7 +116,7 @@ function mergeInto(out: Effective, part: Obj): void {
     // Anything else: the first part's word stands (annotations, format, discriminator).
   }
   if (part.additionalProperties === false) {
-    const names = new Set(Object.keys(isObj(part.properties) ? part.properties : {}));
+    const names = new Set(Object.keys(isObject(part.properties) ? part.properties : {}));
     out.allowed = out.allowed ? new Set([...out.allowed].filter((n) => names.has(n))) : names;
   }
 }
@@ -153,7 +148,7 @@ export function objectShape(
   schema: JsonSchema | undefined,
 ): { properties: Record<string, JsonSchema>; required: string[] } {
   const { s } = effective(model, schema);
-  const properties = (isObj(s.properties) ? s.properties : {}) as Record<string, JsonSchema>;
+  const properties = (isObject(s.properties) ? s.properties : {}) as Record<string, JsonSchema>;
   const required = Array.isArray(s.required) ? (s.required as string[]) : [];
   return { properties, required };
 }

@@ -5,13 +5,5 @@
  */
 export { arbitraryOf, DEFAULTS, type ArbitraryOptions } from './arbitrary.ts';
 export { draw, hashText, sample, type Draw, type DrawOptions } from './draw.ts';
-export {
-  effective,
-  isObj,
-  jsonType,
-  objectShape,
-  typesOf,
-  type Effective,
-  type Obj,
-} from './effective.ts';
+export { effective, jsonType, objectShape, typesOf, type Effective } from './effective.ts';
 export { integerBounds, patternRegExp } from './scalars.ts';

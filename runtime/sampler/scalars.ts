@@ -4,7 +4,7 @@
  * range, so no value overflows a double), for the sampler.
  */
 import fc from 'fast-check';
-import type { Obj } from './effective.ts';
+import type { Obj } from 'dataapi/model';
 
 export interface ScalarOptions {
   /** 'readable': lower-case words and small numbers (mock answers); 'wide': the whole range (fuzzing). */

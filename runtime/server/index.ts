@@ -22,7 +22,6 @@ export { readKey } from './auth.ts';
 export { keysVerifier, keysFromEnv, readKeysFile, parseKeyLines, KeySourceError } from './keys.ts';
 export type { UploadedFile } from './multipart.ts';
 export type { RateLimitOptions } from './route-limits.ts';
-export { rateWindows } from './route-context.ts';
 export { createPathMatcher, toRoutePath } from './routes.ts';
 export { deref, resolveRef, propertiesOf } from 'dataapi/model';
 export { loadHandlers } from './handlers.ts';

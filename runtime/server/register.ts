@@ -128,7 +128,7 @@ export async function registerService(
       options.onFinding?.(unservableFinding(model, op, reason));
       return;
     }
-    const ctx = routeContext(model, op, preview, matcher);
+    const ctx = routeContext(op, preview, matcher);
     app.route({
       method: op.method.toUpperCase() as 'GET',
       url: route.url,

@@ -5,7 +5,7 @@
  * `onRoute` hook that reads this and attaches its own request hooks to the routes that need them.
  */
 import type { FastifyRequest, RouteOptions } from 'fastify';
-import type { Operation, RateLimit, ServiceModel } from 'dataapi/model';
+import type { Operation, RateLimit } from 'dataapi/model';
 import { mediaEssence } from './parsers.ts';
 import type { PathMatcher } from './routes.ts';
 
@@ -27,30 +27,13 @@ export interface RouteContext {
   needsKey: boolean;
   /** The key may be absent (the operation's security is optional); a key given is still checked. */
   optionalKey: boolean;
-  /** The rate-limit windows of this route: the operation's own, plus the default for other windows. */
+  /** The rate-limit windows of this route (`Operation.rateLimits`, shortest first). */
   windows: RateLimit[];
   /** Prefix of this route's rate-limit buckets (`<opId>[:preview]`). */
   bucket: string;
 }
 
-/**
- * The windows a request of `op` counts against: the operation's declared limit and, when that is
- * over another window than the service default (air quality: 100 per minute), the default as
- * well (5 per second for every operation, docs/service.md), so both windows hold.
- */
-export function rateWindows(model: ServiceModel, op: Operation): RateLimit[] {
-  const own = op.rateLimit;
-  const fallback = model.defaultRateLimit;
-  if (own.source !== 'operation' || !fallback || fallback.windowMs === own.windowMs) return [own];
-  return [fallback, own].sort((a, b) => a.windowMs - b.windowMs);
-}
-
-export function routeContext(
-  model: ServiceModel,
-  op: Operation,
-  preview: boolean,
-  matcher: PathMatcher,
-): RouteContext {
+export function routeContext(op: Operation, preview: boolean, matcher: PathMatcher): RouteContext {
   const path = preview && op.preview ? op.preview.path : op.path;
   const needsKey = !preview && op.auth.transports.length > 0;
   return {
@@ -60,7 +43,7 @@ export function routeContext(
     bodyType: op.body ? mediaEssence(op.body.mediaType) : '',
     needsKey,
     optionalKey: needsKey && !op.auth.required,
-    windows: rateWindows(model, op),
+    windows: op.rateLimits,
     bucket: `${op.id}${preview ? ':preview' : ''}`,
   };
 }

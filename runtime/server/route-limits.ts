@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
-import type { RateLimit } from 'dataapi/model';
+import { WINDOW_MS, type RateLimit } from 'dataapi/model';
 import { HttpError } from './errors.ts';
 import { appendHook, contextOf } from './route-context.ts';
 import { acceptedKey } from './route-auth.ts';
@@ -41,7 +41,7 @@ function who(request: FastifyRequest): string {
 }
 
 function limitText(w: RateLimit): string {
-  return `${w.limit} per ${w.per}`;
+  return `${w.limit} per ${WINDOW_MS[w.per] === w.windowMs ? w.per : `${w.windowMs} ms`}`;
 }
 
 /** Registers @fastify/rate-limit and adds the limits to every operation route registered later. */
@@ -62,10 +62,10 @@ export async function installRateLimits(
   app.addHook('onRoute', (routeOptions) => {
     const ctx = contextOf(routeOptions);
     if (!ctx) return;
-    const limiters = ctx.windows.map((declared) => {
-      const w = options.override
-        ? { ...declared, limit: options.override.limit, windowMs: options.override.windowMs }
-        : declared;
+    // An override is one window in place of the declared ones (two overridden windows of one
+    // length would share a bucket and count each request twice).
+    const windows = options.override ? [{ ...ctx.windows[0]!, ...options.override }] : ctx.windows;
+    const limiters = windows.map((w) => {
       const prefix = `${ctx.bucket}:${w.windowMs}:`;
       const check = app.createRateLimit({
         max: w.limit,

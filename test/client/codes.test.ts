@@ -10,9 +10,9 @@ import { MOCK_KEY, startMock, type Running } from './helpers.ts';
 
 let mock: Running;
 beforeAll(async () => {
-  // The client paces by op.rateLimit only (100/min on air quality); the server also enforces the
-  // default 5/s there. Limits are not what this file tests, so the mock does not apply them.
-  mock = await startMock({ rateLimit: false });
+  // The mock enforces its limits: the client paces each operation by the same windows
+  // (op.rateLimits: 5 per second and 100 per minute on air quality), so no call is refused.
+  mock = await startMock();
 });
 afterAll(() => mock.close());
 

@@ -120,7 +120,7 @@ describe('scheduling', () => {
     const limit = { limit: 2, per: 'second' as const, windowMs: 200, source: 'operation' as const };
     const times: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const g = await s.acquire('op', limit);
+      const g = await s.acquire('op', [limit]);
       if (g.ok) {
         times.push(performance.now());
         s.release('op', g.token);
@@ -134,9 +134,9 @@ describe('scheduling', () => {
   it('holds a slot while its request is in flight and frees it one window after the answer', async () => {
     const s = new LocalScheduler(undefined, 0);
     const limit = { limit: 1, per: 'second' as const, windowMs: 100, source: 'operation' as const };
-    const first = await s.acquire('op', limit);
+    const first = await s.acquire('op', [limit]);
     let second = false;
-    const next = s.acquire('op', limit).then(() => (second = true));
+    const next = s.acquire('op', [limit]).then(() => (second = true));
     // The first request is still "in flight" well past one window: no second grant yet.
     await new Promise((r) => setTimeout(r, 250));
     expect(second).toBe(false);
@@ -144,6 +144,22 @@ describe('scheduling', () => {
     if (first.ok) s.release('op', first.token);
     await next;
     expect(performance.now() - answered).toBeGreaterThanOrEqual(99);
+  });
+
+  it('keeps every window of an operation: a short one and a longer one', async () => {
+    const s = new LocalScheduler(undefined, 0);
+    const short = { limit: 2, per: 'second' as const, windowMs: 100, source: 'default' as const };
+    const long = { limit: 3, per: 'second' as const, windowMs: 400, source: 'operation' as const };
+    const times: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const g = await s.acquire('op', [short, long]);
+      if (!g.ok) throw new Error(g.reason);
+      times.push(performance.now());
+      s.release('op', g.token);
+    }
+    // The short window spaces the third grant; the long one holds the fourth a whole window.
+    expect(times[2]! - times[0]!).toBeGreaterThanOrEqual(99);
+    expect(times[3]! - times[0]!).toBeGreaterThanOrEqual(399);
   });
 
   it('reads Retry-After in seconds or as a date, capped', () => {

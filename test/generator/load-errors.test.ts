@@ -5,7 +5,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadSpec, SpecError } from '../../generator/load.ts';
+import { loadSpec, parseSpecText, SpecError } from '../../generator/load.ts';
 import { cleanup, cli, FIXTURES, ROOT, scratch, snapshot, type Run } from './helpers.ts';
 
 const rel = (p: string) => path.relative(ROOT, path.join(FIXTURES, p));
@@ -200,5 +200,24 @@ describe('a split description', () => {
     expect(err.file).toBe(path.relative(ROOT, path.join(dir, 'sub/a.yaml')));
     expect(err.problems[0]?.line).toBeGreaterThan(0);
     await cleanup(dir);
+  });
+});
+
+describe('JSON text', () => {
+  it('is read by JSON.parse unless an object repeats a key, which the YAML parser then reports', () => {
+    const repeated = [
+      '{"a":1,"a":2}',
+      '{"x":{"b":1,"c":[],"b":2}}',
+      '{"a\\u0062":1,"ab":2}',
+      '{"l":[{"k":1},{"k":1,"k":2}]}',
+    ];
+    for (const text of repeated)
+      expect(() => parseSpecText('x.json', text), text).toThrow(/Map keys must be unique/);
+    const unique = [
+      '{"a\\"":1,"a\\\\":2, "k" : "v:\\\\", "q":"\\":"}',
+      '{"__proto__":1,"x":{"__proto__":{"y":[1,{"y":2}]}}}',
+      '{"s":"x\\\\","t":":","u":{}}',
+    ];
+    for (const text of unique) expect(parseSpecText('x.json', text).jsonText, text).toBe(text);
   });
 });

@@ -82,7 +82,7 @@ describe('the package folder', () => {
       expect(readme).toContain(`### \`${op.id}\``);
       expect(readme).toContain(`\`${op.method.toUpperCase()}\` \`${op.path}\``);
     }
-    expect(readme).toContain('- Rate limit: 100 per minute');
+    expect(readme).toContain('- Rate limit: 5 per second (default) and 100 per minute');
     expect(readme).toMatch(/\| `location` \| query \| `string` \| no \|/);
     expect(readme).toMatch(/Business codes: .*`505` Call count exceeded \(`quota_exceeded`\)/);
     expect(readme).toMatch(/Errors: `400` /);

@@ -3,7 +3,8 @@
  * output is intact does nothing, without loading the spec or any of the heavy libraries.
  *
  * The key covers everything the output is a function of: the spec's files (the root and every file
- * its `$ref`s reached), the templates, the toolkit's own generator sources, the lockfile (the
+ * its `$ref`s reached), the templates, the toolkit's own sources (generator/ and model/, the
+ * worker's plain JavaScript included), the lockfile (the
  * versions of openapi-typescript and prettier), the spec label written into headers, and the kinds.
  * The stamp lives in node_modules/.cache/dataapi, not in the output: generated/ stays a function of
  * the spec and templates alone, so refactoring the generator does not make it drift.
@@ -44,9 +45,11 @@ export interface StampContext {
 export async function stampKey(inputs: string[], ctx: StampContext): Promise<string | undefined> {
   const hash = createHash('sha256');
   hash.update(`dataapi-generate-1\0${ctx.specLabel}\0${(ctx.kinds ?? ['*']).join(',')}\0`);
-  const toolkit = await listFiles(path.join(ctx.projectRoot, 'generator'), (f) =>
-    f.endsWith('.ts'),
-  );
+  const sources = (f: string) => /\.(ts|mts|mjs)$/.test(f);
+  const toolkit = [
+    ...(await listFiles(path.join(ctx.projectRoot, 'generator'), sources)),
+    ...(await listFiles(path.join(ctx.projectRoot, 'model'), sources)),
+  ];
   const templates = await listFiles(ctx.templatesDir, (f) => f.endsWith('.hbs'));
   const lockfile = path.join(ctx.projectRoot, 'package-lock.json');
   for (const file of [...inputs, ...templates, ...toolkit, lockfile]) {
@@ -92,6 +95,8 @@ export async function writeStamp(
   inputs: string[],
   counts: { operations: number; previews: number },
   outputs: { path: string; content: string }[],
+  /** The sha256 of an output's content when already known (from the format manifest). */
+  known: (file: { path: string; content: string }) => string | undefined = () => undefined,
 ): Promise<void> {
   const key = await stampKey(inputs, ctx);
   if (key === undefined) return;
@@ -100,7 +105,7 @@ export async function writeStamp(
     key,
     inputs,
     ...counts,
-    outputs: Object.fromEntries(outputs.map((f) => [f.path, sha(f.content)])),
+    outputs: Object.fromEntries(outputs.map((f) => [f.path, known(f) ?? sha(f.content)])),
   };
   const file = stampFile(ctx.projectRoot, outDir);
   try {

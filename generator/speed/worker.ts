@@ -1,28 +1,32 @@
 /**
- * The TypeScript-side work of a run (openapi-typescript, the compiler's syntax check) in a worker
- * thread started at the beginning of the run, so that loading them overlaps the spec's validation
- * on the main thread (machines here have two cores or more). Falls back to the main thread when a
- * worker cannot start.
+ * The TypeScript-side work of a run (openapi-typescript, the compiler's syntax check:
+ * ../emit/typescript-side.mjs) in a worker thread started at the beginning of the run, so that
+ * loading them overlaps the spec's validation on the main thread (machines here have two cores or
+ * more). Falls back to the main thread when a worker cannot start.
  */
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { PROJECT_ROOT } from '../root.ts';
-import type { RenderedFile } from './render.ts';
+import type { LoadedSpec } from '../load-text.ts';
+import type { RenderedFile } from '../emit/render.ts';
 
-export interface TypesRenderer {
-  /** generated/types.ts's text for a bundled document (openapi-typescript). */
-  render(document: unknown): Promise<string>;
+export interface TypeScriptWorker {
+  /** generated/types.ts's text for the loaded description (openapi-typescript). */
+  render(spec: LoadedSpec): Promise<string>;
   /** The parse errors of emitted TypeScript files (empty when all parse). */
   check(files: RenderedFile[]): Promise<string[]>;
+  /** Ends the worker (its heap goes with it); later calls fail. */
   close(): void;
 }
 
 type Reply = { id: number; result?: unknown; error?: string };
 
-export function startTypesRenderer(): TypesRenderer {
+/** `specFile`: the description, which the worker starts on at once when it is one JSON file. */
+export function startTypeScriptWorker(specFile: string): TypeScriptWorker {
   let worker: Worker;
   try {
-    worker = new Worker(path.join(PROJECT_ROOT, 'generator/emit/types-worker.mjs'));
+    worker = new Worker(path.join(PROJECT_ROOT, 'generator/speed/worker.mjs'));
   } catch {
     return inProcess();
   }
@@ -50,8 +54,16 @@ export function startTypesRenderer(): TypesRenderer {
       pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
       worker.postMessage({ id, kind, payload });
     });
+  ask('prepare', path.resolve(specFile)).catch(() => undefined);
   return {
-    render: (document) => ask<string>('types', document),
+    render: async (spec) => {
+      if (spec.jsonText !== undefined) {
+        const hash = createHash('sha256').update(spec.jsonText).digest('hex');
+        const ahead = await ask<string | null>('types', { hash });
+        if (ahead !== null) return ahead;
+      }
+      return ask<string>('types', { document: spec.document });
+    },
     check: (files) =>
       ask<string[]>(
         'check',
@@ -61,10 +73,10 @@ export function startTypesRenderer(): TypesRenderer {
   };
 }
 
-function inProcess(): TypesRenderer {
-  const side = import('./typescript-side.mjs');
+function inProcess(): TypeScriptWorker {
+  const side = import('../emit/typescript-side.mjs');
   return {
-    render: async (document) => (await side).renderTypes(document),
+    render: async (spec) => (await side).renderTypes(spec.document),
     check: async (files) => {
       const { syntaxError } = await side;
       return files.map((f) => syntaxError(f)).filter((e): e is string => !!e);

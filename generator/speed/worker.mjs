@@ -1,0 +1,52 @@
+// Worker thread entry for the TypeScript-side work of a run (../emit/typescript-side.mjs), started
+// with the run. Plain JavaScript: no loader is registered in this thread.
+//
+// A one-file JSON description is read, parsed and rendered here from the start, while the main
+// thread loads and validates the same file: the main thread then asks for types.ts by the hash of
+// the text it read, and gets this result when its document is that text as JSON.parse reads it
+// (it sends its document otherwise). Every document here is this thread's own copy.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { parentPort } from 'node:worker_threads';
+import { renderTypes, syntaxError } from '../emit/typescript-side.mjs';
+
+const sha = (text) => createHash('sha256').update(text).digest('hex');
+/** @type {{ hash: string; types: Promise<string> } | undefined} */
+let ahead;
+
+const jobs = {
+  /** @param {string} file */
+  async prepare(file) {
+    const text = await readFile(file, 'utf8').catch(() => '');
+    // A `$ref` into another file: the loader bundles, and only its document will do.
+    if (!/^\s*\{/.test(text) || /"\$ref"\s*:\s*"(?!#)/.test(text)) return null;
+    let document;
+    try {
+      document = JSON.parse(text);
+    } catch {
+      return null; // the loader reports it
+    }
+    const types = renderTypes(document, { owned: true, source: text });
+    types.catch(() => undefined); // a failure is the answer to the main thread's ask
+    ahead = { hash: sha(text), types };
+    return null;
+  },
+  /** @param {{ hash?: string; document?: unknown }} payload */
+  async types({ hash, document }) {
+    if (hash !== undefined && ahead?.hash === hash) return ahead.types;
+    ahead = undefined;
+    return document === undefined ? null : renderTypes(document, { owned: true });
+  },
+  /** @param {{ path: string; content: string }[]} files */
+  async check(files) {
+    return files.map(syntaxError).filter(Boolean);
+  },
+};
+
+parentPort.on('message', async ({ id, kind, payload }) => {
+  try {
+    parentPort.postMessage({ id, result: await jobs[kind](payload) });
+  } catch (err) {
+    parentPort.postMessage({ id, error: err instanceof Error ? err.message : String(err) });
+  }
+});
