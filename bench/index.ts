@@ -3,6 +3,7 @@ import type { BenchContext, Section } from './lib/context.ts';
 import { mockThroughput } from './mock.ts';
 import { validationThroughput } from './validation.ts';
 import { contractSuite } from './contract.ts';
+import { contractAnyDescription } from './contract-any.ts';
 import { livePacing } from './pacing.ts';
 import { githubGeneration, serviceGeneration, syntheticGeneration } from './generation.ts';
 import { clientPackage } from './client-package.ts';
@@ -82,6 +83,14 @@ export const BENCHMARKS: Benchmark[] = [
       "client package: one operation's browser bundle <= 60% of the whole client's",
     ],
     run: clientPackage,
+  },
+  {
+    id: 'contract-any',
+    title: '9. Contract suite of any description: Box (296 operations) against its own mock',
+    targets: [
+      'contract --spec (Box, 296 operations) against its own mock: minutes, not tens of minutes (< 10 min)',
+    ],
+    run: contractAnyDescription,
   },
 ];
 
