@@ -11,7 +11,7 @@ import { ensureOk, suiteSummary, timed, type TimedRun } from './lib/proc.ts';
 import { fmtMiB, fmtMs, maxOf, median, minOf, type Verdict } from './lib/stats.ts';
 
 const SPEC = 'test/fixtures/third-party/box.json';
-const TITLE = '9. Contract suite of any description: Box (296 operations) against its own mock';
+const TITLE = '10. Contract suite of any description: Box (296 operations) against its own mock';
 /** "Minutes, not tens of minutes." */
 const LIMIT_MS = 10 * 60_000;
 

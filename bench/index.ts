@@ -7,6 +7,7 @@ import { contractAnyDescription } from './contract-any.ts';
 import { livePacing } from './pacing.ts';
 import { githubGeneration, serviceGeneration, syntheticGeneration } from './generation.ts';
 import { clientPackage } from './client-package.ts';
+import { serveThroughput } from './serve.ts';
 
 export interface Benchmark {
   id: string;
@@ -85,8 +86,14 @@ export const BENCHMARKS: Benchmark[] = [
     run: clientPackage,
   },
   {
+    id: 'serve',
+    title: '9. Serve throughput: rate limits in Redis, in memory, off (air quality)',
+    targets: [],
+    run: serveThroughput,
+  },
+  {
     id: 'contract-any',
-    title: '9. Contract suite of any description: Box (296 operations) against its own mock',
+    title: '10. Contract suite of any description: Box (296 operations) against its own mock',
     targets: [
       'contract --spec (Box, 296 operations) against its own mock: minutes, not tens of minutes (< 10 min)',
     ],

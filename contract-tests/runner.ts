@@ -3,7 +3,7 @@
  * serves the shared scheduler, runs the generated suite through vitest's Node API with the target
  * provided to the workers, collects each test's CheckResult and writes the run's results file.
  */
-import { mkdir, writeFile, access } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { toFileStem, type ServiceModel } from 'dataapi/model';
@@ -17,7 +17,6 @@ import { unreachable } from './reachable.ts';
 import { LocalScheduler, serveScheduler } from './scheduler.ts';
 import { startEmbeddedMock } from './target.ts';
 import { dedupeWarnings, modelWarnings } from './warnings.ts';
-import { redactRunResult } from './redact-results.ts';
 import { vitestReporters, VITEST_FILES, writeReports } from './reports/index.ts';
 
 export interface RunOptions {
@@ -164,9 +163,7 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
       errors,
       warnings,
     };
-    await mkdir(path.dirname(resultsFile), { recursive: true });
-    const redacted = redactRunResult(result, redactor);
-    await writeFile(resultsFile, JSON.stringify(redacted, null, 2) + '\n');
+    // The results file is the JSON report (values redacted, structure never touched).
     await writeReports(result, {
       model,
       ...(o.reporters ? { reporters: o.reporters } : {}),

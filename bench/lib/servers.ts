@@ -64,15 +64,29 @@ export async function treeCpuSeconds(root: number): Promise<number> {
   return total;
 }
 
+export interface StartOptions {
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  /** Ready once this URL answers with any HTTP status (its origin is the server's URL). */
+  probe?: string;
+  /**
+   * Ready once the output matches (default `LISTENING <url>`); the first group, when there is
+   * one, is the server's URL, else `url`.
+   */
+  ready?: RegExp;
+  url?: string;
+  timeoutMs?: number;
+}
+
 /**
  * Spawns a server and resolves once `probe` (a URL) answers with any HTTP status, or once the
- * process prints `LISTENING <url>` when no probe is given.
+ * process prints what `ready` matches (`LISTENING <url>` by default).
  */
 export async function startServer(
   label: string,
   file: string,
   args: string[],
-  options: { cwd: string; env?: NodeJS.ProcessEnv; probe?: string; timeoutMs?: number },
+  options: StartOptions,
 ): Promise<RunningServer> {
   const child: ChildProcess = spawn(file, args, {
     cwd: options.cwd,
@@ -82,10 +96,12 @@ export async function startServer(
   });
   let output = '';
   let announced: string | undefined;
+  const ready = options.ready ?? /LISTENING (\S+)/;
   const keep = (chunk: Buffer) => {
     const text = chunk.toString();
     output = (output + text).slice(-4000);
-    announced ??= /LISTENING (\S+)/.exec(output)?.[1];
+    const m = ready.exec(output);
+    if (m) announced ??= m[1] ?? options.url;
   };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);

@@ -12,6 +12,7 @@ import {
   responseOf,
   CHECK_ABBREVIATIONS,
   failuresOf,
+  headline,
   matrixOf,
   percent,
   waitsOf,
@@ -83,7 +84,7 @@ export function renderSummary(report: ContractReport, o: { files?: string[] } = 
   const lines = ['', `dataapi contract: ${targetLine(report)}`];
   for (const f of failuresOf(report))
     lines.push(
-      `  ${SYMBOL.failed} ${oneLine(f.operation)}${f.variant === 'preview' ? ' (preview)' : ''} · ${f.check}: ${oneLine(f.message)}`,
+      `  ${SYMBOL.failed} ${oneLine(f.operation)}${f.variant === 'preview' ? ' (preview)' : ''} · ${oneLine(headline(f))}`,
     );
   for (const e of report.errors) lines.push(`  error: ${oneLine(e)}`);
   for (const w of report.warnings ?? [])
@@ -139,7 +140,7 @@ function targetLine(report: ContractReport): string {
 function failureLines(f: CheckResult, paint: (c: string, t: string) => string): string[] {
   const variant = f.variant === 'preview' ? ' (preview)' : '';
   const out = [
-    `  ${paint('31', SYMBOL.failed)} ${oneLine(f.operation)}${variant} · ${f.check}: ${oneLine(f.message)}`,
+    `  ${paint('31', SYMBOL.failed)} ${oneLine(f.operation)}${variant} · ${oneLine(headline(f))}`,
   ];
   if (f.request) out.push(`      request:  ${oneLine(`${f.request.method} ${f.request.url}`)}`);
   if (f.expected !== undefined) out.push(`      expected: ${oneLine(f.expected)}`);

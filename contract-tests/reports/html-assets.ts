@@ -19,7 +19,8 @@ h1 { font-size: 22px; margin: 16px 0 4px; } h2 { font-size: 18px; margin: 24px 0
 .totals li { padding: 4px 10px; border-radius: 12px; font-weight: 600; }
 .totals .passed { background: var(--pass-bg); color: var(--pass); }
 .totals .failed { background: var(--fail-bg); color: var(--fail); }
-.totals .skipped, .totals .info { background: var(--skip-bg); color: var(--skip); }
+.totals .skipped, .totals .info, .totals .none-failed { background: var(--skip-bg); color: var(--skip); }
+.key-missing { color: var(--fail); font-weight: 600; }
 .errors { border: 1px solid var(--fail); background: #fff5f5; padding: 8px 12px; border-radius: 6px; }
 .errors pre { margin: 4px 0; }
 table { border-collapse: collapse; }

@@ -15,6 +15,7 @@ import { SCRIPT, STYLE } from './html-assets.ts';
 import {
   answerLine,
   failuresOf,
+  headline,
   responseOf,
   matrixOf,
   percent,
@@ -72,13 +73,19 @@ function header(r: ContractReport): string {
   ].filter(Boolean);
   return `<header>
 <h1>dataapi contract report</h1>
-<p class="meta" id="target">Target: <code>${html(r.target.baseUrl)}</code>${r.target.embeddedMock ? ' (embedded mock)' : ''}</p>
+<p class="meta" id="target">Target: <code>${html(r.target.baseUrl)}</code>${r.target.embeddedMock ? ' (embedded mock)' : ''}</p>${keyNote(r)}
 <p class="meta">Started ${html(r.startedAt)}, took ${(r.durationMs / 1000).toFixed(1)} s; ${html(opts.join('; '))}</p>
 <ul class="totals" id="totals">
-<li class="passed">${s.passed} passed</li><li class="failed">${s.failed} failed</li><li class="skipped">${s.skipped} skipped</li>
+<li class="passed">${s.passed} passed</li><li class="${s.failed ? 'failed' : 'none-failed'}">${s.failed} failed</li><li class="skipped">${s.skipped} skipped</li>
 <li class="info">${new Set(r.results.map((x) => x.operation)).size} operations</li><li class="info">${s.requests} requests</li>${waits.retries ? `<li class="info">429 retries: ${waits.retries} (waited ${Math.round(waits.waitedMs)} ms)</li>` : ''}${r.budgetExhausted ? '<li class="failed">request budget ran out</li>' : ''}
 </ul>
 </header>`;
+}
+
+/** A run against a deployment without DATAAPI_APPKEY: every keyed request went without a key. */
+function keyNote(r: ContractReport): string {
+  if (r.target.embeddedMock || r.target.keyProvided !== false) return '';
+  return '\n<p class="meta key-missing" id="key-missing">No key was set (DATAAPI_APPKEY was empty): requests that need a key were sent without one, so their 401s are expected failures.</p>';
 }
 
 function runErrors(r: ContractReport): string {
@@ -185,7 +192,7 @@ function failure(f: CheckResult, id: string): string {
   const variant = f.variant === 'preview' ? ' (preview)' : '';
   const response = responseOf(f);
   return `<details class="failure" id="${id}" data-operation="${html(f.operation)}" data-variant="${html(f.variant)}" data-check="${html(f.check)}">
-<summary>✗ ${html(f.operation)}${variant} · ${html(f.check)}: ${html(f.message)}</summary>
+<summary>✗ ${html(f.operation)}${variant} · ${html(headline(f))}</summary>
 <dl>
 ${field('Request', f.request ? `${f.request.method} ${f.request.url}` : undefined, 'request')}
 ${field('Expected', f.expected)}

@@ -23,10 +23,13 @@ export { buildReport, type ContractReport } from './report.ts';
 export { computeCoverage, type CoverageReport } from './coverage.ts';
 export { renderConsole, renderHtml, renderJson, renderJUnit };
 
-/** Reporters this module renders, and the file each writes into the report directory. */
+/**
+ * Reporters this module renders, and the file each writes into the report directory. The JSON
+ * report is the run's results file itself (`--results`, default this name): one file, not two.
+ */
 export const REPORT_FILES = {
   junit: 'contract-junit.xml',
-  json: 'contract-report.json',
+  json: 'contract-results.json',
   html: 'contract-report.html',
 } as const;
 export const OWN_REPORTERS = ['console', 'junit', 'json', 'html'] as const;
@@ -102,7 +105,10 @@ export interface WriteReportsOptions {
   out: NodeJS.WritableStream;
   /** Secrets no report may contain (the key). */
   secrets: (string | undefined)[];
-  /** The results file the runner wrote (listed with the reports). */
+  /**
+   * The run's results file: always written, as the JSON report (absent: the JSON report goes to
+   * `<dir>/contract-results.json` when `json` is named).
+   */
   resultsFile?: string;
   color?: boolean;
 }
@@ -117,14 +123,15 @@ export async function writeReports(
   const files: string[] = [];
   const redactor = redactorFor(o.secrets);
   const renderers: [keyof typeof REPORT_FILES, (r: ContractReport) => string][] = [
-    ['junit', renderJUnit],
     ['json', renderJson],
+    ['junit', renderJUnit],
     ['html', renderHtml],
   ];
   for (const [name, render] of renderers) {
-    if (!names.has(name)) continue;
-    const file = path.join(o.dir, REPORT_FILES[name]);
-    await mkdir(o.dir, { recursive: true });
+    const file =
+      name === 'json' && o.resultsFile ? o.resultsFile : path.join(o.dir, REPORT_FILES[name]);
+    if (!names.has(name) && file !== o.resultsFile) continue;
+    await mkdir(path.dirname(file), { recursive: true });
     // Rendered from redacted values: the text is never rewritten, so no key can damage its structure.
     await writeFile(file, render(report));
     files.push(file);
@@ -139,7 +146,6 @@ export async function writeReports(
     await writeFile(full, redactor.composed(text));
     files.push(full);
   }
-  if (o.resultsFile) files.unshift(o.resultsFile);
   const shown = files.map((f) => path.relative(o.root, f) || f);
   const text = names.has('console')
     ? renderConsole(report, { color: o.color ?? false, files: shown })

@@ -13,7 +13,7 @@
  */
 import { CHECK_TITLES, type CheckResult } from '../results.ts';
 import { xmlAttr, xmlText } from './escape.ts';
-import { answerLine, percent, responseOf, type ContractReport } from './report.ts';
+import { answerLine, headline, percent, responseOf, type ContractReport } from './report.ts';
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
@@ -60,7 +60,7 @@ function testcase(r: CheckResult): string[] {
     return [open, `      <skipped message="${xmlAttr(r.message)}"/>`, '    </testcase>'];
   return [
     open,
-    `      <failure message="${xmlAttr(`${r.check}: ${r.message}`)}" type="${xmlAttr(r.check)}">${xmlText(details(r))}</failure>`,
+    `      <failure message="${xmlAttr(headline(r))}" type="${xmlAttr(r.check)}">${xmlText(details(r))}</failure>`,
     '    </testcase>',
   ];
 }
@@ -68,7 +68,7 @@ function testcase(r: CheckResult): string[] {
 /** The failure body: everything a reader needs to reproduce it, the key already redacted. */
 export function details(r: CheckResult): string {
   const lines = [
-    `${r.operation} (${r.variant}) ${r.check}: ${r.message}`,
+    `${r.operation} (${r.variant}) ${headline(r)}`,
     `check: ${CHECK_TITLES[r.check]}`,
   ];
   if (r.request) lines.push(`request:  ${r.request.method} ${r.request.url}`);

@@ -51,6 +51,14 @@ export function buildReport(
   };
 }
 
+/**
+ * `check: message`, without saying the check twice: a probe's purpose may already start with it
+ * (`negative: request body missing`).
+ */
+export function headline(r: Pick<CheckResult, 'check' | 'message'>): string {
+  return r.message.startsWith(`${r.check}: `) ? r.message : `${r.check}: ${r.message}`;
+}
+
 /** Rows in result order (operation, then main before preview); one cell per check. */
 export function matrixOf(results: CheckResult[]): MatrixRow[] {
   const rows = new Map<string, MatrixRow>();

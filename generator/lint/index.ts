@@ -40,23 +40,20 @@ export async function lintSpec(specPath: string): Promise<LintReport> {
       pointer: p.pointer ?? '',
       message: p.message,
     });
-  let operations = 0;
-  try {
-    const model = normalise(loaded);
-    operations = model.operations.length;
-    checkCatalogue(loaded.document, model, add);
-  } catch (err) {
-    if (!(err instanceof SpecError) || err.code !== 'DATAAPI_SPEC_EXTENSION') throw err;
-    for (const p of err.problems) {
-      add({
-        rule: 'extension-invalid',
-        severity: 'error',
-        pointer: p.pointer ?? '',
-        message: p.message,
-      });
-    }
-  }
-  return report(shown, findings, loaded.locate, operations);
+  // A malformed extension is one finding among the others: the model is built without it.
+  const model = normalise(loaded, {
+    onProblems: (problems) => {
+      for (const p of problems)
+        add({
+          rule: 'extension-invalid',
+          severity: 'error',
+          pointer: p.pointer ?? '',
+          message: p.message,
+        });
+    },
+  });
+  checkCatalogue(loaded.document, model, add);
+  return report(shown, findings, loaded.locate, model.operations.length);
 }
 
 function report(

@@ -9,6 +9,7 @@ import { METHODS } from '../normalise/index.ts';
 import { isObject, type Obj } from '../../model/object.ts';
 import { escapeToken, joinPointer } from '../../model/pointer.ts';
 import { getAt } from '../../model/refs.ts';
+import { didYouMean } from '../../model/suggest.ts';
 import { ExampleRules } from './examples.ts';
 import { ERROR_STATUSES, type Finding } from './types.ts';
 
@@ -188,7 +189,7 @@ function checkCommon(r: RawOperation, tags: Set<string>, add: Add): void {
       severity: 'error',
       pointer: `${r.pointer}/tags/0`,
       operation: r.name,
-      message: `category ${JSON.stringify(first)} is not one of the root tags`,
+      message: `category ${JSON.stringify(first)} is not one of the root tags${didYouMean(first, [...tags])}`,
     });
   }
   const responses = isObject(r.raw['responses']) ? r.raw['responses'] : {};

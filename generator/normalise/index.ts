@@ -4,7 +4,7 @@
  * problems at once, and stops the run; anything else a description gets wrong is a located
  * finding (ServiceModel.findings), repaired or ignored, never fatal.
  */
-import type { LoadedSpec } from '../load.ts';
+import type { LoadedSpec, SpecProblem } from '../load.ts';
 import type {
   AsyncLink,
   Category,
@@ -35,7 +35,18 @@ export const METHODS: HttpMethod[] = [
   'trace',
 ];
 
-export function normalise(spec: Pick<LoadedSpec, 'file' | 'locate' | 'document'>): ServiceModel {
+export interface NormaliseOptions {
+  /**
+   * Told about the extension problems instead of throwing them: the model is still built, with
+   * the faulty values left out (lint reports them beside its other findings).
+   */
+  onProblems?: (problems: SpecProblem[]) => void;
+}
+
+export function normalise(
+  spec: Pick<LoadedSpec, 'file' | 'locate' | 'document'>,
+  options: NormaliseOptions = {},
+): ServiceModel {
   const doc = spec.document;
   const problems = new Problems(spec);
   const findings = new Findings(spec);
@@ -68,7 +79,8 @@ export function normalise(spec: Pick<LoadedSpec, 'file' | 'locate' | 'document'>
     operations,
     problems,
   );
-  problems.throwIfAny();
+  if (options.onProblems && problems.list.length > 0) options.onProblems(problems.list);
+  else problems.throwIfAny();
   const schemaRoot = conv.root();
   for (const op of operations) {
     const paging = readPaging({ schemaRoot }, op);

@@ -59,18 +59,77 @@ export function readOperation(
   method: HttpMethod,
   raw: Obj,
 ): Draft {
-  const { doc, conv, problems, findings, groups } = ctx;
-  const path = entry.path;
+  const { doc, conv, problems, findings } = ctx;
   const pointer = joinPointer(entry.webhook ? 'webhooks' : 'paths', entry.key, method);
   // Findings are keyed by pointer until ids are allocated (see Findings.renameOperations).
   findings.operation = pointer;
   if (!entry.webhook) reportPathKey(entry, findings);
-  const operationId = typeof raw['operationId'] === 'string' ? raw['operationId'] : undefined;
   const parameters = readParameters(doc, entry.item, raw, conv, {
     pointer,
     fixed: entry.fixed,
     findings,
   });
+  const answers = readAnswers(ctx, raw, pointer);
+  const names = parameters.map((p) => p.name);
+  const requireAnyOf = readRequireAnyOf(raw, pointer, names, problems);
+  const businessCodes = businessCodesOf(ctx, raw, pointer);
+  const body = readBody(doc, raw, conv, pointer);
+  const queryParameters = parameters.filter((p) => p.in === 'query');
+  const op: Operation = {
+    id: '',
+    ...identityOf(entry, method, pointer, raw),
+    parameters,
+    requireAnyOf,
+    querySchema: querySchema(queryParameters, requireAnyOf),
+    ...(body ? { body } : {}),
+    responses: answers.responses,
+    ...(answers.success ? { success: answers.success } : {}),
+    // Converted here, after the body: schemas are hoisted (and their $defs named) in this order.
+    ...(answers.envelope
+      ? { envelope: answers.envelope, payloadSchema: conv.convert(answers.payload, pointer) }
+      : {}),
+    auth: readAuth(doc, raw, pointer, problems, findings),
+    ...businessCodes,
+    ...rateLimitsOf(raw, pointer, ctx),
+    streaming: answers.success?.kind === 'sse' || raw['x-dataapi-stream'] === 'sse',
+    writes:
+      typeof raw['x-dataapi-writes'] === 'boolean'
+        ? raw['x-dataapi-writes']
+        : !SAFE_METHODS.has(method),
+    assumed: stringList(raw['x-dataapi-assumed']),
+    notShown: stringList(raw['x-dataapi-not-shown']),
+  };
+  if (raw['x-dataapi-preview'] === true)
+    op.preview = { path: `${entry.path}/demo`, id: '', explicit: false };
+  const previewOf = raw['x-dataapi-preview-of'];
+  return {
+    op,
+    raw,
+    ...(typeof previewOf === 'string' ? { previewOf } : {}),
+    asyncRaw: raw['x-dataapi-async'],
+  };
+}
+
+/** Where the operation is and what the description says it is (in the model's key order). */
+function identityOf(entry: PathEntry, method: HttpMethod, pointer: string, raw: Obj) {
+  const tags = stringList(raw['tags']);
+  return {
+    ...(typeof raw['operationId'] === 'string' ? { operationId: raw['operationId'] } : {}),
+    method,
+    path: entry.path,
+    pointer,
+    pathKey: entry.key,
+    ...(typeof raw['summary'] === 'string' ? { summary: raw['summary'] } : {}),
+    ...(typeof raw['description'] === 'string' ? { description: raw['description'] } : {}),
+    category: tags[0] ?? 'default',
+    deprecated: raw['deprecated'] === true,
+    ...versionOf(entry.path),
+  };
+}
+
+/** The responses, the success response, and the envelope it uses (its payload schema as written). */
+function readAnswers(ctx: ReadContext, raw: Obj, pointer: string) {
+  const { doc, conv, problems } = ctx;
   const { responses, raw: rawSchemas } = readResponses(doc, raw, conv, pointer);
   const success = responses.find((r) => /^2\d\d$/.test(r.status));
   const { envelope, payloadSchema } = detectEnvelope(
@@ -80,66 +139,25 @@ export function readOperation(
     success ? rawSchemas.get(success.status) : undefined,
     problems,
   );
-  const requireAnyOf = readRequireAnyOf(
-    raw,
-    pointer,
-    parameters.map((p) => p.name),
-    problems,
+  return { responses, success, envelope, payload: payloadSchema };
+}
+
+/** The operation's business-code group, when it names one that is declared. */
+function businessCodesOf(
+  ctx: ReadContext,
+  raw: Obj,
+  pointer: string,
+): Pick<Operation, 'businessCodes'> {
+  const { groups, problems } = ctx;
+  const name = raw['x-dataapi-business-codes'];
+  if (name === undefined) return {};
+  if (typeof name === 'string' && groups.some((g) => g.name === name))
+    return { businessCodes: name };
+  problems.add(
+    `${pointer}/x-dataapi-business-codes`,
+    `unknown business code group ${JSON.stringify(name)} (declared: ${groups.map((g) => g.name).join(', ') || 'none'})`,
   );
-  const groupName = raw['x-dataapi-business-codes'];
-  if (groupName !== undefined && !groups.some((g) => g.name === groupName)) {
-    problems.add(
-      `${pointer}/x-dataapi-business-codes`,
-      `unknown business code group ${JSON.stringify(groupName)} (declared: ${groups.map((g) => g.name).join(', ') || 'none'})`,
-    );
-  }
-  const tags = stringList(raw['tags']);
-  const body = readBody(doc, raw, conv, pointer);
-  const writes =
-    typeof raw['x-dataapi-writes'] === 'boolean'
-      ? raw['x-dataapi-writes']
-      : !SAFE_METHODS.has(method);
-  const op: Operation = {
-    id: '',
-    ...(operationId !== undefined ? { operationId } : {}),
-    method,
-    path,
-    pointer,
-    pathKey: entry.key,
-    ...(typeof raw['summary'] === 'string' ? { summary: raw['summary'] } : {}),
-    ...(typeof raw['description'] === 'string' ? { description: raw['description'] } : {}),
-    category: tags[0] ?? 'default',
-    deprecated: raw['deprecated'] === true,
-    ...versionOf(path),
-    parameters,
-    requireAnyOf,
-    querySchema: querySchema(
-      parameters.filter((p) => p.in === 'query'),
-      requireAnyOf,
-    ),
-    ...(body ? { body } : {}),
-    responses,
-    ...(success ? { success } : {}),
-    ...(envelope ? { envelope, payloadSchema: conv.convert(payloadSchema, pointer) } : {}),
-    auth: readAuth(doc, raw, pointer, problems, findings),
-    ...(typeof groupName === 'string' && groups.some((g) => g.name === groupName)
-      ? { businessCodes: groupName }
-      : {}),
-    ...rateLimitsOf(raw, pointer, ctx),
-    streaming: success?.kind === 'sse' || raw['x-dataapi-stream'] === 'sse',
-    writes,
-    assumed: stringList(raw['x-dataapi-assumed']),
-    notShown: stringList(raw['x-dataapi-not-shown']),
-  };
-  if (raw['x-dataapi-preview'] === true)
-    op.preview = { path: `${path}/demo`, id: '', explicit: false };
-  const previewOf = raw['x-dataapi-preview-of'];
-  return {
-    op,
-    raw,
-    ...(typeof previewOf === 'string' ? { previewOf } : {}),
-    asyncRaw: raw['x-dataapi-async'],
-  };
+  return {};
 }
 
 function readRequireAnyOf(

@@ -122,60 +122,7 @@ export class SchemaConverter {
       const repair = this.findings
         ? repairKeyword(key, raw, here, this.findings, this.recursion)
         : ({ keep: true, value: raw } as const);
-      if (!repair.keep) continue;
-      const value = repair.value;
-      if (key === '$recursiveRef') {
-        out['$ref'] = value;
-      } else if (key === '$ref') {
-        // A reference the bundle could not pull in (external, or not a pointer) cannot compile.
-        this.findings?.add(
-          'schema-unresolved-ref',
-          here,
-          `$ref ${JSON.stringify(value)} is not bundled: read as {}`,
-        );
-      } else if (SCHEMA_MAP_KEYS.includes(key) && isObject(value)) {
-        const map: Obj = {};
-        for (const [name, sub] of Object.entries(value)) {
-          if (key === 'patternProperties' && !validPattern(name)) {
-            this.findings?.add(
-              'schema-bad-pattern',
-              `${here}/${escapeToken(name)}`,
-              'patternProperties key is not a JavaScript (u) regular expression: ignored',
-            );
-            continue;
-          }
-          setOwn(map, name, this.convert(sub, `${here}/${escapeToken(name)}`));
-        }
-        setOwn(out, key === 'definitions' ? '$defs' : key, map);
-      } else if (SCHEMA_KEYS.includes(key) && (isObject(value) || typeof value === 'boolean')) {
-        setOwn(out, key, this.convert(value, here));
-      } else if (key === 'items' && Array.isArray(value)) {
-        out['prefixItems'] = value.map((v, i) => this.convert(v, `${here}/${i}`)); // draft-4 tuple form
-      } else if (SCHEMA_LIST_KEYS.includes(key) && Array.isArray(value)) {
-        setOwn(
-          out,
-          key,
-          value.map((v, i) => this.convert(v, `${here}/${i}`)),
-        );
-      } else if (
-        (SCHEMA_MAP_KEYS.includes(key) ||
-          SCHEMA_KEYS.includes(key) ||
-          SCHEMA_LIST_KEYS.includes(key)) &&
-        this.findings
-      ) {
-        this.findings.add(
-          'schema-bad-keyword',
-          here,
-          `${key} has a value of the wrong kind: ignored`,
-        );
-      } else if (
-        (key === 'exclusiveMinimum' || key === 'exclusiveMaximum') &&
-        typeof value === 'boolean'
-      ) {
-        continue; // folded below, with minimum/maximum
-      } else {
-        setOwn(out, key, value);
-      }
+      if (repair.keep) this.convertKeyword(out, key, repair.value, here);
     }
     // 3.0: exclusiveMinimum: true + minimum: n  ->  exclusiveMinimum: n
     for (const [flag, bound] of [
@@ -191,6 +138,65 @@ export class SchemaConverter {
       out['examples'] = [schema['example']];
     if (schema['nullable'] === true || schema['x-nullable'] === true) return makeNullable(out);
     return out;
+  }
+
+  /** Writes one (repaired) keyword into `out`, converting the schemas it holds. */
+  private convertKeyword(out: Obj, key: string, value: unknown, here: string): void {
+    if (key === '$recursiveRef') {
+      out['$ref'] = value;
+    } else if (key === '$ref') {
+      // A reference the bundle could not pull in (external, or not a pointer) cannot compile.
+      this.findings?.add(
+        'schema-unresolved-ref',
+        here,
+        `$ref ${JSON.stringify(value)} is not bundled: read as {}`,
+      );
+    } else if (SCHEMA_MAP_KEYS.includes(key) && isObject(value)) {
+      setOwn(out, key === 'definitions' ? '$defs' : key, this.convertMap(key, value, here));
+    } else if (SCHEMA_KEYS.includes(key) && (isObject(value) || typeof value === 'boolean')) {
+      setOwn(out, key, this.convert(value, here));
+    } else if (key === 'items' && Array.isArray(value)) {
+      out['prefixItems'] = value.map((v, i) => this.convert(v, `${here}/${i}`)); // draft-4 tuple form
+    } else if (SCHEMA_LIST_KEYS.includes(key) && Array.isArray(value)) {
+      setOwn(
+        out,
+        key,
+        value.map((v, i) => this.convert(v, `${here}/${i}`)),
+      );
+    } else if (
+      (SCHEMA_MAP_KEYS.includes(key) ||
+        SCHEMA_KEYS.includes(key) ||
+        SCHEMA_LIST_KEYS.includes(key)) &&
+      this.findings
+    ) {
+      this.findings.add(
+        'schema-bad-keyword',
+        here,
+        `${key} has a value of the wrong kind: ignored`,
+      );
+    } else if (!(
+      (key === 'exclusiveMinimum' || key === 'exclusiveMaximum') &&
+      typeof value === 'boolean'
+    )) {
+      setOwn(out, key, value); // (boolean exclusive bounds are folded with minimum/maximum)
+    }
+  }
+
+  /** A map of name -> schema (`properties`, `$defs`, ...); bad pattern keys are dropped. */
+  private convertMap(key: string, value: Obj, here: string): Obj {
+    const map: Obj = {};
+    for (const [name, sub] of Object.entries(value)) {
+      if (key === 'patternProperties' && !validPattern(name)) {
+        this.findings?.add(
+          'schema-bad-pattern',
+          `${here}/${escapeToken(name)}`,
+          'patternProperties key is not a JavaScript (u) regular expression: ignored',
+        );
+        continue;
+      }
+      setOwn(map, name, this.convert(sub, `${here}/${escapeToken(name)}`));
+    }
+    return map;
   }
 }
 

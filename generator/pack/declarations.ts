@@ -28,29 +28,38 @@ export interface DeclarationInput {
 /** Declarations by package path without extension (`index`, `lib/runtime/client/client`). */
 export type Declarations = Map<string, string>;
 
-export function emitDeclarations(input: DeclarationInput): Declarations {
-  const ts = require('typescript') as typeof TS;
-  const stageDir = path.join(input.root, '.dataapi-pack-stage');
-  const virtual = new Map([...input.stage].map(([rel, text]) => [path.join(stageDir, rel), text]));
-  const options: TS.CompilerOptions = {
+const STAGE = '.dataapi-pack-stage';
+
+function compilerOptions(ts: typeof TS, root: string): TS.CompilerOptions {
+  return {
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
     lib: ['lib.es2023.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
     // Node's types for the Node-only reader; a declaration that needed them would fail below.
     types: ['node'],
-    typeRoots: [path.join(input.root, 'node_modules', '@types')],
+    typeRoots: [path.join(root, 'node_modules', '@types')],
     strict: true,
     skipLibCheck: true,
     allowImportingTsExtensions: true,
     resolveJsonModule: true,
     declaration: true,
     emitDeclarationOnly: true,
-    rootDir: input.root,
-    outDir: path.join(input.root, '.dataapi-pack-out'),
+    rootDir: root,
+    outDir: path.join(root, '.dataapi-pack-out'),
   };
+}
+
+/** A compiler host that also sees the in-memory stage and keeps what is emitted in memory. */
+function stagedHost(
+  ts: typeof TS,
+  options: TS.CompilerOptions,
+  root: string,
+  virtual: Map<string, string>,
+): { host: TS.CompilerHost; emitted: Map<string, string> } {
+  const stageDir = path.join(root, STAGE);
   const host = ts.createCompilerHost(options, true);
-  host.getCurrentDirectory = () => input.root;
+  host.getCurrentDirectory = () => root;
   const { getSourceFile, fileExists, readFile, directoryExists } = host;
   host.getSourceFile = (f, lang, ...rest) => {
     const text = virtual.get(path.resolve(f));
@@ -64,8 +73,11 @@ export function emitDeclarations(input: DeclarationInput): Declarations {
     path.resolve(d) === stageDir || (directoryExists?.call(host, d) ?? true);
   const emitted = new Map<string, string>();
   host.writeFile = (f, text) => emitted.set(path.resolve(f), text);
+  return { host, emitted };
+}
 
-  const program = ts.createProgram([...virtual.keys()], options, host);
+/** Type-checks the stage and what it imports, then emits their declarations (into `emitted`). */
+function checkAndEmit(ts: typeof TS, program: TS.Program, root: string): void {
   const errors = ts
     .getPreEmitDiagnostics(program)
     .filter((d) => d.category === ts.DiagnosticCategory.Error);
@@ -73,16 +85,25 @@ export function emitDeclarations(input: DeclarationInput): Declarations {
     throw new PackError(
       `the client does not type-check:\n${ts.formatDiagnostics(errors.slice(0, 10), {
         getCanonicalFileName: (f) => f,
-        getCurrentDirectory: () => input.root,
+        getCurrentDirectory: () => root,
         getNewLine: () => '\n',
       })}`,
     );
   program.emit();
+}
 
-  // Where a source's declaration lives in the package, and its text.
-  const locate = (file: string): { key: string; text: string } | undefined => {
+type Located = { key: string; text: string };
+
+/** Where a source's declaration lives in the package, and its text (undefined: not ours to ship). */
+function locator(
+  ts: typeof TS,
+  root: string,
+  outDir: string,
+  emitted: Map<string, string>,
+): (file: string) => Located | undefined {
+  return (file) => {
     const resolved = path.resolve(file);
-    const rel = path.relative(input.root, resolved).split(path.sep).join('/');
+    const rel = path.relative(root, resolved).split(path.sep).join('/');
     const vendored = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\/(.+)$/.exec(rel);
     if (vendored) {
       if (!VENDORED.has(vendored[1] as string)) return undefined;
@@ -91,15 +112,22 @@ export function emitDeclarations(input: DeclarationInput): Declarations {
     }
     if (rel.startsWith('..')) return undefined;
     const stem = rel.replace(/\.(d\.)?[cm]?tsx?$/, '');
-    const out = path.join(options.outDir as string, `${stem}.d.ts`);
-    const text = emitted.get(out);
+    const text = emitted.get(path.join(outDir, `${stem}.d.ts`));
     if (text === undefined) return undefined;
-    const key = stem.startsWith('.dataapi-pack-stage/')
-      ? stem.slice('.dataapi-pack-stage/'.length)
-      : `lib/${stem}`;
+    const key = stem.startsWith(`${STAGE}/`) ? stem.slice(STAGE.length + 1) : `lib/${stem}`;
     return { key, text };
   };
+}
 
+export function emitDeclarations(input: DeclarationInput): Declarations {
+  const ts = require('typescript') as typeof TS;
+  const stageDir = path.join(input.root, STAGE);
+  const virtual = new Map([...input.stage].map(([rel, text]) => [path.join(stageDir, rel), text]));
+  const options = compilerOptions(ts, input.root);
+  const { host, emitted } = stagedHost(ts, options, input.root, virtual);
+  checkAndEmit(ts, ts.createProgram([...virtual.keys()], options, host), input.root);
+  const locate = locator(ts, input.root, options.outDir as string, emitted);
+  // From the entry, every declaration it reaches, with its specifiers pointed into the package.
   const result: Declarations = new Map();
   const queue = [path.join(stageDir, 'index.ts')];
   const done = new Set<string>();

@@ -49,42 +49,85 @@ export interface ScaffoldResult {
   generateError?: Error;
 }
 
+/** The YAML description's text, and the path to show for it. */
+async function readSpec(spec: string): Promise<{ file: string; shown: string; text: string }> {
+  const file = path.resolve(spec);
+  if (!/\.ya?ml$/i.test(file))
+    throw new ScaffoldError(`${spec} is not a YAML file; dataapi scaffold edits YAML descriptions`);
+  try {
+    const text = await readFile(file, 'utf8');
+    return { file, shown: path.relative(process.cwd(), file) || file, text };
+  } catch (err) {
+    throw new ScaffoldError(
+      `cannot read ${spec} (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
+}
+
+/**
+ * Validates the edited text in place of the real file (load, normalise, lint), then swaps it in
+ * atomically: a description that does not load, or an added operation that breaks a catalogue
+ * rule, leaves the file as it was.
+ */
+async function replaceSpec(
+  spec: { file: string; shown: string },
+  text: string,
+  added: ScaffoldResult['added'],
+): Promise<void> {
+  const temp = path.join(
+    path.dirname(spec.file),
+    `.${path.basename(spec.file)}.scaffold-${process.pid}.yaml`,
+  );
+  try {
+    await writeFile(temp, text);
+    let report;
+    try {
+      report = await lintSpec(temp);
+    } catch (err) {
+      // The description was already invalid (or the edit broke it): say so about the real file.
+      if (err instanceof SpecError) throw new SpecError(spec.shown, err.problems, err.code);
+      throw err;
+    }
+    const mine = report.findings.filter(
+      (f) => f.severity === 'error' && added.some((a) => f.pointer.startsWith(a.pointer)),
+    );
+    if (mine.length > 0) {
+      throw new Error(
+        `internal error: the scaffolded operation breaks catalogue rules; nothing was written:\n${mine.map((f) => `  ${f.rule} #${f.pointer}: ${f.message}`).join('\n')}`,
+      );
+    }
+    await rename(temp, spec.file);
+  } finally {
+    await rm(temp, { force: true });
+  }
+}
+
 export async function scaffold(
   req: ScaffoldRequest,
   options: ScaffoldOptions,
 ): Promise<ScaffoldResult> {
-  const specFile = path.resolve(options.spec);
-  if (!/\.ya?ml$/i.test(specFile))
-    throw new ScaffoldError(
-      `${options.spec} is not a YAML file; dataapi scaffold edits YAML descriptions`,
-    );
-  let text: string;
-  try {
-    text = await readFile(specFile, 'utf8');
-  } catch (err) {
-    throw new ScaffoldError(
-      `cannot read ${options.spec} (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
-    );
-  }
+  const spec = await readSpec(options.spec);
   // Planned on the root file as written (that is the text being edited); the edited text is
-  // validated as a whole below, before it replaces the file.
-  const shown = path.relative(process.cwd(), specFile) || specFile;
-  const parsed = parseSpecText(shown, text);
-  if (!isObject(parsed.raw)) throw new ScaffoldError(`${shown} is not an OpenAPI description`);
+  // validated as a whole before it replaces the file.
+  const parsed = parseSpecText(spec.shown, spec.text);
+  if (!isObject(parsed.raw)) throw new ScaffoldError(`${spec.shown} is not an OpenAPI description`);
   const planned = plan(parsed.raw, req);
-  const edit = addOperations(text, planned.entries, `Added by dataapi scaffold (${planned.id}).`);
+  const edit = addOperations(
+    spec.text,
+    planned.entries,
+    `Added by dataapi scaffold (${planned.id}).`,
+  );
   const out = path.resolve(options.out ?? 'generated');
   const handlersDir = path.resolve(options.handlersDir ?? 'handlers');
   const handlerFile = handlerPath(handlersDir, planned.id);
-  const added = planned.entries.map((e) => ({
-    method: e.method,
-    path: e.path,
-    pointer: joinPointer('paths', e.path, e.method),
-  }));
   const base: Omit<ScaffoldResult, 'handler'> = {
     id: planned.id,
-    spec: shown,
-    added,
+    spec: spec.shown,
+    added: planned.entries.map((e) => ({
+      method: e.method,
+      path: e.path,
+      pointer: joinPointer('paths', e.path, e.method),
+    })),
     insertions: edit.insertions,
     text: edit.text,
   };
@@ -105,39 +148,11 @@ export async function scaffold(
       handler: { path: handlerFile, created: false, ...(exists ? {} : { source: await source() }) },
     };
   }
-
-  // Validate the edited text in place of the real file, then swap it in atomically.
-  const temp = path.join(
-    path.dirname(specFile),
-    `.${path.basename(specFile)}.scaffold-${process.pid}.yaml`,
-  );
-  try {
-    await writeFile(temp, edit.text);
-    let report;
-    try {
-      report = await lintSpec(temp);
-    } catch (err) {
-      // The description was already invalid (or the edit broke it): say so about the real file.
-      if (err instanceof SpecError) throw new SpecError(shown, err.problems, err.code);
-      throw err;
-    }
-    const mine = report.findings.filter(
-      (f) => f.severity === 'error' && added.some((a) => f.pointer.startsWith(a.pointer)),
-    );
-    if (mine.length > 0) {
-      throw new Error(
-        `internal error: the scaffolded operation breaks catalogue rules; nothing was written:\n${mine.map((f) => `  ${f.rule} #${f.pointer}: ${f.message}`).join('\n')}`,
-      );
-    }
-    await rename(temp, specFile);
-  } finally {
-    await rm(temp, { force: true });
-  }
-
+  await replaceSpec(spec, edit.text, base.added);
   const handler = await createHandler(handlerFile, await source());
   if (options.generate === false) return { ...base, handler };
   try {
-    const generated = await generate({ spec: specFile, out });
+    const generated = await generate({ spec: spec.file, out });
     return { ...base, handler, generated };
   } catch (err) {
     return { ...base, handler, generateError: err as Error };

@@ -6,6 +6,7 @@
  */
 import { toIdentifier } from '../../model/identifiers.ts';
 import { isObject, type Obj } from '../../model/object.ts';
+import { didYouMean } from '../../model/suggest.ts';
 import { METHODS } from '../normalise/index.ts';
 import { ScaffoldError, type FieldSpec, type ScaffoldRequest } from './request.ts';
 
@@ -59,9 +60,8 @@ export function refuseUnknownCategory(doc: Obj, category: string): void {
     .map((t) => t['name'])
     .filter((n): n is string => typeof n === 'string');
   if (tags.includes(category)) return;
-  const close = tags.find((t) => t.toLowerCase() === category.toLowerCase());
   throw new ScaffoldError(
-    `unknown category ${JSON.stringify(category)}${close ? ` (did you mean ${JSON.stringify(close)}?)` : ''}. A category is one of the root tags: ${tags.map((t) => JSON.stringify(t)).join(', ') || 'none declared'}`,
+    `unknown category ${JSON.stringify(category)}${didYouMean(category, tags)}. A category is one of the root tags: ${tags.map((t) => JSON.stringify(t)).join(', ') || 'none declared'}`,
   );
 }
 

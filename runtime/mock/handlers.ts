@@ -31,6 +31,44 @@ function pageSize(paging: Paging, input: HandlerInput): number | undefined {
   return typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : undefined;
 }
 
+/**
+ * `Prefer: code=N` naming a declared response other than the success one (201, 204, a 3xx):
+ * that response as declared, Prism's way: its example (by `example=NAME`, else the first), else a
+ * sample of its schema, else no body.
+ */
+function answerDeclared(
+  model: ServiceModel,
+  mock: OperationMock,
+  input: HandlerInput,
+  scenario: Scenario,
+): unknown {
+  const response = scenario.response!;
+  const { reply } = input;
+  reply.code(scenario.code!);
+  if (response.mediaType === undefined || response.kind === 'empty') return reply.send();
+  const named =
+    scenario.example === undefined
+      ? response.examples[0]
+      : response.examples.find((e) => e.name === scenario.example);
+  if (scenario.example !== undefined && !named) {
+    const known = response.examples.map((e) => e.name).join(', ') || 'none';
+    throw new HttpError(
+      400,
+      `Unknown example ${JSON.stringify(scenario.example)} for the ${response.status} response of ${mock.op.id}; known: ${known}`,
+      { outcome: 'invalid_parameters' },
+    );
+  }
+  const value = named
+    ? named.value
+    : response.schema === undefined
+      ? null
+      : sample(model, response.schema, { seed: mock.seed });
+  reply.type(response.mediaType);
+  return reply.send(
+    response.kind === 'json' || typeof value !== 'string' ? JSON.stringify(value) : value,
+  );
+}
+
 export function createHandlers(
   model: ServiceModel,
   catalogue: Map<string, OperationMock>,
@@ -48,6 +86,7 @@ export function createHandlers(
 
     handlers[op.id] = async (input) => {
       const scenario = scenarioOf(input);
+      if (scenario?.response) return answerDeclared(model, mock, input, scenario);
       // A task this mock created moves one state further on every poll.
       if (op.async?.role === 'status' && !scenario?.example) {
         const task = tasks.get(String(input.path[pathNames[0] ?? ''] ?? ''));

@@ -14,6 +14,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Finding, ServiceModel } from 'dataapi/model';
 import {
+  declaredResponse,
   defaultEnvelopeOp,
   errorAnswer,
   HttpError,
@@ -86,16 +87,30 @@ function applyScenario(request: FastifyRequest, ctx: RouteContext): void {
   const scenario = readScenario(prefer, query);
   if (!scenario) return;
   (request as unknown as Record<symbol, unknown>)[SCENARIO] = scenario;
-  const code = scenario.code;
-  if (code === undefined || (code >= 200 && code < 300)) return;
-  if (code < 400 || code > 599) {
+  if (scenario.badCode !== undefined) {
     throw new HttpError(
-      400,
-      `Prefer code=${code}: only 2xx, 4xx and 5xx statuses can be asked for`,
-      {
-        outcome: 'invalid_parameters',
-      },
+      422,
+      `Prefer code=${JSON.stringify(scenario.badCode)}: a status code is three digits`,
+      { outcome: 'invalid_parameters' },
     );
+  }
+  const code = scenario.code;
+  if (code === undefined) return;
+  // Prism's rule: the response declared for the status (or its range), else `default`, else 404.
+  const declared = declaredResponse(ctx.op, code);
+  if (!declared) {
+    const statuses = ctx.op.responses.map((r) => r.status).join(', ');
+    throw new HttpError(
+      404,
+      `Prefer code=${code}: ${ctx.op.id} declares no ${code} response and no default (declared: ${statuses})`,
+      { outcome: 'invalid_parameters' },
+    );
+  }
+  if (code < 400) {
+    // The success response is the handler's usual answer; any other is answered as declared.
+    if (declared !== ctx.op.success || String(code) !== declared.status)
+      scenario.response = declared;
+    return;
   }
   const headers: Record<string, string> = {};
   if (code === 429) headers['retry-after'] = '1';

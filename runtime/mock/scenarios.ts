@@ -4,8 +4,15 @@
  * `__dynamic`, `__business_code`, `__seed`. The query forms are removed before validation, so
  * they never count as unknown or invalid parameters.
  */
+import type { Response } from 'dataapi/model';
+
 export interface Scenario {
+  /** The status asked for (three digits, as Prism reads it). */
   code?: number;
+  /** A `code` that is not three digits, as sent (Prism answers 422). */
+  badCode?: string;
+  /** The declared response `code` picked when it is not the success one (answered as declared). */
+  response?: Response;
   example?: string;
   dynamic?: boolean;
   businessCode?: number;
@@ -28,7 +35,8 @@ function text(value: unknown): string | undefined {
 function apply(s: Scenario, name: string, value: string | undefined): void {
   switch (name) {
     case 'code':
-      if (int(value) !== undefined) s.code = int(value);
+      if (value !== undefined && /^\d{3}$/.test(value.trim())) s.code = Number(value.trim());
+      else s.badCode = value ?? '';
       break;
     case 'example':
       if (value) s.example = value;

@@ -6,6 +6,7 @@
  * requirement: every scheme it names).
  */
 import type { Auth, KeyTransport } from 'dataapi/model';
+import { fromBase64, toBase64 } from './base64.ts';
 
 export interface CredentialPlacement {
   in: 'query' | 'header' | 'cookie' | 'body';
@@ -16,10 +17,7 @@ export interface CredentialPlacement {
 /** A Basic credential is `user:password`; a bare value is the user with an empty password. */
 export function basicHeader(credential: string): string {
   const pair = credential.includes(':') ? credential : `${credential}:`;
-  // btoa over the UTF-8 bytes, not Buffer: the packed client runs in browsers too.
-  let binary = '';
-  for (const byte of new TextEncoder().encode(pair)) binary += String.fromCharCode(byte);
-  return `Basic ${btoa(binary)}`;
+  return `Basic ${toBase64(pair)}`;
 }
 
 /** Where and how a transport carries `credential`. */
@@ -54,7 +52,7 @@ export function chooseRequirement(
 export function readBasic(header: string | undefined): string | undefined {
   const m = header ? /^basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header) : null;
   if (!m) return undefined;
-  const text = Buffer.from(m[1] as string, 'base64').toString('utf8');
+  const text = fromBase64(m[1] as string);
   return text.includes(':') ? text : undefined;
 }
 

@@ -12,6 +12,8 @@
  * the values a key can be in; callers warn about it (`keyWarning`).
  */
 
+import { fromBase64, toBase64, utf8Length } from './base64.ts';
+
 export const REDACTED = '***';
 
 /** Shorter keys are redacted only as whole tokens (see the module comment). */
@@ -74,10 +76,10 @@ export function secretForms(secret: string): string[] {
     ...htmlForms(secret),
   ]);
   if (secret.length >= MIN_SAFE_KEY_LENGTH) {
-    const b64 = Buffer.from(secret, 'utf8').toString('base64');
+    const b64 = toBase64(secret);
     forms.add(b64);
     // The part of the base64 text that does not depend on what follows the key.
-    forms.add(b64.slice(0, Math.floor(Buffer.byteLength(secret) / 3) * 4));
+    forms.add(b64.slice(0, Math.floor(utf8Length(secret) / 3) * 4));
   }
   return [...forms].filter(Boolean).sort((a, b) => b.length - a.length);
 }
@@ -112,7 +114,7 @@ export function createRedactor(secrets: readonly (string | undefined)[]): Redact
       : value;
   const basic = (value: string) =>
     value.replace(/\b(Basic\s+)([A-Za-z0-9+/]+={0,2})/gi, (m, scheme: string, b64: string) => {
-      const decoded = Buffer.from(b64, 'base64').toString('utf8');
+      const decoded = fromBase64(b64);
       const parts = decoded.split(':');
       const hit = keys.some(
         (k) => parts.includes(k) || (k.length >= MIN_SAFE_KEY_LENGTH && decoded.includes(k)),

@@ -17,7 +17,7 @@ export const usage = `Usage: dataapi contract [--spec FILE] [--base-url URL] [--
   --only ID,...             only these operations (operation ids)
   --reporter NAME,...       console (default): progress, then the operations-by-checks matrix,
                             failures and coverage; junit, json, html: report files in --report-dir
-                            (contract-junit.xml, contract-report.json, contract-report.html);
+                            (contract-junit.xml, contract-results.json, contract-report.html);
                             any of vitest's reporters (dot, verbose, tap, github-actions, ...;
                             vitest-junit, vitest-json for vitest's own files)
   --report-dir DIR          where report files go                  default: reports
@@ -27,7 +27,8 @@ export const usage = `Usage: dataapi contract [--spec FILE] [--base-url URL] [--
                             always on against the embedded mock
   --max-response-time MS    fail responses slower than this
   --budget N                send at most N requests in total (later checks are skipped)
-  --results FILE            structured results (JSON)  default: <report-dir>/contract-results.json
+  --results FILE            the JSON report, written by every run
+                                                     default: <report-dir>/contract-results.json
   --strict                  description warnings fail the run too
 
 Two kinds of finding: the target is wrong (a failure: exit 1), or the description is wrong or

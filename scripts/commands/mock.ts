@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { Command } from '../command.ts';
 import { guard, parseFlags, UsageError } from '../args.ts';
+import { buildAndListen, portOf } from '../listen.ts';
 import { REDACTED } from '../../runtime/shared/index.ts';
 import type { MockOptions } from '../../runtime/mock/index.ts';
 
@@ -23,7 +24,8 @@ const usage = `Usage: dataapi mock [--port 4010] [--host 127.0.0.1] [--no-rate-l
 
 Key: the mock accepts the value of DATAAPI_APPKEY, or \`mock-appkey\` when that is unset.
 Scenarios: Prefer: code=429 | example=NAME | dynamic=true | business-code=N (or __code=...
-in the query). GET /__health answers when the mock is ready.`;
+in the query). code=N answers the response declared for N, else the default response, else 404;
+a code that is not three digits is a 422. GET /__health answers when the mock is ready.`;
 
 type Create = (options: MockOptions) => Promise<FastifyInstance>;
 
@@ -67,47 +69,33 @@ export const command: Command = {
         },
         usage,
       );
-      const port = Number(values.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65535) {
-        throw new UsageError(
-          `--port must be a port number (0 to 65535), got ${JSON.stringify(values.port)}`,
-        );
-      }
+      const port = portOf(values.port as string);
       const seed = Number(values.seed);
       if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer`);
       const rateLimit = values['no-rate-limit'] !== true && values['rate-limit'] !== false;
-      let app: FastifyInstance;
-      try {
-        const create = await loadCreate(values.spec as string | undefined, values.dir as string);
-        app = await create({
-          rateLimit,
-          seed,
-          invalidExamples:
-            values['strict-examples'] === true
-              ? 'error'
-              : values['skip-invalid-examples'] === true
-                ? 'skip'
-                : 'sample',
-          onFinding: (f) =>
-            process.stderr.write(
-              `warning: ${f.file || 'description'} at #${f.pointer}: ${f.message.replace(/^mock: /, '')}\n`,
-            ),
-        });
-      } catch (err) {
-        if (err instanceof UsageError) throw err;
-        process.stderr.write(`dataapi mock: ${(err as Error).message}\n`);
-        return 2;
-      }
-      let url: string;
-      try {
-        url = await app.listen({ port, host: values.host as string });
-      } catch (err) {
-        process.stderr.write(
-          `dataapi mock: cannot listen on ${values.host}:${port}: ${(err as Error).message}\n`,
-        );
-        await app.close();
-        return 1;
-      }
+      const started = await buildAndListen(
+        'mock',
+        async () => {
+          const create = await loadCreate(values.spec as string | undefined, values.dir as string);
+          return create({
+            rateLimit,
+            seed,
+            invalidExamples:
+              values['strict-examples'] === true
+                ? 'error'
+                : values['skip-invalid-examples'] === true
+                  ? 'skip'
+                  : 'sample',
+            onFinding: (f) =>
+              process.stderr.write(
+                `warning: ${f.file || 'description'} at #${f.pointer}: ${f.message.replace(/^mock: /, '')}\n`,
+              ),
+          });
+        },
+        { port, host: values.host as string },
+      );
+      if ('exitCode' in started) return started.exitCode;
+      const { app, url } = started;
       // The default key is documented and no secret; a key from the environment may be one.
       const env = process.env.DATAAPI_APPKEY;
       const key = env ? `${REDACTED} (from DATAAPI_APPKEY)` : 'mock-appkey';

@@ -1,5 +1,6 @@
 /** `dataapi scaffold operation`: add an operation to the spec, create its handler, regenerate. */
 import path from 'node:path';
+import type { ParseArgsConfig } from 'node:util';
 import type { Command } from '../command.ts';
 import { guard, parseFlags, UsageError } from '../args.ts';
 import { SpecError } from '../../generator/load.ts';
@@ -10,6 +11,7 @@ import {
   scaffold,
   ScaffoldError,
   type ScaffoldRequest,
+  type ScaffoldResult,
 } from '../../generator/scaffold/index.ts';
 import { SCAFFOLD_METHODS } from '../../generator/scaffold/request.ts';
 
@@ -39,69 +41,115 @@ handler file handlers/<operation>.ts once (never overwritten), and regenerates.
 
 Exit codes: 0 added (or dry run), 1 added but regeneration failed, 2 refused (nothing changed).`;
 
+const FLAGS = {
+  method: { type: 'string' },
+  path: { type: 'string' },
+  category: { type: 'string' },
+  id: { type: 'string' },
+  summary: { type: 'string' },
+  envelope: { type: 'string', default: 'capitalised' },
+  codes: { type: 'string' },
+  param: { type: 'string', multiple: true, default: [] },
+  'body-field': { type: 'string', multiple: true, default: [] },
+  'no-preview': { type: 'boolean', default: false },
+  'rate-limit': { type: 'string' },
+  writes: { type: 'boolean', default: false },
+  spec: { type: 'string', default: 'spec/openapi.yaml' },
+  out: { type: 'string', default: 'generated' },
+  handlers: { type: 'string', default: 'handlers' },
+  'dry-run': { type: 'boolean', default: false },
+} satisfies ParseArgsConfig['options'];
+
+type Values = ReturnType<typeof parseFlags<typeof FLAGS>>['values'];
+
+/** The flags' usage errors (exit 2 through guard), before anything is read. */
+function checkFlags(values: Values, positionals: string[]): void {
+  if (positionals[0] !== 'operation')
+    throw new UsageError(`expected \`dataapi scaffold operation ...\`\n\n${usage}`);
+  for (const flag of ['method', 'path', 'category'] as const)
+    if (typeof values[flag] !== 'string' || values[flag] === '')
+      throw new UsageError(`--${flag} is required\n\n${usage}`);
+  const method = (values.method as string).toLowerCase();
+  if (!SCAFFOLD_METHODS.includes(method as never))
+    throw new UsageError(
+      `--method must be one of ${SCAFFOLD_METHODS.join(', ')}${METHODS.includes(method as never) ? ` (${method} operations are not scaffolded)` : ''}, not ${JSON.stringify(values.method)}`,
+    );
+  const envelope = values.envelope as string;
+  if (envelope !== 'capitalised' && envelope !== 'lowerCamel' && envelope !== 'none')
+    throw new UsageError(
+      `--envelope must be capitalised, lowerCamel or none, not ${JSON.stringify(envelope)}`,
+    );
+}
+
+/** The request the flags describe (a bad --param or --rate-limit is a ScaffoldError). */
+function requestOf(values: Values): ScaffoldRequest {
+  return {
+    method: (values.method as string).toLowerCase() as ScaffoldRequest['method'],
+    path: values.path as string,
+    category: values.category as string,
+    ...(values.id !== undefined ? { id: values.id as string } : {}),
+    ...(values.summary !== undefined ? { summary: values.summary as string } : {}),
+    envelope: values.envelope as ScaffoldRequest['envelope'],
+    ...(values.codes !== undefined ? { codes: values.codes as string } : {}),
+    params: (values.param as string[]).map((p) => parseField(p, '--param')),
+    bodyFields: (values['body-field'] as string[]).map((p) => parseField(p, '--body-field')),
+    preview: values['no-preview'] !== true,
+    ...(values['rate-limit'] !== undefined
+      ? { rateLimit: parseRateLimit(values['rate-limit'] as string) }
+      : {}),
+    writes: values.writes === true,
+  };
+}
+
+const rel = (p: string) => path.relative(process.cwd(), p) || p;
+
+function printDryRun(result: ScaffoldResult, ops: string): number {
+  const snippets = result.insertions.map((i) => i.text.replace(/^\n/, '')).join('\n');
+  const handler = result.handler.source
+    ? `and create ${rel(result.handler.path)}:\n\n${result.handler.source}\n`
+    : `and keep ${rel(result.handler.path)} (it exists; never overwritten), `;
+  process.stdout.write(
+    `dataapi scaffold --dry-run: would add ${ops} to ${result.spec}:\n\n${snippets}\n${handler}then regenerate. Nothing was changed.\n`,
+  );
+  return 0;
+}
+
+/** What was added, created and regenerated; exit 1 when only the regeneration failed. */
+function printResult(result: ScaffoldResult, out: string, dryRun: boolean): number {
+  const ops = result.added.map((a) => `${a.method.toUpperCase()} ${a.path}`).join(' and ');
+  if (dryRun) return printDryRun(result, ops);
+  const lines = [
+    `dataapi scaffold: added ${ops} (${result.id}) to ${result.spec}`,
+    result.handler.created
+      ? `  created ${rel(result.handler.path)}: implement the handler there`
+      : `  kept ${rel(result.handler.path)} (it exists; never overwritten)`,
+  ];
+  if (result.generateError) {
+    process.stdout.write(`${lines.join('\n')}\n`);
+    process.stderr.write(
+      `dataapi scaffold: the spec was updated, but regeneration failed: ${result.generateError.message}\nFix it and run \`dataapi generate\`.\n`,
+    );
+    return 1;
+  }
+  if (result.generated) {
+    lines.push(
+      `  regenerated ${rel(path.resolve(out))}/ (${result.generated.written.length} files written: stub, client method, mock and contract tests of ${result.id})`,
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return 0;
+}
+
 export const command: Command = {
   summary: 'add an operation to the spec with its preview, examples and handler, then regenerate',
   usage,
   run: (argv) =>
     guard(async () => {
-      const { values, positionals } = parseFlags(
-        argv,
-        {
-          method: { type: 'string' },
-          path: { type: 'string' },
-          category: { type: 'string' },
-          id: { type: 'string' },
-          summary: { type: 'string' },
-          envelope: { type: 'string', default: 'capitalised' },
-          codes: { type: 'string' },
-          param: { type: 'string', multiple: true, default: [] },
-          'body-field': { type: 'string', multiple: true, default: [] },
-          'no-preview': { type: 'boolean', default: false },
-          'rate-limit': { type: 'string' },
-          writes: { type: 'boolean', default: false },
-          spec: { type: 'string', default: 'spec/openapi.yaml' },
-          out: { type: 'string', default: 'generated' },
-          handlers: { type: 'string', default: 'handlers' },
-          'dry-run': { type: 'boolean', default: false },
-        },
-        usage,
-        { max: 1 },
-      );
-      if (positionals[0] !== 'operation')
-        throw new UsageError(`expected \`dataapi scaffold operation ...\`\n\n${usage}`);
-      for (const flag of ['method', 'path', 'category'] as const)
-        if (typeof values[flag] !== 'string' || values[flag] === '')
-          throw new UsageError(`--${flag} is required\n\n${usage}`);
-      const method = (values.method as string).toLowerCase();
-      if (!SCAFFOLD_METHODS.includes(method as never))
-        throw new UsageError(
-          `--method must be one of ${SCAFFOLD_METHODS.join(', ')}${METHODS.includes(method as never) ? ` (${method} operations are not scaffolded)` : ''}, not ${JSON.stringify(values.method)}`,
-        );
-      const envelope = values.envelope as string;
-      if (envelope !== 'capitalised' && envelope !== 'lowerCamel' && envelope !== 'none')
-        throw new UsageError(
-          `--envelope must be capitalised, lowerCamel or none, not ${JSON.stringify(envelope)}`,
-        );
-
-      let result;
+      const { values, positionals } = parseFlags(argv, FLAGS, usage, { max: 1 });
+      checkFlags(values, positionals);
+      let result: ScaffoldResult;
       try {
-        const req: ScaffoldRequest = {
-          method: method as ScaffoldRequest['method'],
-          path: values.path as string,
-          category: values.category as string,
-          ...(values.id !== undefined ? { id: values.id as string } : {}),
-          ...(values.summary !== undefined ? { summary: values.summary as string } : {}),
-          envelope,
-          ...(values.codes !== undefined ? { codes: values.codes as string } : {}),
-          params: (values.param as string[]).map((p) => parseField(p, '--param')),
-          bodyFields: (values['body-field'] as string[]).map((p) => parseField(p, '--body-field')),
-          preview: values['no-preview'] !== true,
-          ...(values['rate-limit'] !== undefined
-            ? { rateLimit: parseRateLimit(values['rate-limit'] as string) }
-            : {}),
-          writes: values.writes === true,
-        };
-        result = await scaffold(req, {
+        result = await scaffold(requestOf(values), {
           spec: values.spec as string,
           out: values.out as string,
           handlersDir: values.handlers as string,
@@ -114,37 +162,6 @@ export const command: Command = {
         }
         throw err;
       }
-      const rel = (p: string) => path.relative(process.cwd(), p) || p;
-      const ops = result.added.map((a) => `${a.method.toUpperCase()} ${a.path}`).join(' and ');
-      if (values['dry-run']) {
-        const snippets = result.insertions.map((i) => i.text.replace(/^\n/, '')).join('\n');
-        const handler = result.handler.source
-          ? `and create ${rel(result.handler.path)}:\n\n${result.handler.source}\n`
-          : `and keep ${rel(result.handler.path)} (it exists; never overwritten), `;
-        process.stdout.write(
-          `dataapi scaffold --dry-run: would add ${ops} to ${result.spec}:\n\n${snippets}\n${handler}then regenerate. Nothing was changed.\n`,
-        );
-        return 0;
-      }
-      const lines = [
-        `dataapi scaffold: added ${ops} (${result.id}) to ${result.spec}`,
-        result.handler.created
-          ? `  created ${rel(result.handler.path)}: implement the handler there`
-          : `  kept ${rel(result.handler.path)} (it exists; never overwritten)`,
-      ];
-      if (result.generateError) {
-        process.stdout.write(`${lines.join('\n')}\n`);
-        process.stderr.write(
-          `dataapi scaffold: the spec was updated, but regeneration failed: ${result.generateError.message}\nFix it and run \`dataapi generate\`.\n`,
-        );
-        return 1;
-      }
-      if (result.generated) {
-        lines.push(
-          `  regenerated ${rel(path.resolve(values.out as string))}/ (${result.generated.written.length} files written: stub, client method, mock and contract tests of ${result.id})`,
-        );
-      }
-      process.stdout.write(`${lines.join('\n')}\n`);
-      return 0;
+      return printResult(result, values.out as string, values['dry-run'] === true);
     }),
 };

@@ -6,10 +6,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { FastifyInstance } from 'fastify';
 import type { ServiceModel } from 'dataapi/model';
 import type { Command } from '../command.ts';
 import { guard, parseFlags, UsageError } from '../args.ts';
+import { buildAndListen, portOf } from '../listen.ts';
 import type { Handler, VerifyKey } from '../../runtime/server/index.ts';
 import { resolveKeys, INSECURE_BANNER } from '../serve/keys.ts';
 import { stopOnSignals } from '../serve/shutdown.ts';
@@ -17,12 +17,15 @@ import { stopOnSignals } from '../serve/shutdown.ts';
 const usage = `Usage: dataapi serve [--port 8080] [--host 127.0.0.1] [--handlers DIR] [--keys-file FILE] [--redis URL]
 
 Runs the service on the generated stubs (generated/server) with your handlers. Operations without
-a handler answer 501 in their envelope; keys and rate limits apply to every operation.
+a handler answer 501 in their envelope (with --example-handlers: from the description's examples);
+keys and rate limits apply to every operation.
 
   --port N              port to listen on (0: any free port)        default: $PORT or 8080
   --host HOST           address to listen on (0.0.0.0 in a container) default: 127.0.0.1
   --handlers DIR        handler files (*.ts, *.js), each exporting handlers named by operation id
                                                                     default: handlers
+  --example-handlers    operations without a handler answer from the description's examples
+                        (as the mock does): a stand-in for staging and contract runs
   --keys-file FILE      accepted keys, one per line: the key, or sha256:<64 hex> of it
   --insecure-any-key    accept ANY non-empty key (local work only; never in production)
   --redis URL           count rate limits in Redis (shared by every instance)
@@ -41,14 +44,6 @@ Probes: GET /healthz (alive), GET /readyz (ready: Redis reachable). Logs: JSON o
 Exit codes: 0 stopped cleanly, 1 could not listen or stop, 2 bad input (flags, keys, handlers).`;
 
 const LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
-
-function portOf(text: string): number {
-  const port = Number(text);
-  if (!/^\d+$/.test(text) || port > 65535) {
-    throw new UsageError(`--port must be a port number (0 to 65535), got ${JSON.stringify(text)}`);
-  }
-  return port;
-}
 
 async function loadModel(dir: string): Promise<ServiceModel> {
   const entry = path.resolve(dir, 'server', 'index.ts');
@@ -85,6 +80,15 @@ async function loadHandlerDir(
   return loadHandlers(dir, model);
 }
 
+/**
+ * The mock's handlers (examples, seeded samples where an example does not fit its schema, uploads
+ * and asynchronous tasks with state) for the operations without one of the integrator's.
+ */
+async function loadExampleHandlers(model: ServiceModel): Promise<Record<string, Handler>> {
+  const { exampleHandlers } = await import('../../runtime/mock/index.ts');
+  return exampleHandlers(model, { invalidExamples: 'sample' });
+}
+
 export const command: Command = {
   summary: 'run the service on the generated stubs and your handlers (keys, limits, /docs)',
   usage,
@@ -96,6 +100,7 @@ export const command: Command = {
           port: { type: 'string', default: process.env.PORT ?? '8080' },
           host: { type: 'string', default: '127.0.0.1' },
           handlers: { type: 'string' },
+          'example-handlers': { type: 'boolean', default: false },
           'keys-file': { type: 'string' },
           'insecure-any-key': { type: 'boolean', default: false },
           redis: { type: 'string' },
@@ -132,57 +137,59 @@ export const command: Command = {
         throw new UsageError('--redis (or REDIS_URL) must be a redis:// or rediss:// URL');
       }
 
-      let app: FastifyInstance;
       let handlerCount = 0;
+      let exampleCount = 0;
       let operations = 0;
-      try {
-        const model = await loadModel(values.dir as string);
-        operations = model.operations.length;
-        const handlers = await loadHandlerDir(
-          (values.handlers as string | undefined) ?? 'handlers',
-          values.handlers !== undefined,
-          model,
-        );
-        handlerCount = Object.keys(handlers).length;
-        const document =
-          values['no-docs'] === true
-            ? undefined
-            : await loadDocument(
-                (values.spec as string | undefined) ?? 'spec/openapi.yaml',
-                values.spec !== undefined,
-              );
-        if (keys.mode === 'any') process.stderr.write(INSECURE_BANNER);
-        const { createServiceApp } = await import('../../runtime/server/app.ts');
-        ({ app } = await createServiceApp({
-          model,
-          handlers,
-          ...(keys.mode === 'any'
-            ? { insecureAnyKey: true }
-            : { verifyKey: keys.verify as VerifyKey }),
-          ...(redisUrl ? { redisUrl } : {}),
-          onRedisError: failure,
-          ...(document ? { document } : {}),
-          logLevel: level,
-        }));
-        if (keys.mode === 'any') app.log.warn('--insecure-any-key: any non-empty key is accepted');
-      } catch (err) {
-        if (err instanceof UsageError) throw err;
-        process.stderr.write(`dataapi serve: ${(err as Error).message}\n`);
-        return 2;
-      }
-      let url: string;
-      try {
-        url = await app.listen({ port, host: values.host as string });
-      } catch (err) {
-        process.stderr.write(
-          `dataapi serve: cannot listen on ${values.host}:${port}: ${(err as Error).message}\n`,
-        );
-        await app.close();
-        return 1;
-      }
+      const started = await buildAndListen(
+        'serve',
+        async () => {
+          const model = await loadModel(values.dir as string);
+          operations = model.operations.length;
+          const handlers = await loadHandlerDir(
+            (values.handlers as string | undefined) ?? 'handlers',
+            values.handlers !== undefined,
+            model,
+          );
+          handlerCount = Object.keys(handlers).length;
+          if (values['example-handlers'] === true) {
+            const examples = await loadExampleHandlers(model);
+            for (const [id, handler] of Object.entries(examples))
+              if (!(id in handlers)) {
+                handlers[id] = handler;
+                exampleCount++;
+              }
+          }
+          const document =
+            values['no-docs'] === true
+              ? undefined
+              : await loadDocument(
+                  (values.spec as string | undefined) ?? 'spec/openapi.yaml',
+                  values.spec !== undefined,
+                );
+          if (keys.mode === 'any') process.stderr.write(INSECURE_BANNER);
+          const { createServiceApp } = await import('../../runtime/server/app.ts');
+          const { app } = await createServiceApp({
+            model,
+            handlers,
+            ...(keys.mode === 'any'
+              ? { insecureAnyKey: true }
+              : { verifyKey: keys.verify as VerifyKey }),
+            ...(redisUrl ? { redisUrl } : {}),
+            onRedisError: failure,
+            ...(document ? { document } : {}),
+            logLevel: level,
+          });
+          if (keys.mode === 'any')
+            app.log.warn('--insecure-any-key: any non-empty key is accepted');
+          return app;
+        },
+        { port, host: values.host as string },
+      );
+      if ('exitCode' in started) return started.exitCode;
+      const { app, url } = started;
       process.stderr.write(
         `dataapi serve: listening on ${url}\n` +
-          `  operations: ${operations} (${handlerCount} with a handler; the others answer 501)\n` +
+          `  operations: ${operations} (${handlerCount} with a handler${exampleCount ? `, ${exampleCount} answered from the description's examples` : ''}${handlerCount + exampleCount < operations ? '; the others answer 501' : ''})\n` +
           `  keys: ${keys.describe}\n` +
           `  rate limits: ${redisUrl ? `Redis (failure: ${failure})` : 'in this process only'}\n` +
           `  health: ${url}/healthz, ${url}/readyz${app.hasRoute({ method: 'GET', url: '/docs' }) ? `; docs: ${url}/docs` : ''}\n`,

@@ -99,6 +99,9 @@ describe('against a deployment', () => {
     );
     expect(run.code).toBe(0);
     expect(new Set(run.result!.results.map((x) => x.operation)).size).toBe(1);
+    // It announces the files it runs, not every file of the suite.
+    expect(run.stdout).toContain('running 1 operation file (shard 1/2 of 2)');
+    expect(run.stdout.match(/\[\d+\/\d+\]/g)).toEqual(['[1/1]']);
   });
 
   it("never exceeds an operation's declared rate limit (main and preview together)", async () => {

@@ -28,8 +28,13 @@ describe('dataapi contract --spec FILE against its own embedded mock', () => {
     ).toBe(true);
     const junit = await readFile(path.join(reportDir, 'contract-junit.xml'), 'utf8');
     const html = await readFile(path.join(reportDir, 'contract-report.html'), 'utf8');
-    const json = JSON.parse(await readFile(path.join(reportDir, 'contract-report.json'), 'utf8'));
+    // `json` names the results file (--results, set by runCli): one JSON report, none beside it.
+    const json = JSON.parse(
+      await readFile(path.join(ROOT, 'test/.work/contract/spec-museum.json'), 'utf8'),
+    );
+    expect(json.reportVersion).toBe(1);
     expect(json.warnings).toHaveLength(r.warnings.length);
+    await expect(stat(path.join(reportDir, 'contract-report.json'))).rejects.toThrow(/ENOENT/);
     expect(junit).toContain('dataapi description warnings');
     expect(html).toContain('id="description-warnings"');
     // --strict: the same warnings fail the run.

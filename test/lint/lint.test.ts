@@ -71,6 +71,20 @@ describe('dataapi lint', () => {
     expect(report.warnings).toBe(5);
   });
 
+  it('suggests the root tag an unknown category is closest to', async () => {
+    const file = variant('category', (doc) =>
+      doc.setIn(['paths', '/plain', 'get', 'tags'], ['Weather, air qualty']),
+    );
+    const finding = (await lintSpec(file)).findings.find(
+      (f) => f.pointer === '/paths/~1plain/get/tags/0',
+    )!;
+    expect(finding.message).toBe(
+      'category "Weather, air qualty" is not one of the root tags (did you mean "Weather, air quality"?)',
+    );
+    const far = (await lintSpec(fixture)).findings.find((f) => f.pointer.endsWith('tags/0'))!;
+    expect(far.message).toBe('category "Unknown category" is not one of the root tags');
+  });
+
   it('reports a shared operationId even though the validator rejects the file', async () => {
     const file = variant('duplicate', (doc) =>
       doc.setIn(['paths', '/plain', 'get', 'operationId'], 'getGood'),
@@ -91,6 +105,11 @@ describe('dataapi lint', () => {
     expect(brief(report)).toContain(
       'error extension-invalid /paths/~1good/get/x-dataapi-business-codes',
     );
+    // It hides nothing else: the operations are counted and the other rules still report.
+    expect(report.operations).toBe((await lintSpec(fixture)).operations);
+    expect(report.operations).toBeGreaterThan(0);
+    expect(brief(report)).toContain('error rate-limit /paths/~1plain/get/x-dataapi-rate-limit');
+    expect(brief(report)).toContain('error operation-category /paths/~1bad/post/tags');
   });
 
   it('warns about an implied preview variant and flags an unpaired /demo path', async () => {

@@ -91,4 +91,15 @@ describe('.github/workflows/dataapi.yml', () => {
     );
     expect(fail).toBeGreaterThan(steps.findIndex((r) => r.startsWith('actions/github-script@')));
   });
+
+  it('docs/integrators.md shows the contract step exactly as the workflow runs it', () => {
+    const guide = readFileSync(
+      fileURLToPath(new URL('../../docs/integrators.md', import.meta.url)),
+      'utf8',
+    );
+    const step = wf.jobs['check']!.steps.find((s) => s.run?.startsWith('npx dataapi contract'))!;
+    expect(guide).toContain(`\`${step.run!.trim()}\``);
+    // Our console report, not vitest's `default` (which prints vitest's own output instead).
+    expect(guide).not.toMatch(/--reporter \S*\bdefault\b/);
+  });
 });

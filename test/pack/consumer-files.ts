@@ -3,9 +3,8 @@
  * import `@dataapi/client`, which only exists inside the consumer projects the tests make).
  */
 
-/** Plain Node, ES module: createClient, a standalone function, an upload from a path, an error. */
-export const ESM = `
-import { createClient, createCaller, getIpLocation, fileFromPath, DataApiError } from '@dataapi/client';
+/** What both module systems run: createClient, a standalone function, an upload from a path, an error. */
+const CALLS = `
 const [url, file] = process.argv.slice(2);
 const api = createClient({ baseUrl: url, appkey: 'mock-appkey', retry: false });
 const air = await api.getAirQuality({ query: { location: '北京' } });
@@ -25,29 +24,13 @@ try {
 console.log(JSON.stringify({ air: air.data, code: air.status.code, ip: ip.data, upload: upload.status.code, error }));
 `;
 
-/** The same through require(). */
-export const CJS = `
-const { createClient, createCaller, getIpLocation, fileFromPath, DataApiError } = require('@dataapi/client');
-const [url, file] = process.argv.slice(2);
-(async () => {
-  const api = createClient({ baseUrl: url, appkey: 'mock-appkey', retry: false });
-  const air = await api.getAirQuality({ query: { location: '北京' } });
-  const ip = await getIpLocation(createCaller({ baseUrl: url, appkey: 'mock-appkey' }), {
-    query: { ip: '223.5.5.5' },
-  });
-  const upload = await api.uploadKnowledgeBaseDocuments({
-    path: { knowledge_base_id: 'kb_gaokao_policy_2025' },
-    body: { files: [fileFromPath(file)], tenant_id: 'tenant_zj_edu_001', replace_existing: 'false' },
-  });
-  let error;
-  try {
-    await api.getAirQuality({ query: { location: '北京' } }, { headers: { Prefer: 'code=429' } });
-  } catch (e) {
-    error = { isDataApiError: e instanceof DataApiError, outcome: e.outcome, httpStatus: e.httpStatus };
-  }
-  console.log(JSON.stringify({ air: air.data, code: air.status.code, ip: ip.data, upload: upload.status.code, error }));
-})();
-`;
+const NAMES = '{ createClient, createCaller, getIpLocation, fileFromPath, DataApiError }';
+
+/** Plain Node, ES module. */
+export const ESM = `import ${NAMES} from '@dataapi/client';\n${CALLS}`;
+
+/** The same through require() (in an async function: CommonJS has no top-level await). */
+export const CJS = `const ${NAMES} = require('@dataapi/client');\n(async () => {${CALLS}})();\n`;
 
 /** TypeScript that must compile: results are typed from the description. */
 export const TYPED = `

@@ -58,6 +58,8 @@ describe('the package folder', () => {
       );
       expect([...new Set(imports)]).toEqual(['#file-path']);
       expect(js).not.toMatch(/ajv|fastify|handlebars|prettier|esbuild|typescript\b/i);
+      // Nor Node's Buffer: a browser has none (openapi-fetch's own `process` use is guarded).
+      expect(js).not.toMatch(/\bBuffer\.\w/);
       expect(js).toContain('/* @__PURE__ */ bindOperation(');
     }
     // Declarations refer to the package's own files only.

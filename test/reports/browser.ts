@@ -23,6 +23,16 @@ export function findChromium(): string | undefined {
   return undefined;
 }
 
+/** The Chromium to use, or undefined (a skip) locally; throws under CI when there is none. */
+export function chromiumOrFail(): string | undefined {
+  const found = findChromium();
+  if (!found && process.env.CI && !/^(0|false)$/i.test(process.env.CI))
+    throw new Error(
+      'CI is set but no Chromium was found (/usr/bin/chromium, chromium, chromium-browser, google-chrome on PATH): .ci/run installs it with apt-get',
+    );
+  return found;
+}
+
 export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -33,9 +43,13 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-/** A headless browser context on a fresh user-data-dir, removed by `close()`. */
+/**
+ * A headless browser context on a fresh user-data-dir, removed by `close()`. Offline by default
+ * (a report file needs no network); `offline: false` for a page served from 127.0.0.1.
+ */
 export async function launch(
   executablePath: string,
+  options: { offline?: boolean } = {},
 ): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   const { chromium } = await import('playwright-core');
   const profile = await mkdtemp(path.join(os.tmpdir(), 'dataapi-report-chromium-'));
@@ -45,7 +59,7 @@ export async function launch(
     args: CHROMIUM_ARGS,
     viewport: { width: 1280, height: 900 },
     // Nothing the report does may need the network; fail loudly if it tries.
-    offline: true,
+    offline: options.offline ?? true,
   });
   return {
     context,

@@ -12,14 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { model } from '../../generated/model.ts';
 import { buildReport, renderHtml, renderJUnit } from '../../contract-tests/reports/index.ts';
-import { findChromium, launch } from './browser.ts';
+import { chromiumOrFail, launch } from './browser.ts';
 import { EXPECTED_FAILURES, loadFixture, WORK } from './fixture.ts';
 
-const chromium = findChromium();
-if (!chromium && process.env.CI && !/^(0|false)$/i.test(process.env.CI))
-  throw new Error(
-    'CI is set but no Chromium was found (/usr/bin/chromium, chromium, chromium-browser, google-chrome on PATH): .ci/run installs it with apt-get',
-  );
+const chromium = chromiumOrFail();
 
 describe.skipIf(!chromium)(
   `HTML report in headless Chromium${chromium ? '' : ' (skipped locally: no chromium found; CI fails instead)'}`,

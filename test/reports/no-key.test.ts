@@ -93,12 +93,12 @@ describe('the key in reports of a target that echoes it', () => {
     expect((await readdir(dir)).sort()).toEqual([
       'contract-junit.xml',
       'contract-report.html',
-      'contract-report.json',
+      // One JSON file: the results file is the JSON report.
       'contract-results.json',
       'vitest-junit.xml',
       'vitest-results.json',
     ]);
-    const json = JSON.parse(await readFile(path.join(dir, 'contract-report.json'), 'utf8'));
+    const json = JSON.parse(await readFile(path.join(dir, 'contract-results.json'), 'utf8'));
     expect(json.summary.failed, JSON.stringify(json.errors)).toBeGreaterThan(0);
     // The echoed key reached the reports as text, and was redacted there.
     expect(JSON.stringify(json)).toContain('***');

@@ -300,7 +300,7 @@ describe('the key', () => {
       secrets: [KEY],
     });
     const files = await readdir(dir);
-    expect(files.sort()).toEqual(['contract-junit.xml', 'contract-report.html', 'contract-report.json']);
+    expect(files.sort()).toEqual(['contract-junit.xml', 'contract-report.html', 'contract-results.json']);
     const texts = [printed, ...(await Promise.all(files.map((f) => readFile(path.join(dir, f), 'utf8'))))];
     for (const t of texts) for (const form of forms) expect(t).not.toContain(form);
     expect(printed).toContain('***');
@@ -331,5 +331,75 @@ describe('reporter names', () => {
     expect(reporterError(['console', 'junit', 'json', 'html', 'dot', 'github-actions'])).toBeUndefined();
     expect(reporterError(['./my-reporter.ts'])).toBeUndefined();
     expect(reporterError(['xml'])).toMatch(/unknown reporter "xml" \(ours: console, junit, json, html/);
+  });
+});
+
+describe('words of the reports', () => {
+  const negative = () =>
+    buildReport(loadFixture(), model).results.find(
+      (x) => x.check === 'negative' && x.status === 'failed',
+    )!;
+
+  it('a failure title names its check once (no "negative: negative:")', () => {
+    expect(negative().message).toMatch(/^negative: query pageSize=21/);
+    const r = report();
+    for (const text of [
+      renderConsole(r, { color: false }),
+      renderJUnit(r),
+      renderHtml(r),
+    ]) {
+      expect(text).toContain('negative: query pageSize=21');
+      expect(text).not.toContain('negative: negative:');
+    }
+  });
+
+  it('the "failed" total is red only when something failed', () => {
+    const badge = (page: string) => /<li class="([^"]*)">(\d+) failed<\/li>/.exec(page)!;
+    expect(badge(renderHtml(report()))[1]).toBe('failed');
+    const clean = loadFixture();
+    clean.results = clean.results.filter((x) => x.status !== 'failed');
+    clean.summary.failed = 0;
+    const none = badge(renderHtml(buildReport(clean, model)));
+    expect(none[2]).toBe('0');
+    expect(none[1]).not.toBe('failed');
+  });
+
+  it('the HTML report says when no key was set against a deployment', () => {
+    const without = loadFixture();
+    without.target.keyProvided = false;
+    expect(renderHtml(buildReport(without, model))).toContain(
+      'No key was set (DATAAPI_APPKEY was empty)',
+    );
+    const withKey = loadFixture();
+    withKey.target.keyProvided = true;
+    expect(renderHtml(buildReport(withKey, model))).not.toContain('No key was set');
+    const mock = loadFixture();
+    mock.target = { ...mock.target, embeddedMock: true, keyProvided: false };
+    expect(renderHtml(buildReport(mock, model))).not.toContain('No key was set');
+  });
+
+  it('one JSON file: the results file is the JSON report, with or without --reporter json', async () => {
+    for (const reporters of [['json', 'html'], ['html']]) {
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'dataapi-reports-'));
+      const resultsFile = path.join(dir, 'run', 'results.json');
+      const { files } = await writeReports(loadFixture(), {
+        model,
+        reporters,
+        dir,
+        root: dir,
+        out: new Writable({ write: (_c, _e, done) => done() }),
+        secrets: [],
+        resultsFile,
+      });
+      expect(files.map((f) => path.relative(dir, f)).sort()).toEqual([
+        'contract-report.html',
+        path.join('run', 'results.json'),
+      ]);
+      expect((await readdir(dir)).sort()).toEqual(['contract-report.html', 'run']);
+      const json = JSON.parse(await readFile(resultsFile, 'utf8'));
+      expect(json.reportVersion).toBe(1);
+      expect(json.coverageReport.totals.operations).toEqual({ covered: 11, total: 11 });
+      expect(json.results).toEqual(loadFixture().results);
+    }
   });
 });

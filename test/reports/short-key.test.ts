@@ -102,7 +102,7 @@ describe('the files and the console output of a run with a short key', () => {
       secrets: [secret],
     });
     const files: Record<string, string> = { out };
-    for (const f of ['contract-junit.xml', 'contract-report.json', 'contract-report.html'])
+    for (const f of ['contract-junit.xml', 'contract-results.json', 'contract-report.html'])
       files[f] = await readFile(path.join(dir, f), 'utf8');
     return files;
   }

@@ -193,7 +193,12 @@ describe('dataapi scaffold operation', () => {
         { category: 'weather, air quality' },
         /unknown category.*did you mean "Weather, air quality"/,
       ],
-      [{ category: 'Astrology' }, /unknown category "Astrology"/],
+      [
+        { category: 'Weather' },
+        /unknown category "Weather" \(did you mean "Weather, air quality"\?\)/,
+      ],
+      [{ category: 'Wether, air qualty' }, /did you mean "Weather, air quality"/],
+      [{ category: 'Astrology' }, /unknown category "Astrology"\. A category/],
       [{ codes: 'Z' }, /unknown business code group "Z".*A, B, C, base/],
       [{ envelope: 'none', codes: 'A' }, /--codes needs an envelope/],
       [{ id: 'getAirQuality' }, /clashes with the existing operationId getAirQuality/],

@@ -19,17 +19,22 @@ export interface ServeProcess {
   exited: Promise<number | null>;
 }
 
+/** `dataapi serve ARGS` as a child process, with no keys or Redis from the caller's environment. */
+function spawnServe(args: string[], env: NodeJS.ProcessEnv) {
+  return spawn(process.execPath, ['bin/dataapi.js', 'serve', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATAAPI_KEYS: '', REDIS_URL: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
 /** Runs `dataapi serve` to completion (for start-up refusals): exit code and output. */
 export function runServe(
   args: string[],
   env: NodeJS.ProcessEnv = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/dataapi.js', 'serve', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, DATAAPI_KEYS: '', REDIS_URL: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawnServe(args, env);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -44,15 +49,7 @@ export function runServe(
 
 /** Starts `dataapi serve --port 0` with the arguments; resolves once it listens. */
 export function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
-  const child = spawn(
-    process.execPath,
-    ['bin/dataapi.js', 'serve', '--port', '0', '--host', '127.0.0.1', ...args],
-    {
-      cwd: ROOT,
-      env: { ...process.env, DATAAPI_KEYS: '', REDIS_URL: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawnServe(['--port', '0', '--host', '127.0.0.1', ...args], env);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

@@ -10,6 +10,8 @@ import {
   MIN_SAFE_KEY_LENGTH,
   REDACTED,
 } from '../../runtime/shared/redact.ts';
+import { fromBase64, toBase64 } from '../../runtime/shared/base64.ts';
+import { basicHeader, readBasic } from '../../runtime/shared/credentials.ts';
 
 const LONG = "s3cr3t key/+'(x)&é";
 
@@ -97,4 +99,34 @@ it('no key: nothing changes', () => {
   const v = { a: 'b' };
   expect(r.deep(v)).toBe(v);
   expect(r.text('abc')).toBe('abc');
+});
+
+describe('without Node (the packed client runs in browsers)', () => {
+  it('redacts every form of a key, Basic credentials included, with no Buffer global', () => {
+    const basic = `Basic ${Buffer.from(`user:${LONG}`).toString('base64')}`;
+    const encoded = Buffer.from(LONG).toString('base64');
+    const saved = globalThis.Buffer;
+    // @ts-expect-error: a browser has no Buffer
+    delete globalThis.Buffer;
+    try {
+      const r = createRedactor([LONG]);
+      expect(r.text(`a ${encoded} b`)).toBe(`a ${REDACTED} b`);
+      expect(r.text(basic)).toBe(`Basic ${REDACTED}`);
+      expect(basicHeader(`user:${LONG}`)).toBe(basic);
+      expect(readBasic(basic)).toBe(`user:${LONG}`);
+    } finally {
+      globalThis.Buffer = saved;
+    }
+  });
+
+  it('reads base64 as leniently as Buffer does', () => {
+    for (const text of ['', 'a', 'ab', 'abc', 'user:pässwörd', '🔑 key', LONG]) {
+      const b64 = Buffer.from(text).toString('base64');
+      for (const form of [b64, b64.replace(/=+$/, ''), Buffer.from(text).toString('base64url')])
+        expect(fromBase64(form), form).toBe(Buffer.from(form, 'base64').toString('utf8'));
+      expect(toBase64(text)).toBe(b64);
+    }
+    for (const odd of ['QUJDRA=', 'QUJDRAx', 'Q', '////'])
+      expect(fromBase64(odd), odd).toBe(Buffer.from(odd, 'base64').toString('utf8'));
+  });
 });

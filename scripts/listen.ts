@@ -1,0 +1,42 @@
+/**
+ * Start-up of the commands that run a server (`mock`, `serve`): build the app, then listen. A
+ * build that fails is bad input (exit 2: a bad description, example or handler file), a port that
+ * cannot be had is exit 1; either says so in one line and leaves nothing running.
+ */
+import type { FastifyInstance } from 'fastify';
+import { UsageError } from './args.ts';
+
+/** A `--port` value: 0 to 65535 written as digits (0: any free port). */
+export function portOf(text: string): number {
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65535) {
+    throw new UsageError(`--port must be a port number (0 to 65535), got ${JSON.stringify(text)}`);
+  }
+  return port;
+}
+
+export type Started = { app: FastifyInstance; url: string } | { exitCode: number };
+
+export async function buildAndListen(
+  command: string,
+  build: () => Promise<FastifyInstance>,
+  at: { port: number; host: string },
+): Promise<Started> {
+  let app: FastifyInstance;
+  try {
+    app = await build();
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    process.stderr.write(`dataapi ${command}: ${(err as Error).message}\n`);
+    return { exitCode: 2 };
+  }
+  try {
+    return { app, url: await app.listen(at) };
+  } catch (err) {
+    process.stderr.write(
+      `dataapi ${command}: cannot listen on ${at.host}:${at.port}: ${(err as Error).message}\n`,
+    );
+    await app.close();
+    return { exitCode: 1 };
+  }
+}
