@@ -5,7 +5,7 @@
  * pointer, in the results and the console report.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { failedOf, ROOT, runCli, type CliRun } from './harness.ts';
@@ -25,11 +25,9 @@ export async function provenOnOwnMock(
   extra: string[] = [],
 ): Promise<CliRun> {
   const before = await treeHash();
-  const run = await runCli(
-    'contract',
-    ['--spec', spec, '--report-dir', path.join(ROOT, 'test/.work/contract', name), ...extra],
-    name,
-  );
+  const reportDir = path.join(ROOT, 'test/.work/contract', name);
+  await rm(reportDir, { recursive: true, force: true });
+  const run = await runCli('contract', ['--spec', spec, '--report-dir', reportDir, ...extra], name);
   const tail = run.stdout.slice(-4000) + run.stderr.slice(-2000);
   expect(failedOf(run), tail).toEqual([]);
   expect(run.result?.errors, tail).toEqual([]);
