@@ -41,7 +41,7 @@ export async function fuzzThroughput(ctx: BenchContext): Promise<Section> {
   const shrinkRequests = median(r.shrink.map((s) => s.requests));
   return {
     id: 'fuzz',
-    title: '10. Fuzzing: generated requests per second and time to shrink',
+    title: '11. Fuzzing: generated requests per second and time to shrink',
     body: [
       `The service's generated mock in the measuring process (127.0.0.1, rate limiting off), the contract runtime's transport with a scheduler that never waits: pacing is each operation's declared limit, which against a deployment bounds every figure here, not the toolkit's speed. Medians of ${ctx.runs} runs.`,
       '',

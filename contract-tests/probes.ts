@@ -16,6 +16,7 @@ import {
 } from './requests.ts';
 import { linkInto } from './links.ts';
 import { pathFromLink, sequences } from './sequences.ts';
+import { operationPreference } from './shared-route.ts';
 import type { Variant } from './exchange.ts';
 
 export type { Probe, ProbeSet, Role } from './probe.ts';
@@ -30,6 +31,7 @@ export interface SendExtra extends Partial<Probe> {
 
 /** Serialises and sends one request of an operation's file (the variant's path and key). */
 export async function sendProbe(
+  model: ServiceModel,
   t: Transport,
   op: Operation,
   variant: Variant,
@@ -47,6 +49,8 @@ export async function sendProbe(
     ...(extra.method ? { method: extra.method } : {}),
     ...(extra.contentType ? { contentType: extra.contentType } : {}),
   });
+  const prefer = operationPreference(model, target);
+  if (prefer !== undefined) req.headers['prefer'] = prefer;
   const exchange = await t.send(target, req);
   const probe: Probe = { role, op: target, exchange, spec };
   if (extra.negative) probe.negative = extra.negative;
@@ -98,7 +102,7 @@ export async function runProbes(
     purpose: string,
     extra: SendExtra = {},
   ) => {
-    const probe = await sendProbe(t, op, variant, role, target, spec, purpose, extra);
+    const probe = await sendProbe(model, t, op, variant, role, target, spec, purpose, extra);
     probes.push(probe);
     return probe;
   };

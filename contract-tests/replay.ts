@@ -115,15 +115,26 @@ async function replayed(
   if (f.kind === 'invalid') {
     const v = f.violation ?? { label: 'invalid request', target: '', kind: 'type' };
     const negative = { ...v, apply: (s) => s } as NegativeCase;
-    return sendProbe(t, op, 'main', 'negative', op, f.request, `${purpose}: ${v.label}`, {
+    return sendProbe(model, t, op, 'main', 'negative', op, f.request, `${purpose}: ${v.label}`, {
       negative,
     });
   }
-  const source = await sendProbe(t, op, 'main', 'valid', op, f.request, purpose, { uncertain });
+  const source = await sendProbe(model, t, op, 'main', 'valid', op, f.request, purpose, {
+    uncertain,
+  });
   if (f.kind === 'valid') return source;
   const link = linksOf(op, source.exchange.record.status).find((l) => l.name === f.link?.name);
   if (!ok(source) || !link) return undefined;
   const target = findOperation(model, link.target);
   const next = followUp(link, linkSource(source), validRequests(model, target)[0]!);
-  return sendProbe(t, op, 'main', 'valid', target, next.spec, `${purpose}: link ${link.name}`);
+  return sendProbe(
+    model,
+    t,
+    op,
+    'main',
+    'valid',
+    target,
+    next.spec,
+    `${purpose}: link ${link.name}`,
+  );
 }

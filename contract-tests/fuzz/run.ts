@@ -241,7 +241,17 @@ async function send(
   purpose: string,
   extra: SendExtra = {},
 ): Promise<{ probe: Probe; failures: Failure[] } | 'stop'> {
-  const probe = await sendProbe(ctx.t, ctx.op, 'main', role, target, spec, purpose, extra);
+  const probe = await sendProbe(
+    ctx.model,
+    ctx.t,
+    ctx.op,
+    'main',
+    role,
+    target,
+    spec,
+    purpose,
+    extra,
+  );
   ctx.stats.requests++;
   if (probe.exchange.budgetRefused) {
     ctx.stats.stopped = probe.exchange.record.error ?? 'the request was refused';
@@ -316,6 +326,7 @@ function record(ctx: Ctx): void {
   for (const { attempt, kind, run, shrinks } of ctx.found) {
     const target = attempt.link ? findOperation(ctx.model, attempt.link.target) : op;
     const { wire, curl } = wireOf(
+      ctx.model,
       t.config.baseUrl,
       target,
       attempt.link ? attempt.link.request : attempt.spec,

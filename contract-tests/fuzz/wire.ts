@@ -3,13 +3,15 @@
  * suite sends with, but with a placeholder where the key goes, so the key is never in it. Shown
  * with `***`; as a curl command the key is read from $DATAAPI_APPKEY.
  */
-import type { Operation } from 'dataapi/model';
+import type { Operation, ServiceModel } from 'dataapi/model';
+import { operationPreference } from '../shared-route.ts';
 import { multipartParts, serialise, type RequestSpec } from '../requests.ts';
 import type { WireRequest } from './types.ts';
 
 const PLACEHOLDER = 'DATAAPI-KEY-PLACEHOLDER-5d1c';
 
 export function wireOf(
+  model: ServiceModel,
   baseUrl: string,
   op: Operation,
   spec: RequestSpec,
@@ -21,6 +23,8 @@ export function wireOf(
     appkey: PLACEHOLDER,
     purpose: '',
   });
+  const prefer = operationPreference(model, op);
+  if (prefer !== undefined) req.headers['prefer'] = prefer;
   const basic = op.auth.transports.some((t) => t.in === 'basic');
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(req.headers))
