@@ -20,7 +20,7 @@ const TARGETS: Record<string, string[]> = {
     '--spec',
     `${THIRD}/twilio-verify-v2.json`,
     '--only',
-    'createService,createVerification,listVerificationAttempt,createWebhook',
+    'createService,listVerificationAttempt,createWebhook',
   ],
   adyen: [
     '--spec',
@@ -32,7 +32,7 @@ const TARGETS: Record<string, string[]> = {
     '--spec',
     `${THIRD}/box.json`,
     '--only',
-    'postUsers,postSignRequests,getFoldersIdItems,getFilesIdThumbnailId',
+    'postUsers,getFoldersIdItems,getFilesIdThumbnailId',
   ],
 };
 

@@ -48,30 +48,53 @@ describe('planted bugs', () => {
   let buggy: Server;
   let fixed: Server;
   let fuzzed: CliRun;
+  let fixedSuite: CliRun;
+  /** Requests two runs with seed 7 and one with seed 8 sent, each to a server of its own. */
+  const seeded: Recorded[][] = [];
+  const closers: (() => Promise<void>)[] = [];
+  // The runs are independent: they go in parallel (each waits on its own server).
   beforeAll(async () => {
     buggy = await startPlantedServer();
     fixed = await startPlantedServer({ bugs: false });
-    fuzzed = await contract(
-      buggy,
-      'fuzz-planted',
-      '--allow-writes',
-      '--fuzz',
-      '100',
-      '--seed',
-      '42',
-    );
-  }, 240_000);
+    closers.push(buggy.close, fixed.close);
+    const seedRun = async (name: string, ...args: string[]) => {
+      const server = await startPlantedServer({ bugs: false });
+      closers.push(server.close);
+      const run = await contract(server, name, '--allow-writes', '--fuzz', '10', ...args);
+      expect(run.code, run.stdout.slice(-2000)).toBe(0);
+      return server.requests;
+    };
+    [fuzzed, fixedSuite, seeded[0], seeded[1], seeded[2]] = await Promise.all([
+      contract(buggy, 'fuzz-planted', '--allow-writes', '--fuzz', '100', '--seed', '42'),
+      contract(
+        buggy,
+        'fuzz-planted-fixed-suite',
+        '--allow-writes',
+        '--only',
+        'searchPeople,createNote,getNote,getScore,getForecast',
+      ),
+      seedRun('fuzz-seed-7a', '--seed', '7'),
+      seedRun('fuzz-seed-7b', '--seed', '7'),
+      seedRun('fuzz-seed-8', '--seed', '8', '--only', 'getScore'),
+    ]);
+  }, 300_000);
   afterAll(async () => {
-    await buggy?.close();
-    await fixed?.close();
+    for (const close of closers) await close();
   });
 
-  it('the fixed suite misses every planted bug', async () => {
-    const run = await contract(buggy, 'fuzz-planted-fixed-suite', '--allow-writes');
+  it('the fixed suite misses every planted bug, and follows the link from a new note', () => {
+    const run = fixedSuite;
     expect(failedOf(run), run.stdout.slice(-2000)).toEqual([]);
     expect(run.code).toBe(0);
     expect(run.result!.summary.passed).toBeGreaterThan(20);
-  }, 120_000);
+    const lifecycle = run.result!.results.find(
+      (r) => r.operation === 'createNote' && r.check === 'lifecycle',
+    )!;
+    expect(lifecycle.status).toBe('passed');
+    expect(lifecycle.exchanges.map((e) => e.request.purpose)).toContain('link GetNote -> getNote');
+    // getNote's valid request asks for the note the link's source created: found, not a 404.
+    expect(run.result!.coverage.statuses['getNote']).toContain(200);
+  });
 
   it('--fuzz 100 finds each bug and shrinks it to its minimal request', () => {
     expect(fuzzed.code, fuzzed.stderr).toBe(1);
@@ -152,16 +175,10 @@ describe('planted bugs', () => {
     expect(now.code).toBe(0);
   }, 60_000);
 
-  it('sends the same requests byte for byte for a seed, others for another seed', async () => {
-    const requests = async (name: string, ...args: string[]): Promise<Recorded[]> => {
-      const before = fixed.requests.length;
-      const run = await contract(fixed, name, '--allow-writes', '--fuzz', '10', ...args);
-      expect(run.code, run.stdout.slice(-2000)).toBe(0);
-      return fixed.requests.slice(before);
-    };
-    const first = await requests('fuzz-seed-7a', '--seed', '7');
-    const second = await requests('fuzz-seed-7b', '--seed', '7');
-    const text = (list: Recorded[]) => list.map((r) => `${r.line}\n${r.headers}\n\n${r.body}`);
+  it('sends the same requests byte for byte for a seed, others for another seed', () => {
+    const [first, second, other] = seeded as [Recorded[], Recorded[], Recorded[]];
+    const text = (list: Recorded[]) =>
+      list.map((r) => `${r.line}\n${r.headers.replace(/^host: .*$/m, '')}\n\n${r.body}`);
     expect(first.length).toBeGreaterThan(5 * 20);
     expect(text(second).sort()).toEqual(text(first).sort());
     // Operations run in parallel; each one's own requests come in the same order.
@@ -169,61 +186,57 @@ describe('planted bugs', () => {
       text(list).filter((r) => r.startsWith(prefix));
     for (const prefix of ['GET /people', 'GET /scores', 'GET /forecast'])
       expect(only(second, prefix)).toEqual(only(first, prefix));
-    const other = await requests('fuzz-seed-8', '--seed', '8', '--only', 'getScore');
     expect(only(other, 'GET /scores')).not.toEqual(only(first, 'GET /scores'));
-  }, 120_000);
+  });
 });
 
 describe('fuzzing against a deployment', () => {
-  let server: Server;
+  const servers: Server[] = [];
+  const runs: Record<string, CliRun> = {};
   beforeAll(async () => {
-    server = await startPlantedServer({ bugs: false });
+    const start = async (name: string, ...args: string[]) => {
+      const server = await startPlantedServer({ bugs: false });
+      servers.push(server);
+      runs[name] = await contract(server, name, ...args);
+      return server;
+    };
+    const [, budget] = await Promise.all([
+      start('fuzz-no-seed', '--fuzz', '3', '--only', 'getScore'),
+      start('fuzz-budget', '--fuzz', '50', '--seed', '1', '--budget', '60'),
+      start('fuzz-shard', '--fuzz', '2', '--seed', '1', '--shard', '1/2'),
+    ]);
+    budgetRequests = budget.requests;
+  }, 180_000);
+  let budgetRequests: Recorded[] = [];
+  afterAll(async () => {
+    for (const s of servers) await s.close();
   });
-  afterAll(() => server?.close());
 
-  it('chooses and prints a seed when none is given', async () => {
-    const run = await contract(server, 'fuzz-no-seed', '--fuzz', '3', '--only', 'getScore');
+  it('chooses and prints a seed when none is given', () => {
+    const run = runs['fuzz-no-seed']!;
     const seed = run.result!.options.seed!;
     expect(run.stdout).toContain(`fuzzing with --seed ${seed}:`);
     expect(run.result!.fuzz).toMatchObject({ seed, runs: 3, seedChosen: true });
     expect(run.code).toBe(0);
-  }, 60_000);
+  });
 
-  it('sends no write without --allow-writes, keeps to --budget, and combines with --shard', async () => {
-    const before = server.requests.length;
-    const run = await contract(
-      server,
-      'fuzz-budget',
-      '--fuzz',
-      '50',
-      '--seed',
-      '1',
-      '--budget',
-      '60',
-    );
-    const sent = server.requests.slice(before);
-    expect(sent.filter((r) => r.line.split('?')[0] === 'POST /notes')).toEqual([]);
-    expect(sent.length).toBeLessThanOrEqual(60);
+  it('sends no write without --allow-writes and keeps to --budget', () => {
+    const run = runs['fuzz-budget']!;
+    expect(budgetRequests.filter((r) => r.line.split('?')[0] === 'POST /notes')).toEqual([]);
+    expect(budgetRequests.length).toBeLessThanOrEqual(60);
     expect(run.result!.budgetExhausted).toBe(true);
     expect(Object.values(run.result!.fuzz!.operations).some((s) => s.stopped)).toBe(true);
     expect(run.code).toBe(0);
+  });
 
-    const shard = await contract(
-      server,
-      'fuzz-shard',
-      '--fuzz',
-      '2',
-      '--seed',
-      '1',
-      '--shard',
-      '1/2',
-    );
+  it('combines with --shard: the operations of the shard, and only those, are fuzzed', () => {
+    const shard = runs['fuzz-shard']!;
     const fuzzedOps = Object.keys(shard.result!.fuzz!.operations);
     const ran = [...new Set(shard.result!.results.map((r) => r.operation))];
     expect(fuzzedOps.length).toBeGreaterThan(0);
     expect(ran.length).toBeLessThan(5);
     expect(ran).toEqual(expect.arrayContaining(fuzzedOps));
-  }, 120_000);
+  });
 });
 
 describe('flags', () => {
