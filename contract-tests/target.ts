@@ -29,10 +29,12 @@ export async function startEmbeddedMock(
   // The mock must refuse a wrong key for the auth checks: tell it which key is right.
   // An example that does not match its schema is a description warning (the suite lists it),
   // not a reason for the mock to refuse to start: it answers a schema sample instead.
+  // Each operation's examples are checked (and left out when bad) when it is first asked for.
   const app = await mod.createMockServer({
     appkeys: [appkey],
     logger: false,
     invalidExamples: 'skip',
+    check: 'first-use',
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address() as { port: number };

@@ -32,6 +32,7 @@ export interface Measured {
 
 const BIN: Record<string, string> = {
   'openapi-typescript': 'node_modules/.bin/openapi-typescript',
+  tsc: 'node_modules/.bin/tsc',
   'openapi-ts': 'node_modules/.bin/openapi-ts',
   prism: 'node_modules/.bin/prism',
 };

@@ -95,6 +95,18 @@ export interface CatalogueOptions {
   onSkip?: (message: string) => void;
   /** Told about each finding (invalid examples, response schemas Ajv cannot compile). */
   onFinding?: (finding: Finding) => void;
+  /**
+   * When each operation's examples are checked (and its schemas compiled, its fallback sampled):
+   * all at start-up ('start', the default), or the first time the operation is asked for
+   * ('first-use': a large description starts at once; findings come with the first request).
+   * Strict mode (`invalidExamples: 'error'`) always checks at start-up.
+   */
+  check?: 'start' | 'first-use';
+}
+
+/** Each operation's mock, by operation id. */
+export interface Catalogue {
+  get(id: string): OperationMock | undefined;
 }
 
 type Check = ((value: unknown) => boolean) & { errors?: unknown };
@@ -138,10 +150,7 @@ export function asMedia(kind: Response['kind'] | undefined, value: unknown): unk
 const mediaPointer = (op: Operation, r: Response) =>
   joinPointer(...splitPointer(op.pointer), 'responses', r.status, 'content', r.mediaType ?? '');
 
-export function buildCatalogue(
-  model: ServiceModel,
-  options: CatalogueOptions,
-): Map<string, OperationMock> {
+export function buildCatalogue(model: ServiceModel, options: CatalogueOptions): Catalogue {
   const { seed } = options;
   const mode = options.invalidExamples ?? 'sample';
   const report = (code: string, pointer: string, message: string, op?: Operation) => {
@@ -159,8 +168,7 @@ export function buildCatalogue(
     report('example-invalid', pointer, message, op);
   };
   const validator = validatorFor(model);
-  const out = new Map<string, OperationMock>();
-  for (const op of model.operations) {
+  const build = (op: Operation): OperationMock => {
     const success = op.success;
     const schema = success?.schema;
     const opSeed = (hashText(op.id) ^ seed) >>> 0;
@@ -191,7 +199,12 @@ export function buildCatalogue(
     }
     // Error examples too: a wrong one would mislead whoever reads the spec.
     for (const response of op.responses) {
-      if (response === success || response.schema === undefined || response.kind !== 'json')
+      // By status: a model read back from JSON holds the success response as a copy.
+      if (
+        response.status === success?.status ||
+        response.schema === undefined ||
+        response.kind !== 'json'
+      )
         continue;
       const where = mediaPointer(op, response);
       const checkError = compileOrReport(
@@ -211,7 +224,7 @@ export function buildCatalogue(
       }
     }
     const fallback: Canned = byName.values().next().value ?? canned('sample', sampled(), {});
-    out.set(op.id, {
+    return {
       op,
       fallback,
       byName,
@@ -219,9 +232,20 @@ export function buildCatalogue(
       sampleSchema,
       failurePayload: failurePayload(model, op, check, fallback),
       seed: opSeed,
-    });
-  }
-  return out;
+    };
+  };
+  if (options.check !== 'first-use' || mode === 'error')
+    return new Map(model.operations.map((op) => [op.id, build(op)]));
+  const ops = new Map(model.operations.map((op) => [op.id, op]));
+  const built = new Map<string, OperationMock>();
+  return {
+    get(id) {
+      const op = ops.get(id);
+      let mock = built.get(id);
+      if (!mock && op) built.set(id, (mock = build(op)));
+      return mock;
+    },
+  };
 }
 
 /** null if the body schema takes a null payload, else an empty list, else the fallback's payload. */

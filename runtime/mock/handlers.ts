@@ -6,7 +6,7 @@
 import { isObject, pageListKey, type Obj, type Paging, type ServiceModel } from 'dataapi/model';
 import { codeGroupOf } from 'dataapi/runtime/shared';
 import { HttpError, respond, type Handler, type HandlerInput } from 'dataapi/runtime/server';
-import { asMedia, type OperationMock } from './catalogue.ts';
+import { asMedia, type Canned, type Catalogue, type OperationMock } from './catalogue.ts';
 import { sample } from 'dataapi/runtime/sampler';
 import type { Scenario } from './scenarios.ts';
 import {
@@ -69,22 +69,21 @@ function answerDeclared(
   );
 }
 
-export function createHandlers(
-  model: ServiceModel,
-  catalogue: Map<string, OperationMock>,
-): Record<string, Handler> {
+export function createHandlers(model: ServiceModel, catalogue: Catalogue): Record<string, Handler> {
   const tasks = new TaskStore();
   const handlers: Record<string, Handler> = {};
-  for (const mock of catalogue.values()) {
-    const op = mock.op;
+  for (const op of model.operations) {
     const group = codeGroupOf(model, op);
     const pathNames = op.parameters.filter((p) => p.in === 'path').map((p) => p.name);
     const paging = op.paging;
     const partner = op.async ? findOperation(model, op.async.partner) : undefined;
-    const sequence = op.async?.role === 'status' ? statusSequence(mock) : [];
+    // The catalogue may prepare an operation's answers only when it is first asked for.
+    let sequence: Canned[] | undefined;
     const constantPath = !op.async && pathNames.length === 0 && !paging;
 
     handlers[op.id] = async (input) => {
+      const mock = catalogue.get(op.id) as OperationMock;
+      sequence ??= op.async?.role === 'status' ? statusSequence(mock) : [];
       const scenario = scenarioOf(input);
       if (scenario?.response) return answerDeclared(model, mock, input, scenario);
       // A task this mock created moves one state further on every poll.

@@ -60,6 +60,13 @@ export interface MockOptions {
   onFinding?: (finding: Finding) => void;
   /** Handlers that replace the mock's own for some operations. */
   handlers?: Record<string, Handler | undefined>;
+  /**
+   * When examples are checked and schemas compiled: all at start-up ('start', the default), or
+   * each operation's the first time it is asked for ('first-use': a description of a thousand
+   * operations starts in seconds; its findings come with the first requests). Strict mode
+   * (`invalidExamples: 'error'`) always checks at start-up.
+   */
+  check?: 'start' | 'first-use';
 }
 
 /** The key in DATAAPI_APPKEY, or the documented default `mock-appkey` when that is unset. */
@@ -130,6 +137,7 @@ export async function createMock(
     invalidExamples: options.invalidExamples ?? 'sample',
     ...(options.onSkippedExample ? { onSkip: options.onSkippedExample } : {}),
     ...(options.onFinding ? { onFinding: options.onFinding } : {}),
+    ...(options.check ? { check: options.check } : {}),
   });
   const keys = new Set(mockAppkeys(options));
   const defaultEnvelope = defaultEnvelopeOp(model);
@@ -159,6 +167,7 @@ export async function createMock(
       (transport?.in === 'basic' &&
         (keys.has(key.slice(0, key.indexOf(':'))) || keys.has(key.slice(key.indexOf(':') + 1)))),
     rateLimit: options.rateLimit ?? true,
+    ...(options.check === 'first-use' ? { compileAtStart: false } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
     onOperationRequest: applyScenario,
     describeError: mockErrorDescriber(model, options.seed ?? 1),

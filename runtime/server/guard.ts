@@ -19,29 +19,41 @@ export interface RouteGuard {
     schemas: RouteSchemas,
     constraint?: string,
   ): string | undefined;
+  /** Why a route's schemas cannot be compiled, or undefined when they compile. */
+  compile(schemas: RouteSchemas): string | undefined;
 }
 
 function message(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? 'unknown error';
 }
 
-export function createRouteGuard(model: ServiceModel): RouteGuard {
+/**
+ * `compileAtStart`: check() compiles the route's schemas too (else the caller calls compile()
+ * itself when the route is first asked for).
+ */
+export function createRouteGuard(model: ServiceModel, compileAtStart = true): RouteGuard {
   const router = FindMyWay({
     maxParamLength: 1000,
     constraints: { [OPERATION_CONSTRAINT]: operationStrategy(model) as never },
   });
   const v = validatorsFor(model);
-  return {
-    check(op, method, url, schemas, constraint) {
-      for (const [part, schema] of Object.entries(schemas)) {
-        if (schema === undefined) continue;
-        const text = part === 'body' && !(typeof schema === 'object' && TEXT_FIELDS in schema);
-        try {
-          (text ? v.body : v.params).compile(schema as never);
-        } catch (error) {
-          return `its ${part} schema cannot be compiled: ${message(error)}`;
-        }
+  const compile = (schemas: RouteSchemas) => {
+    for (const [part, schema] of Object.entries(schemas)) {
+      if (schema === undefined) continue;
+      const text = part === 'body' && !(typeof schema === 'object' && TEXT_FIELDS in schema);
+      try {
+        (text ? v.body : v.params).compile(schema as never);
+      } catch (error) {
+        return `its ${part} schema cannot be compiled: ${message(error)}`;
       }
+    }
+    return undefined;
+  };
+  return {
+    compile,
+    check(op, method, url, schemas, constraint) {
+      const problem = compileAtStart ? compile(schemas) : undefined;
+      if (problem !== undefined) return problem;
       try {
         router.on(
           method as 'GET',

@@ -8,12 +8,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { OPERATION_CONSTRAINT, operationStrategy, sharedRoutes } from './choose.ts';
-import { createRouteGuard, unservableFinding } from './guard.ts';
+import { createRouteGuard, notServed, unservableFinding } from './guard.ts';
 import type { Finding, Operation, ServiceModel } from 'dataapi/model';
 import type { VerifyKey } from './auth.ts';
 import { installAnswers } from './answers.ts';
 import { defaultEnvelopeOp, type DescribeError } from './errors.ts';
 import { keysVerifier } from './keys.ts';
+import { installParamDecoding } from './param-styles.ts';
 import { installParsers } from './parsers.ts';
 import { installRequestChecks, type OnOperationRequest } from './route-checks.ts';
 import { installAuth } from './route-auth.ts';
@@ -21,7 +22,7 @@ import { routeContext } from './route-context.ts';
 import { routeHandler, type Handler } from './route-handler.ts';
 import { installRateLimits, type RateLimitOptions } from './route-limits.ts';
 import { createPathMatcher, toRoutePath } from './routes.ts';
-import { routeSchemas, validatorCompiler, validatorsFor } from './validation.ts';
+import { routeSchemas, validatorCompiler, validatorsFor, type RouteSchemas } from './validation.ts';
 
 export type { Handler, HandlerInput } from './route-handler.ts';
 export type { RouteContext } from './route-context.ts';
@@ -63,6 +64,13 @@ export interface ServiceOptions {
    */
   onFinding?: (finding: Finding) => void;
   /**
+   * Compile every request schema at start-up, so that an operation whose schema Ajv cannot
+   * compile is reported (onFinding) and answers 501 before any request (default true). With
+   * false, each schema is compiled on the operation's first request (a large description starts
+   * in seconds) and such an operation answers 501 from then on.
+   */
+  compileAtStart?: boolean;
+  /**
    * The body of an error the server produces itself for an operation without an envelope (see
    * errors.ts `errorAnswer`): the mock answers with the declared response's example or sample.
    */
@@ -97,7 +105,19 @@ export async function registerService(
 
   app.setValidatorCompiler(validatorCompiler(model));
   await installParsers(app, model, limits);
-  const guard = createRouteGuard(model);
+  const compileAtStart = options.compileAtStart !== false;
+  const guard = createRouteGuard(model, compileAtStart);
+  // Schemas compiled on a route's first request: one that cannot be is a located 501 from then on.
+  const compileOnFirstUse = (op: Operation, schema: RouteSchemas) => {
+    let problem: string | undefined | null = null;
+    return async () => {
+      if (problem === null) {
+        problem = guard.compile(schema);
+        if (problem !== undefined) options.onFinding?.(unservableFinding(model, op, problem));
+      }
+      if (problem !== undefined) throw notServed(op, problem);
+    };
+  };
   const { owner } = sharedRoutes(model);
   if (!app.hasConstraintStrategy(OPERATION_CONSTRAINT))
     app.addConstraintStrategy(operationStrategy(model) as never);
@@ -113,10 +133,11 @@ export async function registerService(
   if (options.rateLimit !== false) {
     await installRateLimits(app, typeof options.rateLimit === 'object' ? options.rateLimit : {});
   }
+  installParamDecoding(app, model);
 
   const addRoute = (op: Operation, preview: boolean) => {
     const route = toRoutePath(preview && op.preview ? op.preview.path : op.path);
-    const schema = routeSchemas(op, route.params);
+    const schema = routeSchemas(model, op, route.params);
     // Shared method and route: the owner's route, this operation chosen per request.
     const constraint = !preview && owner.has(op) ? op.id : undefined;
     const reason = guard.check(op, op.method.toUpperCase(), route.url, schema, constraint);
@@ -127,6 +148,7 @@ export async function registerService(
       return;
     }
     const ctx = routeContext(op, preview, matcher);
+    const firstUse = compileAtStart ? undefined : compileOnFirstUse(op, schema);
     app.route({
       method: op.method.toUpperCase() as 'GET',
       url: route.url,
@@ -134,6 +156,7 @@ export async function registerService(
       schema,
       ...(constraint ? { constraints: { [OPERATION_CONSTRAINT]: constraint } } : {}),
       config: { dataapi: ctx },
+      ...(firstUse ? { preValidation: firstUse } : {}),
       handler: routeHandler(model, ctx, options.handlers[op.id], validators, route.params),
     });
   };

@@ -64,6 +64,8 @@ function templateRegex(path: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
+const segments = (path: string) => path.split('/').length;
+
 /** Every declared path (and preview path) with its methods. */
 export function createPathMatcher(model: ServiceModel): PathMatcher {
   const byPath = new Map<string, PathEntry>();
@@ -78,13 +80,22 @@ export function createPathMatcher(model: ServiceModel): PathMatcher {
     add(op.path, op);
     if (op.preview) add(op.preview.path, op);
   }
-  // Static paths first, so `/a/demo` wins over `/a/{id}`.
-  const entries = [...byPath.entries()]
-    .sort(([a], [b]) => Number(a.includes('{')) - Number(b.includes('{')))
-    .map(([, e]) => e);
+  // Static paths first, so `/a/demo` wins over `/a/{id}`. A template matches only paths of its
+  // number of segments (a parameter never spans a `/`): each count's entries, in that order, so a
+  // lookup tries a few templates instead of all of them (start-up asks for every path).
+  const entries = [...byPath.entries()].sort(
+    ([a], [b]) => Number(a.includes('{')) - Number(b.includes('{')),
+  );
+  const bySegments = new Map<number, PathEntry[]>();
+  for (const [path, entry] of entries) {
+    const list = bySegments.get(segments(path));
+    if (list) list.push(entry);
+    else bySegments.set(segments(path), [entry]);
+  }
   return {
     match(pathname) {
-      for (const e of entries) if (e.regex.test(pathname)) return e;
+      for (const e of bySegments.get(segments(pathname)) ?? [])
+        if (e.regex.test(pathname)) return e;
       return undefined;
     },
   };

@@ -21,6 +21,8 @@ const usage = `Usage: dataapi mock [--port 4010] [--host 127.0.0.1] [--no-rate-l
                     leave out examples that do not match their schema (with a warning)
                     instead of answering them with a schema sample (the default)
   --strict-examples refuse to start when an example does not match its schema
+                    (otherwise each operation's examples are checked, and warned
+                    about, when it is first asked for)
 
 Key: the mock accepts the value of DATAAPI_APPKEY, or \`mock-appkey\` when that is unset.
 Scenarios: Prefer: code=429 | example=NAME | dynamic=true | business-code=N (or __code=...
@@ -80,6 +82,9 @@ export const command: Command = {
           return create({
             rateLimit,
             seed,
+            // Each operation's examples are checked when it is first asked for: a description of
+            // a thousand operations starts in seconds (strict mode checks all of them first).
+            check: 'first-use',
             invalidExamples:
               values['strict-examples'] === true
                 ? 'error'

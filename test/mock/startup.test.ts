@@ -78,7 +78,66 @@ describe('start-up', () => {
       expect(res.statusCode).toBe(200);
       const check = validatorFor(broken).compile(op.success!.schema!);
       expect(check(res.json())).toBe(true);
-      expect(JSON.stringify(res.json())).not.toContain('42');
+      // The bad value is gone (the whole text may hold a 42 elsewhere: the response time).
+      expect((res.json() as { Data: { AQI: unknown }[] }).Data[0]?.AQI).not.toBe(42);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("with check: 'first-use', checks an operation's examples when it is first asked for", async () => {
+    const broken = structuredClone(model) as ServiceModel;
+    const op = broken.operations.find((o) => o.id === 'getAirQuality')!;
+    const example = op.success!.examples.find((e) => e.name === 'stale')!;
+    ((example.value as { Data: { AQI: unknown }[] }).Data[0] as { AQI: unknown }).AQI = 42;
+    const findings: Finding[] = [];
+    const app = await createMock(broken, {
+      rateLimit: false,
+      appkeys: ['k'],
+      check: 'first-use',
+      onFinding: (f) => findings.push(f),
+    });
+    try {
+      expect(findings).toEqual([]);
+      const ip = await app.inject({ url: '/v2/location/ip?appkey=k&ip=8.8.8.8' });
+      expect(ip.statusCode).toBe(200);
+      expect(findings).toEqual([]); // another operation's examples are still unchecked
+      const url = '/Weather/AirQuality?appkey=k&city=x';
+      const res = await app.inject({ url, headers: { prefer: 'example=stale' } });
+      expect(res.statusCode).toBe(200);
+      expect(findings.map((f) => [f.code, f.operation])).toEqual([
+        ['example-invalid', 'getAirQuality'],
+      ]);
+      // The bad value is gone (the whole text may hold a 42 elsewhere: the response time).
+      expect((res.json() as { Data: { AQI: unknown }[] }).Data[0]?.AQI).not.toBe(42);
+      await app.inject({ url });
+      expect(findings).toHaveLength(1); // checked once
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("with check: 'first-use', a request schema Ajv cannot compile answers 501 on first use", async () => {
+    const broken = structuredClone(model) as ServiceModel;
+    const op = broken.operations.find((o) => o.id === 'getAirQuality')!;
+    op.querySchema = { type: 'object', properties: { city: { $ref: '#/components/schemas/No' } } };
+    const findings: Finding[] = [];
+    const app = await createMock(broken, {
+      rateLimit: false,
+      appkeys: ['k'],
+      check: 'first-use',
+      onFinding: (f) => findings.push(f),
+    });
+    try {
+      expect(findings).toEqual([]);
+      const res = await app.inject({ url: '/Weather/AirQuality?appkey=k&city=x' });
+      expect(res.statusCode).toBe(501);
+      expect(res.body).toMatch(/getAirQuality cannot be served: its querystring schema cannot be/);
+      expect(findings.map((f) => [f.code, f.operation])).toEqual([
+        ['operation-not-served', 'getAirQuality'],
+      ]);
+      const ip = await app.inject({ url: '/v2/location/ip?appkey=k&ip=8.8.8.8' });
+      expect(ip.statusCode).toBe(200);
     } finally {
       await app.close();
     }
