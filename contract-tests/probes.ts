@@ -15,6 +15,7 @@ import {
   type RequestSpec,
 } from './requests.ts';
 import { effective, typesOf } from 'dataapi/runtime/sampler';
+import { operationPreference } from './shared-route.ts';
 import type { Variant } from './exchange.ts';
 import type { DescriptionWarning } from './warnings.ts';
 
@@ -94,6 +95,8 @@ export async function runProbes(
       ...(extra.method ? { method: extra.method } : {}),
       ...(extra.contentType ? { contentType: extra.contentType } : {}),
     });
+    const prefer = operationPreference(model, target);
+    if (prefer !== undefined) req.headers['prefer'] = prefer;
     const exchange = await t.send(target, req);
     const probe: Probe = { role, op: target, exchange };
     if (extra.negative) probe.negative = extra.negative;

@@ -15,6 +15,10 @@ export default defineConfig({
     retry: 0,
     // The work is waiting on the network and on rate-limit windows, not CPU: run many files at once.
     pool: 'threads',
+    // Every file imports the same model and toolkit: sharing them across the files of a worker
+    // (instead of re-evaluating the model and recompiling its schemas per file) makes a large
+    // description's run several times faster (Box: 296 files). The files keep no state of their own.
+    isolate: false,
     maxWorkers: 8,
   },
 });

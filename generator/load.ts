@@ -93,14 +93,28 @@ export async function loadSpec(specPath: string): Promise<LoadedSpec> {
 /**
  * The document for swagger-parser's schema validator without what its bundled OpenAPI 3.1 schema
  * wrongly rejects: a server variable's `description` (the schema misspells it `descriptions`),
- * valid in every 3.x version. A copy only when there is one to take out.
+ * valid in every 3.x version, and a path item that is a `$ref` (its target is checked where it
+ * is written, e.g. under components/pathItems). A copy only when there is one to take out.
  */
 function withoutValidatorFalsePositives(document: OpenApiDocument): OpenApiDocument {
-  if (!serverHolders(document).some((holder) => describedVariables(holder).length > 0))
+  const paths = isObject(document['paths']) ? document['paths'] : {};
+  const refItems = Object.keys(paths).filter((k) => {
+    const item = paths[k];
+    return isObject(item) && typeof item['$ref'] === 'string';
+  });
+  if (
+    refItems.length === 0 &&
+    !serverHolders(document).some((holder) => describedVariables(holder).length > 0)
+  )
     return document;
   const copy = structuredClone(document);
   for (const holder of serverHolders(copy))
     for (const v of describedVariables(holder)) delete v['description'];
+  const copiedPaths = copy['paths'] as Record<string, unknown>;
+  for (const k of refItems) {
+    const { $ref: _ref, ...rest } = copiedPaths[k] as Record<string, unknown>;
+    copiedPaths[k] = rest;
+  }
   return copy;
 }
 

@@ -21,13 +21,18 @@ export interface SuiteFolder {
 /** A bad `--spec`: a clear message, exit code 2, nothing written. */
 export class SpecInputError extends Error {}
 
+/** The cache folder of a description's suite (keyed by the file's absolute path). */
+export function suiteDir(spec: string, cwd = process.cwd()): string {
+  const hash = createHash('sha256').update(path.resolve(cwd, spec)).digest('hex').slice(0, 12);
+  return path.join(cwd, 'node_modules', '.cache', 'dataapi', `suite-${hash}`);
+}
+
 export async function suiteFor(spec: string, cwd = process.cwd()): Promise<SuiteFolder> {
   const file = path.resolve(cwd, spec);
   const info = await stat(file).catch(() => undefined);
   if (!info) throw new SpecInputError(`--spec ${spec}: no such file`);
   if (!info.isFile()) throw new SpecInputError(`--spec ${spec}: not a file`);
-  const hash = createHash('sha256').update(file).digest('hex').slice(0, 12);
-  const dir = path.join(cwd, 'node_modules', '.cache', 'dataapi', `suite-${hash}`);
+  const dir = suiteDir(spec, cwd);
   const generatedDir = path.join(dir, 'generated');
   let result;
   try {

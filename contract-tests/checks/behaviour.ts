@@ -1,6 +1,15 @@
 /** Checks of how the target behaves: keys, invalid input, methods and paths, lifecycles, time, 5xx. */
 import { codeGroupOf, excerpt } from 'dataapi/runtime/shared';
-import { actualOf, answered, ok, statusOf, type Judge, type Violation } from './judge.ts';
+import {
+  actualOf,
+  answered,
+  descriptionWarning,
+  ok,
+  statusOf,
+  type Judge,
+  type Violation,
+} from './judge.ts';
+import { sharedRouteNote, siblingsOf } from '../shared-route.ts';
 
 export const BEHAVIOUR_JUDGES = {
   auth(ctx) {
@@ -48,6 +57,7 @@ export const BEHAVIOUR_JUDGES = {
     const group = codeGroupOf(ctx.model, ctx.op);
     const paramCode = group?.codes.find((c) => c.outcome === 'invalid_parameters')?.code;
     const violations: Violation[] = [];
+    const siblings = siblingsOf(ctx.model, ctx.op);
     for (const p of covered.filter(answered)) {
       const s = statusOf(p);
       const c = p.negative!;
@@ -57,13 +67,19 @@ export const BEHAVIOUR_JUDGES = {
         (c.target.startsWith('path.') && s === 404) ||
         (c.kind === 'body' && s === 415) ||
         (ok(p) && paramCode !== undefined && p.exchange.record.businessCode === paramCode);
-      if (!refused)
-        violations.push({
-          probe: p,
-          expected: `refused: HTTP 400${paramCode !== undefined ? ` or business code ${paramCode}` : ''} (${c.label})`,
-          actual: actualOf(p),
-          excerpt: excerpt(p.exchange.json ?? p.exchange.text),
-        });
+      if (refused) continue;
+      const v = {
+        probe: p,
+        expected: `refused: HTTP 400${paramCode !== undefined ? ` or business code ${paramCode}` : ''} (${c.label})`,
+        actual: actualOf(p),
+        excerpt: excerpt(p.exchange.json ?? p.exchange.text),
+      };
+      // Let through on a shared route: a sibling may have taken the request as its own.
+      violations.push(
+        siblings.length > 0 && ok(p)
+          ? descriptionWarning(v, 'shared-route', ctx.op.pointer, sharedRouteNote(siblings, ctx.op))
+          : v,
+      );
     }
     return { covered, violations };
   },

@@ -7,7 +7,6 @@ import {
   validatorFor,
 } from 'dataapi/runtime/shared';
 import { pageListKey } from 'dataapi/model';
-import { draw } from 'dataapi/runtime/sampler';
 import { pointerOf } from '../warnings.ts';
 import {
   actualOf,
@@ -25,19 +24,7 @@ import {
   type Violation,
 } from './judge.ts';
 import type { Probe } from '../probes.ts';
-
-const satisfiableCache = new WeakMap<object, boolean>();
-
-/** Whether the sampler finds a value the schema accepts (cached per schema object). */
-function satisfiable(
-  model: Parameters<typeof draw>[0],
-  schema: Parameters<typeof draw>[1],
-): boolean {
-  if (typeof schema !== 'object' || schema === null) return schema !== false;
-  let known = satisfiableCache.get(schema);
-  if (known === undefined) satisfiableCache.set(schema, (known = draw(model, schema).valid));
-  return known;
-}
+import { blame } from './blame.ts';
 
 export const RESPONSE_JUDGES = {
   status(ctx) {
@@ -192,20 +179,7 @@ export const RESPONSE_JUDGES = {
           errors,
           excerpt: errors[0]?.replace(/^.*\(got (.*)\)$/, '$1') ?? excerpt(p.exchange.json),
         };
-        // A schema no value can satisfy (overlapping oneOf options, contradictory allOf parts)
-        // condemns the description, not the body.
-        violations.push(
-          satisfiable(ctx.model, r.schema)
-            ? v
-            : descriptionWarning(
-                {
-                  ...v,
-                  expected: `${v.expected}, but the schema admits no value the sampler can find`,
-                },
-                'unsatisfiable-schema',
-                pointerOf(ctx.op.pointer, 'responses', r.status),
-              ),
-        );
+        violations.push(blame(ctx, p, r, validate.errors ?? [], v));
       }
     }
     return { covered, violations };

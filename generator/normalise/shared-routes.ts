@@ -4,7 +4,8 @@
  * parameter names (`/a/{id}` and `/a/{name}`). They cannot each have their own route, so a server
  * tells them apart per request (see runtime/server/routes.ts `chooseOperation`): the fixed query
  * parameters the request carries, then the required query parameters and headers it carries,
- * then `Prefer: operation=<id>`; otherwise the first of them answers. Each is a finding.
+ * among those taking the request's body media type, then `Prefer: operation=<id>`; otherwise
+ * the first of them answers. Each is a finding.
  */
 import type { Operation } from '../../model/types.ts';
 import type { Findings } from './findings.ts';
@@ -27,7 +28,7 @@ export function reportSharedRoutes(operations: Operation[], findings: Findings):
       findings.add(
         'operation-shared-route',
         op.pointer,
-        `${ops.length} operations share ${key} (${ids}): a request is answered by the one whose fixed and required parameters it carries, or the one named by Prefer: operation=<id>`,
+        `${ops.length} operations share ${key} (${ids}): a request is answered by the one whose fixed and required parameters and body media type it carries, or the one named by Prefer: operation=<id>`,
         op.id,
       );
     }

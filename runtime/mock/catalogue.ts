@@ -199,7 +199,12 @@ export function buildCatalogue(model: ServiceModel, options: CatalogueOptions): 
     }
     // Error examples too: a wrong one would mislead whoever reads the spec.
     for (const response of op.responses) {
-      if (response === success || response.schema === undefined || response.kind !== 'json')
+      // By status: a model read back from JSON holds the success response as a copy.
+      if (
+        response.status === success?.status ||
+        response.schema === undefined ||
+        response.kind !== 'json'
+      )
         continue;
       const where = mediaPointer(op, response);
       const checkError = compileOrReport(

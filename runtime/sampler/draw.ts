@@ -2,13 +2,14 @@
  * Deterministic draws from the sampler's arbitraries: the same model, schema, options and seed
  * give the same value, byte for byte. A draw is validated with the model's Ajv; when it does not
  * validate (a pattern fast-check cannot express, `not`, `if`, contradictory parts) further seeds
- * are tried, first with the schema's examples, then without.
+ * are tried, first with the schema's examples, then without; then the last one is pruned.
  */
 import fc from 'fast-check';
 import type { JsonSchema, ServiceModel } from 'dataapi/model';
 import { describeErrors, validatorFor } from '../shared/index.ts';
 import { arbitraryOf, type ArbitraryOptions } from './arbitrary.ts';
 import { effective } from './effective.ts';
+import { prune } from './prune.ts';
 
 export interface DrawOptions extends ArbitraryOptions {
   /** Seed of the draw (default 1). */
@@ -68,6 +69,9 @@ export function draw(
     );
     errors = describeErrors(ordered, value);
   }
+  // No seed gave a valid value: prune the last one (optional parts no value satisfies).
+  const pruned = readOnlyMissing.size === 0 && last !== null ? prune(validate, last) : undefined;
+  if (pruned !== undefined) return { value: pruned, valid: true, errors: [] };
   const why = effective(model, schema).impossible;
   return { value: last, valid: false, errors: why ? [why, ...errors] : errors };
 }

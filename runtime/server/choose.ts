@@ -4,7 +4,8 @@
  * The first of them owns the route; the others are registered on it with a route constraint,
  * and this strategy picks per request which one answers: the one `Prefer: operation=<id>` names,
  * else the one whose fixed query values the request carries (most first), else the one whose
- * required query parameters and headers it carries (most first), else the owner.
+ * required query parameters and headers it carries (most first), among those that take the
+ * request's body media type; else the owner.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Operation, ServiceModel } from 'dataapi/model';
@@ -92,9 +93,16 @@ export function chooseOperation(
         p.in === 'path' ||
         p.in === 'cookie',
     );
+  // A body in a media type the operation does not take (`#add` JSON, `#update` JSON Patch).
+  const type = String(req.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
+  const takes = (op: Operation) =>
+    type === '' || !op.body || op.body.mediaType.split(';')[0]!.trim().toLowerCase() === type;
   const score = (op: Operation) =>
     fixedCount(op) * 1000 + op.parameters.filter((p) => p.required).length;
-  const fitting = group.ops.filter((o) => fixedOk(o) && carries(o));
+  const fitting = group.ops.filter((o) => fixedOk(o) && carries(o) && takes(o));
   fitting.sort((a, b) => score(b) - score(a));
   return fitting[0] ?? (group.ops[0] as Operation);
 }

@@ -63,18 +63,34 @@ export async function readMultipart(request: FastifyRequest): Promise<MultipartF
 
 /**
  * The form as a JSON value for schema validation: file fields carry the file names (a list when
- * the schema property is an array or several files came), text fields their text.
+ * the schema property is an array or several files came), text fields their text, JSON fields
+ * (objects) their parsed value.
  */
 export function formForValidation(
   form: MultipartForm,
   fileFields: string[],
   arrayFields: Set<string>,
+  jsonFields: Set<string> = new Set(),
 ): Record<string, unknown> {
   const value = Object.assign(Object.create(null), form.fields) as Record<string, unknown>;
+  // Objects (and lists of them) travel as JSON text; one that does not parse stays text and fails.
+  for (const field of jsonFields) {
+    const text = value[field];
+    if (text !== undefined) value[field] = Array.isArray(text) ? text.map(jsonOf) : jsonOf(text);
+  }
   for (const field of new Set([...fileFields, ...form.files.map((f) => f.field)])) {
     const names = form.files.filter((f) => f.field === field).map((f) => f.filename || 'file');
     if (names.length === 0) continue;
     value[field] = arrayFields.has(field) || names.length > 1 ? names : names[0];
   }
   return value;
+}
+
+function jsonOf(text: unknown): unknown {
+  if (typeof text !== 'string') return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }

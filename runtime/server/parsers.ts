@@ -27,18 +27,20 @@ export async function installParsers(
   limits: ParserLimits,
 ): Promise<void> {
   const parseJson = app.getDefaultJsonParser('error', 'error');
+  const addJson = (type: string | RegExp) =>
+    app.addContentTypeParser(type, { parseAs: 'buffer' }, (request, data, done) => {
+      const bytes = data as Buffer;
+      if (!isUtf8(bytes)) {
+        done(
+          new HttpError(400, 'Body is not valid UTF-8', { outcome: 'invalid_parameters' }),
+          undefined,
+        );
+        return;
+      }
+      parseJson(request, bytes.toString('utf8'), done);
+    });
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, data, done) => {
-    const bytes = data as Buffer;
-    if (!isUtf8(bytes)) {
-      done(
-        new HttpError(400, 'Body is not valid UTF-8', { outcome: 'invalid_parameters' }),
-        undefined,
-      );
-      return;
-    }
-    parseJson(request, bytes.toString('utf8'), done);
-  });
+  addJson('application/json');
   if (model.operations.some((op) => op.body?.kind === 'multipart')) {
     await app.register(multipart, {
       throwFileSizeLimit: true,
@@ -64,6 +66,9 @@ export async function installParsers(
         }
         done(null, out);
       });
+    } else if (op.body?.kind === 'json') {
+      // JSON by another name (`application/merge-patch+json`, `application/json-patch+json`).
+      addJson(type.includes('*') ? /.*/ : type);
     } else {
       const parseAs = op.body?.kind === 'text' ? 'string' : 'buffer';
       app.addContentTypeParser(type.includes('*') ? /.*/ : type, { parseAs }, (_req, data, done) =>

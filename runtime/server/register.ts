@@ -14,6 +14,7 @@ import type { VerifyKey } from './auth.ts';
 import { installAnswers } from './answers.ts';
 import { defaultEnvelopeOp, type DescribeError } from './errors.ts';
 import { keysVerifier } from './keys.ts';
+import { installParamDecoding } from './param-styles.ts';
 import { installParsers } from './parsers.ts';
 import { installRequestChecks, type OnOperationRequest } from './route-checks.ts';
 import { installAuth } from './route-auth.ts';
@@ -132,10 +133,11 @@ export async function registerService(
   if (options.rateLimit !== false) {
     await installRateLimits(app, typeof options.rateLimit === 'object' ? options.rateLimit : {});
   }
+  installParamDecoding(app, model);
 
   const addRoute = (op: Operation, preview: boolean) => {
     const route = toRoutePath(preview && op.preview ? op.preview.path : op.path);
-    const schema = routeSchemas(op, route.params);
+    const schema = routeSchemas(model, op, route.params);
     // Shared method and route: the owner's route, this operation chosen per request.
     const constraint = !preview && owner.has(op) ? op.id : undefined;
     const reason = guard.check(op, op.method.toUpperCase(), route.url, schema, constraint);

@@ -17,7 +17,8 @@ function accepts(declared: string, actual: string): boolean {
   return false;
 }
 
-function hasBody(request: FastifyRequest): boolean {
+/** Whether the request carries a body (a length above 0, or a chunked one). */
+export function hasBody(request: FastifyRequest): boolean {
   const length = request.headers['content-length'];
   if (length !== undefined) return length !== '0';
   return request.headers['transfer-encoding'] !== undefined;

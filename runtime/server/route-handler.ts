@@ -15,6 +15,7 @@ import { acceptedKey } from './route-auth.ts';
 import { isArraySchema, propertiesOf } from 'dataapi/model';
 import type { OperationInput } from './types.ts';
 import type { Validators } from './validation.ts';
+import { isJsonField } from './schema-types.ts';
 
 /** What every handler receives (typed per operation by the generated Handlers interface). */
 export type HandlerInput = OperationInput<
@@ -53,6 +54,11 @@ function multipartReader(
       .filter(([, s]) => isArraySchema(model, s))
       .map(([k]) => k),
   );
+  const jsonFields = new Set(
+    [...propertiesOf(model, body.schema)]
+      .filter(([k, s]) => !fileFields.includes(k) && isJsonField(model, s))
+      .map(([k]) => k),
+  );
   const validate = validators.params.compile(body.schema);
   return async (request) => {
     if (!request.isMultipart()) {
@@ -64,7 +70,7 @@ function multipartReader(
       return { body: request.body };
     }
     const form = await readMultipart(request);
-    const value = formForValidation(form, fileFields, arrayFields);
+    const value = formForValidation(form, fileFields, arrayFields, jsonFields);
     if (!validate(value)) {
       const text = validators.params.ajv.errorsText(validate.errors, { dataVar: 'body' });
       throw new HttpError(400, `body ${text}`, { outcome: 'invalid_parameters' });

@@ -13,6 +13,7 @@ import {
   type ValidateFunction,
 } from 'dataapi/runtime/shared';
 import { HttpError } from './errors.ts';
+import { carriesJson } from './schema-types.ts';
 
 export interface Validators {
   /** Coercing (query, path, headers, multipart and form fields). */
@@ -60,8 +61,12 @@ export function relaxOneOf(schema: JsonSchema): JsonSchema {
   return { ...rest, anyOf: oneOf };
 }
 
-export function routeSchemas(op: Operation, paramAliases: Map<string, string>): RouteSchemas {
-  let query = op.querySchema;
+export function routeSchemas(
+  model: ServiceModel,
+  op: Operation,
+  paramAliases: Map<string, string>,
+): RouteSchemas {
+  let query = withoutJsonParams(model, op, 'query', op.querySchema);
   if (typeof query === 'object') {
     const properties = query.properties as Record<string, JsonSchema> | undefined;
     const relaxed =
@@ -90,7 +95,7 @@ export function routeSchemas(op: Operation, paramAliases: Map<string, string>): 
     const required: string[] = [];
     for (const h of headers) {
       const name = h.name.toLowerCase();
-      properties[name] = relaxOneOf(h.schema);
+      properties[name] = carriesJson(model, h) ? true : relaxOneOf(h.schema);
       if (h.required) required.push(name);
     }
     out.headers = { type: 'object', properties, required };
@@ -109,6 +114,20 @@ export function routeSchemas(op: Operation, paramAliases: Map<string, string>): 
   return out;
 }
 
+/** The query schema with JSON parameters taking anything here (param-styles.ts validates them). */
+function withoutJsonParams(
+  model: ServiceModel,
+  op: Operation,
+  where: 'query',
+  schema: JsonSchema,
+): JsonSchema {
+  const json = op.parameters.filter((p) => p.in === where && carriesJson(model, p));
+  if (json.length === 0 || typeof schema !== 'object') return schema;
+  const properties = { ...(schema.properties as Record<string, JsonSchema>) };
+  for (const p of json) properties[p.name] = true;
+  return { ...schema, properties };
+}
+
 type Check = ((data: unknown) => boolean) & { errors?: unknown };
 
 /**
@@ -124,7 +143,8 @@ export function validatorCompiler(model: ServiceModel): FastifySchemaCompiler<Js
     const ajv = httpPart === 'body' && !textFields ? v.body : v.params;
     let fn: ValidateFunction | undefined;
     const check: Check = (data) => {
-      // Fastify hands a missing body over as null; an optional body may be absent.
+      // Fastify hands a missing body over as null; an optional body may be absent (a required
+      // one is refused before validation, see param-styles.ts: its schema may admit null).
       if (optional && (data === null || data === undefined)) return true;
       fn ??= compileOrRefuse(ajv, schema, httpPart);
       const ok = fn(data) as boolean;

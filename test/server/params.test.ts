@@ -1,12 +1,30 @@
 /**
  * Parameters of any description: coercion from text, `oneOf` alternatives that both fit once
  * coerced, header parameters, odd path parameter names, literal colons, optional bodies and
- * form bodies. Built from a small inline OpenAPI 3.1 document.
+ * form bodies, parameter styles (non-exploded, delimited, deepObject, form objects, JSON content),
+ * a required body whose schema has no `type`, JSON parts of a multipart form. Built from a small
+ * inline OpenAPI 3.1 document.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerService, type Handler } from 'dataapi/runtime/server';
 import { normalise } from '../../generator/normalise/index.ts';
+
+const intList = { type: 'array', items: { type: 'integer' } };
+const point = {
+  type: 'object',
+  required: ['x'],
+  properties: { x: { type: 'integer' }, y: { type: 'integer' } },
+};
+
+// Once parsed, JSON is validated as it is: coerced as text, "a" would fit both options.
+const tagged = {
+  ...point,
+  properties: {
+    ...point.properties,
+    tag: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+  },
+};
 
 const doc = {
   openapi: '3.1.0',
@@ -58,6 +76,82 @@ const doc = {
         },
       },
     },
+    '/styles/{ids}': {
+      post: {
+        operationId: 'styles',
+        parameters: [
+          { name: 'ids', in: 'path', required: true, schema: intList },
+          { name: 'size_range', in: 'query', explode: false, schema: intList },
+          {
+            name: 'pipes',
+            in: 'query',
+            style: 'pipeDelimited',
+            explode: false,
+            schema: { type: 'array', items: { type: 'string' } },
+          },
+          { name: 'filter', in: 'query', style: 'deepObject', schema: point },
+          { name: 'point', in: 'query', schema: point },
+          { name: 'mdfilters', in: 'query', schema: { type: 'array', items: tagged } },
+          { name: 'meta', in: 'query', content: { 'application/json': { schema: point } } },
+          { name: 'X-Ids', in: 'header', schema: intList },
+        ],
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { description: 'any JSON value' } } },
+        },
+        responses: {
+          '200': {
+            description: 'ok',
+            content: { 'application/json': { schema: { type: 'object' } } },
+          },
+        },
+      },
+    },
+    '/patch': {
+      patch: {
+        operationId: 'patch',
+        requestBody: {
+          required: true,
+          content: {
+            'application/json-patch+json': {
+              schema: { type: 'array', items: { type: 'object', required: ['op'] } },
+            },
+          },
+        },
+        responses: {
+          '200': {
+            description: 'ok',
+            content: { 'application/json': { schema: { type: 'object' } } },
+          },
+        },
+      },
+    },
+    '/upload': {
+      post: {
+        operationId: 'upload',
+        requestBody: {
+          required: true,
+          content: {
+            'multipart/form-data': {
+              schema: {
+                type: 'object',
+                required: ['attributes', 'file'],
+                properties: {
+                  attributes: point,
+                  file: { type: 'string', format: 'binary' },
+                },
+              },
+            },
+          },
+        },
+        responses: {
+          '200': {
+            description: 'ok',
+            content: { 'application/json': { schema: { type: 'object' } } },
+          },
+        },
+      },
+    },
     '/form': {
       post: {
         operationId: 'form',
@@ -93,7 +187,14 @@ beforeAll(async () => {
   app = Fastify();
   await registerService(app, {
     model,
-    handlers: { getWorkflow: echo, batch: echo, form: echo },
+    handlers: {
+      getWorkflow: echo,
+      batch: echo,
+      form: echo,
+      styles: echo,
+      upload: echo,
+      patch: echo,
+    },
     rateLimit: false,
   });
   url = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -152,5 +253,88 @@ describe('parameters', () => {
       body: 'n=four',
     });
     expect(bad.status).toBe(400);
+  });
+});
+
+describe('parameter styles and bodies of any description', () => {
+  const post = (path: string, init: RequestInit = {}) =>
+    fetch(url + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+      ...init,
+    });
+
+  it('decodes each parameter by its style before validating it', async () => {
+    const q = [
+      'size_range=1,5',
+      'pipes=a|b',
+      'filter[x]=1&filter[y]=2',
+      'x=3',
+      `mdfilters=${encodeURIComponent('{"x":4,"tag":"a"}')}&mdfilters=${encodeURIComponent('{"x":5}')}`,
+      `meta=${encodeURIComponent('{"x":6}')}`,
+    ].join('&');
+    const res = await post(`/styles/7,8?${q}`, {
+      headers: { 'content-type': 'application/json', 'x-ids': '9,10' },
+    });
+    const body = (await res.json()) as Record<string, Record<string, unknown>>;
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body.path).toEqual({ ids: [7, 8] });
+    expect(body.query).toMatchObject({
+      size_range: [1, 5],
+      pipes: ['a', 'b'],
+      filter: { x: 1, y: 2 },
+      point: { x: 3 },
+      mdfilters: [{ x: 4, tag: 'a' }, { x: 5 }],
+      meta: { x: 6 },
+    });
+    expect(body.headers).toBeUndefined();
+    // Values that do not decode to their schema are refused with the reason.
+    expect((await post('/styles/7,x')).status).toBe(400);
+    expect((await post('/styles/7?size_range=1,x')).status).toBe(400);
+    expect((await post('/styles/7?filter[y]=2')).status).toBe(400);
+    expect((await post(`/styles/7?meta=${encodeURIComponent('{"y":1}')}`)).status).toBe(400);
+    const badItem = await post(`/styles/7?mdfilters=${encodeURIComponent('{"x":"4"}')}`);
+    expect(badItem.status).toBe(400);
+    expect(await badItem.text()).toContain('querystring/mdfilters/0/x must be integer');
+  });
+
+  it('a required body whose schema has no type is refused when missing', async () => {
+    const missing = await fetch(`${url}/styles/7`, { method: 'POST' });
+    expect(missing.status).toBe(400);
+    expect(await missing.text()).toMatch(/body/i);
+    expect((await post('/styles/7', { body: '"text"' })).status).toBe(200);
+    expect((await post('/styles/7', { body: 'null' })).status).toBe(200);
+  });
+
+  it('JSON under another media type (application/json-patch+json) is parsed and validated', async () => {
+    const patch = (body: string) =>
+      fetch(`${url}/patch`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json-patch+json' },
+        body,
+      });
+    const ok = await patch('[{"op":"add","path":"/a","value":1}]');
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { body: unknown }).body).toEqual([
+      { op: 'add', path: '/a', value: 1 },
+    ]);
+    expect((await patch('[{"path":"/a"}]')).status).toBe(400);
+    expect((await patch('[{')).status).toBe(400);
+  });
+
+  it('an object field of a multipart form is read as JSON (OpenAPI default for objects)', async () => {
+    const form = (attributes: string) => {
+      const f = new FormData();
+      f.append('attributes', attributes);
+      f.append('file', new Blob(['hello']), 'a.txt');
+      return f;
+    };
+    const ok = await fetch(`${url}/upload`, { method: 'POST', body: form('{"x":1}') });
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { body: unknown }).body).toEqual({ attributes: { x: 1 } });
+    const bad = await fetch(`${url}/upload`, { method: 'POST', body: form('{"y":1}') });
+    expect(bad.status).toBe(400);
+    expect((await fetch(`${url}/upload`, { method: 'POST', body: form('x') })).status).toBe(400);
   });
 });

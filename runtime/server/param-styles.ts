@@ -1,0 +1,192 @@
+/**
+ * Parameter values as the description serialises them (OpenAPI `style`/`explode`, `content`),
+ * turned back into values before validation: Fastify parses `a=1&a=2` and nothing more, so
+ * without this `size_range=1,5` (form, explode false) would be the one string "1,5" and a
+ * deepObject `filter[kind]=x` an unknown key. Arrays in a non-exploded style are split on their
+ * delimiter, deepObject and form objects are gathered, `content: application/json` parameters
+ * and complex values no style can express (objects inside arrays) are read as JSON text.
+ * Anything that does not decode stays as it came: validation then refuses it with its reason.
+ * A required body that was not sent is refused here too, whatever its schema admits.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { JsonSchema, Operation, Parameter, ServiceModel } from 'dataapi/model';
+import { propertiesOf } from 'dataapi/model';
+import { HttpError } from './errors.ts';
+import { hasBody } from './route-checks.ts';
+import { appendHook, contextOf } from './route-context.ts';
+import { toRoutePath } from './routes.ts';
+import { carriesJson, complex, itemsOf, typesOf } from './schema-types.ts';
+import { validatorsFor } from './validation.ts';
+
+type Bag = Record<string, unknown>;
+type Decode = (bag: Bag) => void;
+
+/** JSON text to a value; anything else as it came. */
+function json(value: unknown): unknown {
+  if (typeof value !== 'string' || !/^\s*[[{"]/.test(value)) return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+const DELIMITERS: Record<string, string> = {
+  form: ',',
+  simple: ',',
+  spaceDelimited: ' ',
+  pipeDelimited: '|',
+};
+
+function splitList(value: unknown, delimiter: string): unknown {
+  const parts = (Array.isArray(value) ? value : [value]).flatMap((v) =>
+    typeof v === 'string' && v !== '' ? v.split(delimiter) : [v],
+  );
+  return parts;
+}
+
+/** `k1,v1,k2,v2` (form or simple, explode false) as an object. */
+function pairs(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const parts = value.split(',');
+  if (parts.length % 2 !== 0) return value;
+  const out: Bag = {};
+  for (let i = 0; i < parts.length; i += 2) out[parts[i]!] = parts[i + 1];
+  return out;
+}
+
+/** `k1=v1,k2=v2` (simple, explode true: a path or header object) as an object. */
+function assignments(value: unknown): unknown {
+  if (typeof value !== 'string' || !value.includes('=')) return value;
+  const out: Bag = {};
+  for (const part of value.split(',')) {
+    const at = part.indexOf('=');
+    if (at < 0) return value;
+    out[part.slice(0, at)] = part.slice(at + 1);
+  }
+  return out;
+}
+
+/** How one parameter's raw value becomes its value, or undefined when it arrives as it is. */
+function decoderOf(model: ServiceModel, p: Parameter, key: string): Decode | undefined {
+  const set = (bag: Bag, f: (v: unknown) => unknown) => {
+    if (Object.hasOwn(bag, key) && bag[key] !== undefined) bag[key] = f(bag[key]);
+  };
+  if (p.mediaType !== undefined)
+    return /json/i.test(p.mediaType) ? (bag) => set(bag, json) : undefined;
+  const types = typesOf(model, p.schema);
+  if (types.has('array')) {
+    const items = itemsOf(model, p.schema);
+    const itemsComplex = items !== undefined && complex(typesOf(model, items));
+    const delimiter = p.explode && p.in === 'query' ? undefined : DELIMITERS[p.style];
+    if (delimiter === undefined && !itemsComplex) return undefined;
+    return (bag) =>
+      set(bag, (v) => {
+        const list = delimiter === undefined ? v : splitList(v, delimiter);
+        return itemsComplex ? (Array.isArray(list) ? list : [list]).map(json) : list;
+      });
+  }
+  if (!types.has('object')) return undefined;
+  if (p.in === 'query' && p.style === 'deepObject') return (bag) => gatherDeep(bag, key);
+  if (p.in === 'query' && p.explode) {
+    const names = [...propertiesOf(model, p.schema).keys()];
+    return (bag) => {
+      if (Object.hasOwn(bag, key)) return set(bag, json);
+      const value: Bag = {};
+      for (const n of names) if (Object.hasOwn(bag, n)) value[n] = bag[n];
+      if (Object.keys(value).length > 0) bag[key] = value;
+    };
+  }
+  const read = p.explode ? assignments : pairs;
+  return (bag) => set(bag, (v) => (typeof v === 'string' && /^\s*\{/.test(v) ? json(v) : read(v)));
+}
+
+/** `name[a]=1&name[b][c]=2` as `name: {a: 1, b: {c: 2}}` (deepObject). */
+function gatherDeep(bag: Bag, name: string): void {
+  const prefix = `${name}[`;
+  let found: Bag | undefined;
+  for (const key of Object.keys(bag)) {
+    if (!key.startsWith(prefix)) continue;
+    const path = key
+      .slice(name.length)
+      .match(/\[([^\]]*)\]/g)
+      ?.map((t) => t.slice(1, -1));
+    if (!path || path.length === 0) continue;
+    found ??= {};
+    let node = found;
+    for (const step of path.slice(0, -1)) {
+      const next = node[step];
+      node = (node[step] = typeof next === 'object' && next !== null ? next : {}) as Bag;
+    }
+    node[path[path.length - 1]!] = bag[key];
+  }
+  if (found) bag[name] = found;
+  else if (Object.hasOwn(bag, name)) bag[name] = json(bag[name]);
+}
+
+/**
+ * Validates a JSON parameter once parsed, without coercion (its route schema takes anything:
+ * see validation.ts routeSchemas); a wrong one is a 400 worded as Fastify words the others.
+ */
+function strictly(model: ServiceModel, p: Parameter, key: string, where: string): Decode {
+  const strict = validatorsFor(model).body;
+  const part = where === 'query' ? 'querystring' : where;
+  return (bag) => {
+    if (!Object.hasOwn(bag, key) || bag[key] === undefined) return;
+    const validate = strict.compile(p.schema);
+    if (validate(bag[key])) return;
+    const text = strict.ajv.errorsText(validate.errors, { dataVar: `${part}/${key}` });
+    throw new HttpError(400, text, { outcome: 'invalid_parameters' });
+  };
+}
+
+/** The decoding steps of an operation's parameters (none for scalars and exploded lists). */
+function decodersOf(
+  model: ServiceModel,
+  op: Operation,
+  pathAliases: Map<string, string>,
+): { where: 'query' | 'params' | 'headers'; decode: Decode }[] {
+  const aliasOf = new Map([...pathAliases].map(([alias, name]) => [name, alias]));
+  const steps: { where: 'query' | 'params' | 'headers'; decode: Decode }[] = [];
+  for (const p of op.parameters) {
+    if (p.in === 'cookie' || p.fixed !== undefined) continue;
+    const where = p.in === 'query' ? 'query' : p.in === 'path' ? 'params' : 'headers';
+    const key =
+      p.in === 'path'
+        ? (aliasOf.get(p.name) ?? p.name)
+        : p.in === 'header'
+          ? p.name.toLowerCase()
+          : p.name;
+    const decode = decoderOf(model, p, key);
+    if (decode) steps.push({ where, decode });
+    if (carriesJson(model, p)) steps.push({ where, decode: strictly(model, p, key, where) });
+  }
+  return steps;
+}
+
+/**
+ * Adds to every operation route registered after this call a preValidation hook (after the key
+ * and rate-limit checks) that refuses a missing required body, whatever its schema admits
+ * (`{}` admits anything, and Fastify hands an absent body to validation as null), and decodes
+ * the parameters by their style.
+ */
+export function installParamDecoding(app: FastifyInstance, model: ServiceModel): void {
+  app.addHook('onRoute', (routeOptions) => {
+    const ctx = contextOf(routeOptions);
+    if (!ctx) return;
+    const { op } = ctx;
+    const steps = decodersOf(model, op, toRoutePath(op.path).params);
+    const bodyRequired = op.body?.required === true && op.body.kind !== 'multipart';
+    if (steps.length === 0 && !bodyRequired) return;
+    appendHook(routeOptions, 'preValidation', async (request) => {
+      if (bodyRequired && !hasBody(request))
+        throw new HttpError(400, `body is required (send ${op.body!.mediaType})`, {
+          outcome: 'invalid_parameters',
+        });
+      for (const { where, decode } of steps) {
+        const bag = request[where] as Bag | undefined;
+        if (typeof bag === 'object' && bag !== null) decode(bag);
+      }
+    });
+  });
+}
