@@ -40,6 +40,8 @@ export interface Probe {
   pageSize?: number;
   /** The request used an example id the target may not know (404 is then acceptable). */
   uncertain?: boolean;
+  /** A schema of the request admits no value the sampler finds (RequestSpec.unsatisfied). */
+  unsatisfied?: { pointer: string; why: string };
   /** Method sent on a wrong-method probe. */
   method?: string;
 }
@@ -102,6 +104,8 @@ export async function runProbes(
     if (extra.negative) probe.negative = extra.negative;
     if (extra.pageSize !== undefined) probe.pageSize = extra.pageSize;
     if (extra.uncertain) probe.uncertain = true;
+    if (spec.unsatisfied && (role === 'valid' || role === 'paging'))
+      probe.unsatisfied = spec.unsatisfied;
     if (extra.method) probe.method = extra.method;
     probes.push(probe);
     return probe;
@@ -163,7 +167,9 @@ export async function runProbes(
   const unknown = `${op.path.replace(/\/$/, '')}/dataapi-contract-no-such-path`;
   if (!model.operations.some((o) => matches(o.path, unknown) || matches(o.preview?.path, unknown)))
     await send('unknown-path', op, first, 'unknown path', { path: unknown });
-  if (op.body && op.body.kind !== 'text' && op.body.kind !== 'binary') {
+  // GET and HEAD send no body (fetch refuses one): no content type to get wrong.
+  const carriesBody = op.method !== 'get' && op.method !== 'head';
+  if (op.body && carriesBody && op.body.kind !== 'text' && op.body.kind !== 'binary') {
     const wrongType = op.body.kind === 'json' ? 'text/plain' : 'application/json';
     await send('wrong-content-type', op, first, `body sent as ${wrongType}`, {
       contentType: wrongType,

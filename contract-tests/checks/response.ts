@@ -15,34 +15,84 @@ import {
   descriptionWarning,
   isProbeOfRefusal,
   isValid,
+  judgedResponse,
   mediaOf,
   ok,
   own,
   statusOf,
   typed,
+  type CheckContext,
   type Judge,
   type Violation,
 } from './judge.ts';
 import type { Probe } from '../probes.ts';
 import { blame } from './blame.ts';
 
+/** A status a client receives as a final answer: not 1xx, not 407 (fetch makes it an error). */
+export const receivable = (status: string) => !/^1/.test(status) && status !== '407';
+
+/**
+ * The status check of an operation that declares no response (OpenAPI 3.1 allows it), or
+ * none a client can receive: a valid request must still succeed; the description's silence is
+ * one warning.
+ */
+function silentStatus(ctx: CheckContext, covered: Probe[]): ReturnType<Judge> {
+  const violations: Violation[] = covered
+    .filter((p) => isValid(p) && !p.exchange.budgetRefused && !p.unsatisfied)
+    .filter((p) => !(answered(p) && ok(p)))
+    .map((p) => ({ probe: p, expected: '2XX on a valid request', actual: actualOf(p) }));
+  if (covered[0])
+    violations.push(
+      descriptionWarning(
+        { probe: covered[0], expected: 'declared responses', actual: 'none' },
+        'no-responses',
+        pointerOf(ctx.op.pointer, 'responses'),
+        ctx.op.responses.length === 0
+          ? 'the operation declares no responses: its statuses, media types and bodies are not checked'
+          : `the operation declares only statuses no HTTP client receives as an answer (${ctx.op.responses.map((r) => r.status).join(', ')}: informational, or 407 which fetch turns into a network error): its statuses are not checked`,
+      ),
+    );
+  return { covered, violations };
+}
+
 export const RESPONSE_JUDGES = {
   status(ctx) {
     const covered = own(ctx);
     const violations: Violation[] = [];
     const declared = ctx.op.responses.map((r) => r.status).join(', ');
-    const success = ctx.op.success?.status ?? '2XX';
+    // No 2xx declared (an endpoint that always refuses): any declared status answers a valid
+    // request; no response declared at all (3.1 allows it): nothing to hold the status to.
+    const success = ctx.op.success?.status ?? (ctx.op.responses.length === 0 ? '2XX' : undefined);
+    const answers = ctx.op.responses.filter((r) => receivable(r.status));
+    if (answers.length === 0) return silentStatus(ctx, covered);
     // A refusal the description does not document is the description's silence (a 401 where no
     // 401 is declared): one warning per status, naming the probes that got it. A valid request
     // answered with an undeclared status, or a probe let through or broken, is the target's fault.
     const undeclared = new Map<number, Probe[]>();
     for (const p of covered.filter(answered)) {
       const s = statusOf(p);
+      // Built from a schema no value satisfies: its refusal is the description's doing.
+      const u = isValid(p) && s >= 400 && s < 500 ? p.unsatisfied : undefined;
+      if (u) {
+        violations.push(
+          descriptionWarning(
+            {
+              probe: p,
+              expected: `${success ?? 'a declared status'} on a valid request`,
+              actual: actualOf(p),
+            },
+            'unsatisfiable-schema',
+            u.pointer,
+            `the schema admits no value the sampler can find (${u.why}): the request built from it was refused with HTTP ${s}`,
+          ),
+        );
+        continue;
+      }
       if (!declaredResponse(ctx.op, s)) {
         if (isProbeOfRefusal(p) && s >= 400 && s < 500)
           undeclared.set(s, [...(undeclared.get(s) ?? []), p]);
         else violations.push({ probe: p, expected: `one of ${declared}`, actual: actualOf(p) });
-      } else if (isValid(p) && !ok(p) && !(p.uncertain && s === 404))
+      } else if (isValid(p) && !ok(p) && success !== undefined && !(p.uncertain && s === 404))
         violations.push({
           probe: p,
           expected: `${success} on a valid request`,
@@ -61,7 +111,11 @@ export const RESPONSE_JUDGES = {
         ),
       );
     for (const p of covered.filter((p) => isValid(p) && !answered(p) && !p.exchange.budgetRefused))
-      violations.push({ probe: p, expected: `${success} on a valid request`, actual: actualOf(p) });
+      violations.push({
+        probe: p,
+        expected: `${success ?? 'a declared status'} on a valid request`,
+        actual: actualOf(p),
+      });
     return { covered, violations };
   },
 
@@ -69,7 +123,7 @@ export const RESPONSE_JUDGES = {
     const covered = own(ctx).filter(answered);
     const violations: Violation[] = [];
     for (const p of covered) {
-      const r = declaredResponse(ctx.op, statusOf(p));
+      const r = judgedResponse(ctx.op, p);
       if (!r) continue;
       const got = mediaOf(p.exchange.record.contentType);
       const body = p.exchange.text ?? '';
@@ -167,7 +221,7 @@ export const RESPONSE_JUDGES = {
     const violations: Violation[] = [];
     const v = validatorFor(ctx.model);
     for (const p of covered) {
-      const r = declaredResponse(ctx.op, statusOf(p));
+      const r = judgedResponse(ctx.op, p);
       if (!r?.schema) continue;
       const validate = v.compile(r.schema);
       if (!validate(p.exchange.json)) {

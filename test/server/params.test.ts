@@ -126,6 +126,35 @@ const doc = {
         },
       },
     },
+    '/label/{ids}/{point}/{name}': {
+      get: {
+        operationId: 'prefixed',
+        parameters: [
+          { name: 'ids', in: 'path', required: true, style: 'label', schema: intList },
+          {
+            name: 'point',
+            in: 'path',
+            required: true,
+            style: 'matrix',
+            explode: true,
+            schema: point,
+          },
+          {
+            name: 'name',
+            in: 'path',
+            required: true,
+            style: 'matrix',
+            schema: { type: 'string' },
+          },
+        ],
+        responses: {
+          '200': {
+            description: 'ok',
+            content: { 'application/json': { schema: { type: 'object' } } },
+          },
+        },
+      },
+    },
     '/upload': {
       post: {
         operationId: 'upload',
@@ -194,6 +223,7 @@ beforeAll(async () => {
       styles: echo,
       upload: echo,
       patch: echo,
+      prefixed: echo,
     },
     rateLimit: false,
   });
@@ -297,6 +327,14 @@ describe('parameter styles and bodies of any description', () => {
     const badItem = await post(`/styles/7?mdfilters=${encodeURIComponent('{"x":"4"}')}`);
     expect(badItem.status).toBe(400);
     expect(await badItem.text()).toContain('querystring/mdfilters/0/x must be integer');
+  });
+
+  it('label and matrix path values lose their prefix and are read by their style', async () => {
+    const res = await fetch(`${url}/label/.1,2/;x=3;y=4/;name=ab`);
+    const body = (await res.json()) as { path: unknown };
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body.path).toEqual({ ids: [1, 2], point: { x: 3, y: 4 }, name: 'ab' });
+    expect((await fetch(`${url}/label/.1,x/;x=3/;name=ab`)).status).toBe(400);
   });
 
   it('a required body whose schema has no type is refused when missing', async () => {
