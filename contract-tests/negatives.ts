@@ -59,7 +59,8 @@ export function negativeCases(model: ServiceModel, op: Operation): NegativeCase[
       apply: (s) => group.reduce((acc, n) => without(acc, 'query', n), s),
     });
 
-  const body = op.body;
+  // GET and HEAD send no body: no body case either.
+  const body = op.method === 'get' || op.method === 'head' ? undefined : op.body;
   if (body && (body.kind === 'json' || body.kind === 'multipart' || body.kind === 'form')) {
     const onWire = body.kind !== 'json'; // multipart/form fields are text, like a query
     if (body.required)
@@ -71,8 +72,11 @@ export function negativeCases(model: ServiceModel, op: Operation): NegativeCase[
       });
     const { properties, required } = objectShape(model, body.schema);
     const keyField = op.auth.transports.find((t) => t.in === 'body')?.name;
+    // readOnly fields are the server's to write: a request may leave them out (or send anything).
+    const readOnly = (name: string) =>
+      properties[name] !== undefined && effective(model, properties[name]!).s['readOnly'] === true;
     for (const name of required)
-      if (name !== keyField && !hasDefault(model, properties[name]))
+      if (name !== keyField && !hasDefault(model, properties[name]) && !readOnly(name))
         out.push({
           label: `body field ${name} missing (required)`,
           target: `body.${name}`,
@@ -80,7 +84,7 @@ export function negativeCases(model: ServiceModel, op: Operation): NegativeCase[
           apply: (s) => withoutField(s, name),
         });
     for (const [name, schema] of Object.entries(properties)) {
-      if (name === keyField || body.fileFields.includes(name)) continue;
+      if (name === keyField || body.fileFields.includes(name) || readOnly(name)) continue;
       for (const bad of invalidValues(resolved(model, schema), onWire))
         out.push({
           label: `body field ${name}=${show(bad.value)} (${bad.why})`,

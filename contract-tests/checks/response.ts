@@ -2,11 +2,18 @@
 import {
   codeGroupOf,
   describeErrors,
+  directionalErrors,
   excerpt,
   readEnvelope,
   validatorFor,
 } from 'dataapi/runtime/shared';
-import { pageListKey } from 'dataapi/model';
+import {
+  deref,
+  pageListKey,
+  propertiesOf,
+  type JsonSchema,
+  type ServiceModel,
+} from 'dataapi/model';
 import { pointerOf } from '../warnings.ts';
 import {
   actualOf,
@@ -27,6 +34,13 @@ import {
 } from './judge.ts';
 import type { Probe } from '../probes.ts';
 import { blame } from './blame.ts';
+
+/** The `minItems` of the paged list (the payload, or its property `key`), 0 when none. */
+function minItemsOf(model: ServiceModel, schema: JsonSchema | undefined, key: string): number {
+  const s = deref(model, schema);
+  const list = key === '' ? s : deref(model, propertiesOf(model, s).get(key));
+  return typeof list === 'object' && typeof list['minItems'] === 'number' ? list['minItems'] : 0;
+}
 
 /** A status a client receives as a final answer: not 1xx, not 407 (fetch makes it an error). */
 export const receivable = (status: string) => !/^1/.test(status) && status !== '407';
@@ -224,8 +238,12 @@ export const RESPONSE_JUDGES = {
       const r = judgedResponse(ctx.op, p);
       if (!r?.schema) continue;
       const validate = v.compile(r.schema);
-      if (!validate(p.exchange.json)) {
-        const errors = describeErrors(validate.errors, p.exchange.json);
+      // A writeOnly property in `required` binds requests only: an answer may leave it out.
+      const left = validate(p.exchange.json)
+        ? []
+        : directionalErrors(ctx.model, validate.errors, 'response');
+      if (left.length > 0) {
+        const errors = describeErrors(left, p.exchange.json);
         const v = {
           probe: p,
           expected: `body valid against the ${r.status} schema`,
@@ -233,7 +251,7 @@ export const RESPONSE_JUDGES = {
           errors,
           excerpt: errors[0]?.replace(/^.*\(got (.*)\)$/, '$1') ?? excerpt(p.exchange.json),
         };
-        violations.push(blame(ctx, p, r, validate.errors ?? [], v));
+        violations.push(blame(ctx, p, r, left, v));
       }
     }
     return { covered, violations };
@@ -255,13 +273,26 @@ export const RESPONSE_JUDGES = {
           : key === ''
             ? (payload as unknown[])
             : ((payload as Record<string, unknown[]>)[key] as unknown[]);
-      if (items && items.length > p.pageSize!)
-        violations.push({
-          probe: p,
-          expected: `at most ${p.pageSize} items`,
-          actual: `${items.length} items`,
-          excerpt: excerpt(items),
-        });
+      if (!items || items.length <= p.pageSize!) continue;
+      const v = {
+        probe: p,
+        expected: `at most ${p.pageSize} items`,
+        actual: `${items.length} items`,
+        excerpt: excerpt(items),
+      };
+      // The list's own schema wants more items than the page asked for: the description
+      // contradicts itself (a page size on an answer that is not a page).
+      const least = minItemsOf(ctx.model, ctx.op.payloadSchema ?? ctx.op.success?.schema, key!);
+      violations.push(
+        least > p.pageSize!
+          ? descriptionWarning(
+              v,
+              'paging-contradiction',
+              pointerOf(ctx.op.pointer, 'responses'),
+              `${ctx.op.paging?.name}=${p.pageSize} asks for fewer items than the answer's ${key || 'list'} must hold (minItems ${least})`,
+            )
+          : v,
+      );
     }
     return { covered, violations };
   },

@@ -11,7 +11,7 @@ import {
   type Response,
   type ServiceModel,
 } from 'dataapi/model';
-import { codeGroupOf } from 'dataapi/runtime/shared';
+import { codeGroupOf, validatorFor } from 'dataapi/runtime/shared';
 import { HttpError, respond, type Handler, type HandlerInput } from 'dataapi/runtime/server';
 import { asMedia, type Canned, type Catalogue, type OperationMock } from './catalogue.ts';
 import { sample } from 'dataapi/runtime/sampler';
@@ -102,6 +102,13 @@ export function createHandlers(model: ServiceModel, catalogue: Catalogue): Recor
     const constantPath = !op.async && pathNames.length === 0 && !paging;
 
     const only = op.success ? undefined : onlyAnswer(op.responses);
+    // An adapted answer (trimmed to a page, a path value echoed) only where it still fits its
+    // schema: a description's `minItems` or `enum` may not allow it (then the answer stays).
+    const fits = (adapted: unknown, original: unknown): unknown => {
+      const schema = catalogue.get(op.id)?.sampleSchema;
+      if (schema === undefined || op.success?.kind !== 'json') return adapted;
+      return validatorFor(model).compile(schema)(adapted) ? adapted : original;
+    };
 
     handlers[op.id] = async (input) => {
       const mock = catalogue.get(op.id) as OperationMock;
@@ -152,10 +159,11 @@ export function createHandlers(model: ServiceModel, catalogue: Catalogue): Recor
         const size = pageSize(paging, input);
         const key = pageListKey(payload);
         if (size !== undefined && key === '' && (payload as unknown[]).length > size)
-          payload = (payload as unknown[]).slice(0, size);
+          payload = fits((payload as unknown[]).slice(0, size), payload);
         else if (size !== undefined && key && isObject(payload)) {
           const list = payload[key] as unknown[];
-          if (list.length > size) payload = { ...payload, [key]: list.slice(0, size) };
+          if (list.length > size)
+            payload = fits({ ...payload, [key]: list.slice(0, size) }, payload);
         }
       }
       // Path parameters named like a payload field are echoed (knowledge_base_id).
@@ -164,7 +172,7 @@ export function createHandlers(model: ServiceModel, catalogue: Catalogue): Recor
         for (const name of pathNames) {
           if (typeof echoed[name] === 'string') echoed = { ...echoed, [name]: input.path[name] };
         }
-        payload = echoed;
+        payload = fits(echoed, payload);
       }
       if (input.files && input.files.length > 0) {
         payload = withUploads(payload, input.files);

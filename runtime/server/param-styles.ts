@@ -209,7 +209,11 @@ export function installParamDecoding(app: FastifyInstance, model: ServiceModel):
     if (!ctx) return;
     const { op } = ctx;
     const steps = decodersOf(model, op, toRoutePath(op.path).params);
-    const bodyRequired = op.body?.required === true && op.body.kind !== 'multipart';
+    const bodyRequired =
+      op.body?.required === true &&
+      op.body.kind !== 'multipart' &&
+      op.method !== 'get' &&
+      op.method !== 'head';
     if (steps.length === 0 && !bodyRequired) return;
     appendHook(routeOptions, 'preValidation', async (request) => {
       if (bodyRequired && !hasBody(request))

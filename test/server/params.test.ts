@@ -155,6 +155,32 @@ const doc = {
         },
       },
     },
+    '/accounts': {
+      post: {
+        operationId: 'account',
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['id', 'name'],
+                properties: {
+                  id: { allOf: [{ type: 'string' }], readOnly: true },
+                  name: { type: 'string' },
+                },
+              },
+            },
+          },
+        },
+        responses: {
+          '200': {
+            description: 'ok',
+            content: { 'application/json': { schema: { type: 'object' } } },
+          },
+        },
+      },
+    },
     '/upload': {
       post: {
         operationId: 'upload',
@@ -224,6 +250,7 @@ beforeAll(async () => {
       upload: echo,
       patch: echo,
       prefixed: echo,
+      account: echo,
     },
     rateLimit: false,
   });
@@ -335,6 +362,13 @@ describe('parameter styles and bodies of any description', () => {
     expect(res.status, JSON.stringify(body)).toBe(200);
     expect(body.path).toEqual({ ids: [1, 2], point: { x: 3, y: 4 }, name: 'ab' });
     expect((await fetch(`${url}/label/.1,x/;x=3/;name=ab`)).status).toBe(400);
+  });
+
+  it('a required readOnly property may be left out of a request (OpenAPI: required on responses only)', async () => {
+    expect((await post('/accounts', { body: '{"name":"a"}' })).status).toBe(200);
+    const bad = await post('/accounts', { body: '{"id":"1"}' });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain("required property 'name'");
   });
 
   it('a required body whose schema has no type is refused when missing', async () => {
