@@ -5,7 +5,7 @@
  * Each names the place in the description as a JSON pointer. They never fail a run (exit 0),
  * except under `--strict`.
  */
-import type { ServiceModel } from 'dataapi/model';
+import { escapeToken, type ServiceModel } from 'dataapi/model';
 
 export interface DescriptionWarning {
   /** Stable code: `invalid-example`, `undeclared-status`, `unsatisfiable-schema`, or a normaliser finding's. */
@@ -19,7 +19,7 @@ export interface DescriptionWarning {
 
 /** A JSON pointer from a base pointer and raw tokens (escaped here). */
 export function pointerOf(base: string, ...tokens: (string | number)[]): string {
-  return [base, ...tokens.map((t) => String(t).replace(/~/g, '~0').replace(/\//g, '~1'))].join('/');
+  return [base, ...tokens.map(escapeToken)].join('/');
 }
 
 /** One entry per (code, pointer, message), sorted by pointer then code. */

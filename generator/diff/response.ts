@@ -1,5 +1,6 @@
 /** What a client reads: statuses, media types, bodies and headers of the responses. */
 import type { Response } from '../../model/types.ts';
+import { escapeToken } from '../../model/pointer.ts';
 import { compareSchemas } from './schemas.ts';
 import type { OperationPair } from './pair.ts';
 import { mediaPointer, responsePointer } from './side.ts';
@@ -67,13 +68,13 @@ function compareResponse(
   const headers = new Map(rh.headers.map((x) => [x.name.toLowerCase(), x]));
   for (const hb of rb.headers) {
     const hh = headers.get(hb.name.toLowerCase());
-    const at = `${atB}/headers/${hb.name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    const at = `${atB}/headers/${escapeToken(hb.name)}`;
     if (!hh) {
       const rule = hb.required ? 'response-required-header-removed' : 'response-header-removed';
       emit(rule, 'base', at, `${label}: header ${hb.name} removed`);
       continue;
     }
-    const atHeader = `${atH}/headers/${hh.name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    const atHeader = `${atH}/headers/${escapeToken(hh.name)}`;
     compareSchemas(
       hb.schema,
       hh.schema,

@@ -2,7 +2,7 @@
 import type { LoadedSpec } from '../load.ts';
 import type { Operation, Parameter, ServiceModel } from '../../model/types.ts';
 import { isObject as isObj, type Obj } from '../../model/object.ts';
-import { escapeToken, joinPointer } from '../../model/pointer.ts';
+import { escapeToken, joinPointer, unescapeToken } from '../../model/pointer.ts';
 import { followRefs, getAt } from '../../model/refs.ts';
 import { SchemaSpace } from './canon.ts';
 
@@ -53,11 +53,8 @@ export function responsePointer(side: DiffSide, op: Operation, status: string): 
   return followRefs(side.loaded.document, joinPointer(...splitOp(op.pointer), 'responses', key));
 }
 
-const splitOp = (pointer: string) =>
-  pointer
-    .slice(1)
-    .split('/')
-    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+// Not splitPointer: a path key may hold a `%` that is not percent-encoding.
+const splitOp = (pointer: string) => pointer.slice(1).split('/').map(unescapeToken);
 
 export const mediaPointer = (holder: string, mediaType: string | undefined) =>
   mediaType === undefined ? holder : `${holder}/content/${escapeToken(mediaType)}/schema`;

@@ -106,52 +106,74 @@ export function checkCatalogue(doc: Obj, model: ServiceModel, add: Add): void {
         message: `generated code calls it ${op.id} (the operationId is not a safe, unique identifier)`,
       });
     }
-    const declared = raw['x-dataapi-envelope'];
-    if (declared === undefined) {
-      add({
-        rule: 'operation-envelope',
-        severity: 'error',
-        pointer: `${op.pointer}/x-dataapi-envelope`,
-        operation: name,
-        message: op.envelope
-          ? `no x-dataapi-envelope (the generator infers ${op.envelope.spelling} from the 200 schema): declare x-dataapi-envelope: ${op.envelope.spelling}`
-          : 'no x-dataapi-envelope: declare capitalised, lowerCamel, or none for a plain JSON operation',
-      });
-    }
-    const group = raw['x-dataapi-business-codes'];
-    if (op.envelope && group === undefined) {
-      add({
-        rule: 'business-code-group',
-        severity: 'error',
-        pointer: `${op.pointer}/x-dataapi-business-codes`,
-        operation: name,
-        message: `an enveloped operation names its business code group (declared: ${model.businessCodeGroups.map((g) => g.name).join(', ') || 'none; declare x-dataapi-business-code-groups at the root'})`,
-      });
-    } else if (!op.envelope && group !== undefined) {
-      add({
-        rule: 'business-code-group',
-        severity: 'warning',
-        pointer: `${op.pointer}/x-dataapi-business-codes`,
-        operation: name,
-        message:
-          'a plain JSON operation (no envelope) carries no business status code; the group is ignored',
-      });
-    }
-    if (raw['x-dataapi-rate-limit'] === undefined && !rootRate) {
-      add({
-        rule: 'rate-limit',
-        severity: 'error',
-        pointer: `${op.pointer}/x-dataapi-rate-limit`,
-        operation: name,
-        message:
-          'no rate limit: declare x-dataapi-rate-limit { limit, per } here or a default at the root',
-      });
-    }
+    checkExtensions(op, raw, name, { model, rootRate }, add);
     checkPreview(doc, op, raw, name, add, previewPointers);
     examples.check(op, name);
   }
 
-  // The explicit /demo variants (folded into their operation by the IR) and stray /demo paths.
+  checkDemoPaths(all, model, previewPointers, tags, add);
+}
+
+/** The service's extensions an operation declares: envelope, business-code group, rate limit. */
+function checkExtensions(
+  op: Operation,
+  raw: Obj,
+  name: string,
+  ctx: { model: ServiceModel; rootRate: boolean },
+  add: Add,
+): void {
+  const { model, rootRate } = ctx;
+  const declared = raw['x-dataapi-envelope'];
+  if (declared === undefined) {
+    add({
+      rule: 'operation-envelope',
+      severity: 'error',
+      pointer: `${op.pointer}/x-dataapi-envelope`,
+      operation: name,
+      message: op.envelope
+        ? `no x-dataapi-envelope (the generator infers ${op.envelope.spelling} from the 200 schema): declare x-dataapi-envelope: ${op.envelope.spelling}`
+        : 'no x-dataapi-envelope: declare capitalised, lowerCamel, or none for a plain JSON operation',
+    });
+  }
+  const group = raw['x-dataapi-business-codes'];
+  if (op.envelope && group === undefined) {
+    add({
+      rule: 'business-code-group',
+      severity: 'error',
+      pointer: `${op.pointer}/x-dataapi-business-codes`,
+      operation: name,
+      message: `an enveloped operation names its business code group (declared: ${model.businessCodeGroups.map((g) => g.name).join(', ') || 'none; declare x-dataapi-business-code-groups at the root'})`,
+    });
+  } else if (!op.envelope && group !== undefined) {
+    add({
+      rule: 'business-code-group',
+      severity: 'warning',
+      pointer: `${op.pointer}/x-dataapi-business-codes`,
+      operation: name,
+      message:
+        'a plain JSON operation (no envelope) carries no business status code; the group is ignored',
+    });
+  }
+  if (raw['x-dataapi-rate-limit'] === undefined && !rootRate) {
+    add({
+      rule: 'rate-limit',
+      severity: 'error',
+      pointer: `${op.pointer}/x-dataapi-rate-limit`,
+      operation: name,
+      message:
+        'no rate limit: declare x-dataapi-rate-limit { limit, per } here or a default at the root',
+    });
+  }
+}
+
+/** The explicit /demo variants (folded into their operation by the IR) and stray /demo paths. */
+function checkDemoPaths(
+  all: RawOperation[],
+  model: ServiceModel,
+  previewPointers: Set<string>,
+  tags: Set<string>,
+  add: Add,
+): void {
   for (const r of all) {
     if (!previewPointers.has(r.pointer)) continue;
     checkCommon(r, tags, add);
@@ -249,8 +271,19 @@ function checkPreview(
   const pointer = joinPointer('paths', op.preview.path, op.method);
   previewPointers.add(pointer);
   const demo = getAt(doc, pointer);
-  if (!isObject(demo)) return;
   const demoName = op.preview.operationId ?? `${op.method.toUpperCase()} ${op.preview.path}`;
+  if (isObject(demo)) checkDemo(doc, { raw, name }, { demo, pointer, name: demoName }, add);
+}
+
+/** An explicit /demo variant answers like its operation, and without a key. */
+function checkDemo(
+  doc: Obj,
+  base: { raw: Obj; name: string },
+  variant: { demo: Obj; pointer: string; name: string },
+  add: Add,
+): void {
+  const { raw, name } = base;
+  const { demo, pointer, name: demoName } = variant;
   const security = demo['security'] ?? doc['security'];
   const keyless =
     !Array.isArray(security) ||

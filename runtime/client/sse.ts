@@ -21,63 +21,85 @@ export interface SseStream extends AsyncIterable<SseEvent> {
   close(): Promise<void>;
 }
 
+/** The lines of a body (CRLF, CR or LF), decoded as UTF-8 without a leading BOM. */
+async function* linesOf(reader: ReadableStreamDefaultReader<Uint8Array>): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let first = true;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
+    if (first && buffer.length > 0) {
+      if (buffer.charCodeAt(0) === 0xfeff) buffer = buffer.slice(1);
+      first = false;
+    }
+    // A CR at the end of the buffer may be the first half of a CRLF: wait for the next chunk.
+    const lineEnd = /\r\n|\r(?!$)|\n/g;
+    let start = 0;
+    let nl: RegExpExecArray | null;
+    while ((nl = lineEnd.exec(buffer)) !== null) {
+      yield buffer.slice(start, nl.index);
+      start = nl.index + nl[0].length;
+    }
+    buffer = buffer.slice(start);
+  }
+}
+
+/** The event stream interpretation: fields accumulate until a blank line dispatches them. */
+class EventBuilder {
+  private data: string[] = [];
+  private event = '';
+  private id: string | undefined;
+  private retry: number | undefined;
+
+  /** Takes one line; returns the event a blank line completes. */
+  line(line: string): SseEvent | undefined {
+    if (line === '') return this.dispatch();
+    if (line.startsWith(':')) return undefined;
+    const colon = line.indexOf(':');
+    const field = colon === -1 ? line : line.slice(0, colon);
+    let val = colon === -1 ? '' : line.slice(colon + 1);
+    if (val.startsWith(' ')) val = val.slice(1);
+    if (field === 'data') this.data.push(val);
+    else if (field === 'event') this.event = val;
+    else if (field === 'id' && !val.includes('\0')) this.id = val;
+    else if (field === 'retry' && /^\d+$/.test(val)) this.retry = Number(val);
+    return undefined;
+  }
+
+  private dispatch(): SseEvent | undefined {
+    const out =
+      this.data.length > 0
+        ? {
+            event: this.event || 'message',
+            data: this.data.join('\n'),
+            ...(this.id !== undefined ? { id: this.id } : {}),
+            ...(this.retry !== undefined ? { retry: this.retry } : {}),
+          }
+        : undefined;
+    this.data = [];
+    this.event = '';
+    return out;
+  }
+}
+
 export function readSse(
   body: ReadableStream<Uint8Array> | null,
   httpStatus: number,
   headers: Headers,
 ): SseStream {
   const reader = body?.getReader();
-  const decoder = new TextDecoder();
   const close = async () => {
     await reader?.cancel().catch(() => undefined);
   };
   async function* events(): AsyncGenerator<SseEvent> {
     if (!reader) return;
-    let buffer = '';
-    let data: string[] = [];
-    let event = '';
-    let id: string | undefined;
-    let retry: number | undefined;
-    let first = true;
+    const builder = new EventBuilder();
     try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buffer += decoder.decode(value, { stream: true });
-        if (first && buffer.length > 0) {
-          if (buffer.charCodeAt(0) === 0xfeff) buffer = buffer.slice(1);
-          first = false;
-        }
-        let nl: RegExpExecArray | null;
-        const lineEnd = /\r\n|\r(?!$)|\n/g;
-        let start = 0;
-        while ((nl = lineEnd.exec(buffer)) !== null) {
-          const line = buffer.slice(start, nl.index);
-          start = nl.index + nl[0].length;
-          if (line === '') {
-            if (data.length > 0) {
-              yield {
-                event: event || 'message',
-                data: data.join('\n'),
-                ...(id !== undefined ? { id } : {}),
-                ...(retry !== undefined ? { retry } : {}),
-              };
-            }
-            data = [];
-            event = '';
-            continue;
-          }
-          if (line.startsWith(':')) continue;
-          const colon = line.indexOf(':');
-          const field = colon === -1 ? line : line.slice(0, colon);
-          let val = colon === -1 ? '' : line.slice(colon + 1);
-          if (val.startsWith(' ')) val = val.slice(1);
-          if (field === 'data') data.push(val);
-          else if (field === 'event') event = val;
-          else if (field === 'id' && !val.includes('\0')) id = val;
-          else if (field === 'retry' && /^\d+$/.test(val)) retry = Number(val);
-        }
-        buffer = buffer.slice(start);
+      for await (const line of linesOf(reader)) {
+        const event = builder.line(line);
+        if (event) yield event;
       }
     } finally {
       await close();

@@ -5,7 +5,7 @@
  * operation that cannot be served answers 501. Only a failure of the server itself is a 500, and
  * it leaks nothing.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Operation, ServiceModel } from 'dataapi/model';
 import {
   errorAnswer,
@@ -26,63 +26,77 @@ export interface AnswerOptions {
   describeError?: DescribeError;
 }
 
-export function installAnswers(
-  app: FastifyInstance,
-  model: ServiceModel,
-  matcher: PathMatcher,
-  envelopeOp: Operation | undefined,
-  options: AnswerOptions = {},
-): void {
-  const describe = options.describeError ? { describe: options.describeError } : {};
-  const send = (reply: FastifyReply, status: number, answer: ErrorAnswer) => {
-    reply.code(status);
-    if (answer.mediaType === undefined) return reply.send();
-    reply.type(answer.mediaType);
-    return reply.send(
-      /json/i.test(answer.mediaType) ? JSON.stringify(answer.body ?? null) : answer.body,
+/** What the handlers answer with: the model, the routes, and how to shape an error. */
+interface AnswerContext {
+  model: ServiceModel;
+  matcher: PathMatcher;
+  envelopeOp: Operation | undefined;
+  options: AnswerOptions;
+  describe: { describe?: DescribeError };
+}
+
+function send(reply: FastifyReply, status: number, answer: ErrorAnswer) {
+  reply.code(status);
+  if (answer.mediaType === undefined) return reply.send();
+  reply.type(answer.mediaType);
+  return reply.send(
+    /json/i.test(answer.mediaType) ? JSON.stringify(answer.body ?? null) : answer.body,
+  );
+}
+
+type ServerError = Error & { statusCode?: number; validation?: unknown };
+
+/**
+ * A failure that is not a client error never leaks internals: the log has the error (without the
+ * key), the answer only the request id to find it by.
+ */
+function logFailure(error: ServerError, request: FastifyRequest): string {
+  const secrets = [acceptedKey(request)];
+  request.log.error(
+    {
+      error: {
+        type: error.name,
+        message: redact(String(error.message), secrets),
+        stack: redact(String(error.stack), secrets),
+      },
+    },
+    'handler failed',
+  );
+  return `${httpText(500)} (request id ${request.id})`;
+}
+
+function errorHandler(ctx: AnswerContext) {
+  const { model, envelopeOp } = ctx;
+  return (error: ServerError, request: FastifyRequest, reply: FastifyReply) => {
+    const op = contextOf(request)?.op;
+    let status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+    let message = error.message;
+    if (error instanceof HttpError) {
+      for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
+    } else if (status < 400 || status >= 500) {
+      status = 500;
+      message = logFailure(error, request);
+    }
+    if (status === 413 && !/large|limit/i.test(message)) message = httpText(413);
+    void send(
+      reply,
+      status,
+      errorAnswer(model, op, status, message, {
+        ...(error instanceof HttpError && error.outcome ? { outcome: error.outcome } : {}),
+        ...(error instanceof HttpError && error.businessCode !== undefined
+          ? { businessCode: error.businessCode }
+          : {}),
+        ...(envelopeOp ? { envelopeOp } : {}),
+        ...ctx.describe,
+      }),
     );
   };
-  app.setErrorHandler(
-    (error: Error & { statusCode?: number; validation?: unknown }, request, reply) => {
-      const op = contextOf(request)?.op;
-      let status = typeof error.statusCode === 'number' ? error.statusCode : 500;
-      let message = error.message;
-      if (error instanceof HttpError) {
-        for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
-      } else if (status < 400 || status >= 500) {
-        // Not a client error: never leak internals. The log has the error (without the key);
-        // the answer only the request id to find it by.
-        const secrets = [acceptedKey(request)];
-        request.log.error(
-          {
-            error: {
-              type: error.name,
-              message: redact(String(error.message), secrets),
-              stack: redact(String(error.stack), secrets),
-            },
-          },
-          'handler failed',
-        );
-        status = 500;
-        message = `${httpText(500)} (request id ${request.id})`;
-      }
-      if (status === 413 && !/large|limit/i.test(message)) message = httpText(413);
-      void send(
-        reply,
-        status,
-        errorAnswer(model, op, status, message, {
-          ...(error instanceof HttpError && error.outcome ? { outcome: error.outcome } : {}),
-          ...(error instanceof HttpError && error.businessCode !== undefined
-            ? { businessCode: error.businessCode }
-            : {}),
-          ...(envelopeOp ? { envelopeOp } : {}),
-          ...describe,
-        }),
-      );
-    },
-  );
+}
 
-  app.setNotFoundHandler((request, reply) => {
+/** No route matched: 501 for an operation that cannot be served, 405 with Allow, else 404. */
+function notFoundHandler(ctx: AnswerContext) {
+  const { model, matcher, envelopeOp, options, describe } = ctx;
+  return (request: FastifyRequest, reply: FastifyReply) => {
     const url = request.raw.url ?? '/';
     const q = url.indexOf('?');
     const hit = matcher.match(q < 0 ? url : url.slice(0, q));
@@ -103,5 +117,18 @@ export function installAnswers(
       404,
       errorAnswer(model, undefined, 404, httpText(404), envelopeOp ? { envelopeOp } : {}),
     );
-  });
+  };
+}
+
+export function installAnswers(
+  app: FastifyInstance,
+  model: ServiceModel,
+  matcher: PathMatcher,
+  envelopeOp: Operation | undefined,
+  options: AnswerOptions = {},
+): void {
+  const describe = options.describeError ? { describe: options.describeError } : {};
+  const ctx: AnswerContext = { model, matcher, envelopeOp, options, describe };
+  app.setErrorHandler(errorHandler(ctx));
+  app.setNotFoundHandler(notFoundHandler(ctx));
 }

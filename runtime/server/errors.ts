@@ -5,7 +5,13 @@
  * base group only knows 100), the HTTP status itself is the business code, so an error body never
  * carries the success code.
  */
-import type { Operation, Outcome, Response, ServiceModel } from 'dataapi/model';
+import {
+  declaredResponse,
+  type Operation,
+  type Outcome,
+  type Response,
+  type ServiceModel,
+} from 'dataapi/model';
 import { buildEnvelope, codeGroupOf } from 'dataapi/runtime/shared';
 
 /** An HTTP error a handler, hook or verifier can throw; the server answers it in the op's spelling. */
@@ -93,17 +99,6 @@ export function errorBody(
     return buildEnvelope(shape, null, { code, description: message, totalCount: 0 });
   }
   return problemBody(status, message);
-}
-
-/** The response an operation declares for a status: the exact one, else `4XX`, else `default`. */
-export function declaredResponse(op: Operation, status: number): Response | undefined {
-  const exact = String(status);
-  const range = `${exact[0]}XX`;
-  return (
-    op.responses.find((r) => r.status === exact) ??
-    op.responses.find((r) => r.status === range) ??
-    op.responses.find((r) => r.status === 'default')
-  );
 }
 
 /** An error answer: its media type (none for an empty body) and body. */

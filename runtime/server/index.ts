@@ -11,7 +11,6 @@ export {
   respond,
   errorBody,
   errorAnswer,
-  declaredResponse,
   problemBody,
   businessCodeFor,
   defaultEnvelopeOp,
@@ -23,6 +22,6 @@ export { keysVerifier, keysFromEnv, readKeysFile, parseKeyLines, KeySourceError 
 export type { UploadedFile } from './multipart.ts';
 export type { RateLimitOptions } from './route-limits.ts';
 export { createPathMatcher, toRoutePath } from './routes.ts';
-export { deref, resolveRef, propertiesOf } from 'dataapi/model';
+export { deref, resolveRef, propertiesOf, declaredResponse } from 'dataapi/model';
 export { loadHandlers } from './handlers.ts';
 export type * from './types.ts';

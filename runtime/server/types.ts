@@ -32,20 +32,16 @@ export type RequestBodyOf<O, M extends string> = O extends { requestBody?: infer
       : unknown
   : undefined;
 
-/** Responses keyed by their status as text (openapi-typescript writes `200:`, a number key). */
-type ByStatus<R> = { [K in keyof R as K extends string | number ? `${K}` : never]: R[K] };
-
-/** The response body of an operation type for one status and media type. */
+/**
+ * The response body of an operation type for one status and media type. One conditional type
+ * per member (no mapped type over every status): `{ 200: X }` matches `{ '200': infer X }`, as a
+ * numeric property name is the same name as its text. A server of a thousand operations
+ * type-checks in a fraction of the time.
+ */
 export type ResponseBodyOf<O, S extends string, M extends string> = O extends {
-  responses: infer R;
+  responses: { [K in S]: { content: { [K2 in M]: infer C } } };
 }
-  ? S extends keyof ByStatus<R>
-    ? ByStatus<R>[S] extends { content: infer C }
-      ? M extends keyof C
-        ? C[M]
-        : unknown
-      : unknown
-    : unknown
+  ? C
   : unknown;
 
 /** The payload (the envelope's Data/data property) of an operation's response body. */

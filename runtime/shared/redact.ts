@@ -93,100 +93,127 @@ export function keyWarning(key: string | undefined): string | undefined {
 /** Characters that make a run of text one token with the key around it. */
 const TOKEN = 'A-Za-z0-9_\\-%+';
 
-export function createRedactor(secrets: readonly (string | undefined)[]): Redactor {
+/** What a redactor matches, built once from its keys. */
+interface Patterns {
+  keys: string[];
+  /** Every form of a long key, anywhere (and cut short by an excerpt). */
+  anywhere?: RegExp;
+  /** Every form of a short key, as a whole token. */
+  token?: RegExp;
+  /** Every form of a short key (a value that is exactly one of them). */
+  weakForms: Set<string>;
+}
+
+function patternsOf(secrets: readonly (string | undefined)[]): Patterns {
   const keys = [...new Set(secrets.filter((s): s is string => !!s))];
   const strong = keys.filter((k) => k.length >= MIN_SAFE_KEY_LENGTH);
   const weak = keys.filter((k) => k.length < MIN_SAFE_KEY_LENGTH);
-  const anywhere = strong.length ? strongPattern(strong) : undefined;
-  const token = weak.length
-    ? new RegExp(
-        `(?<![${TOKEN}])(?:${[...new Set(weak.flatMap(secretForms))]
-          .sort((a, b) => b.length - a.length)
-          .map(escapeRe)
-          .join('|')})(?![${TOKEN}])`,
-        'g',
-      )
-    : undefined;
-
-  const composed = (value: string) =>
-    anywhere
-      ? value.replace(anywhere, (m) => (m.endsWith('…') ? `${REDACTED}…` : REDACTED))
-      : value;
-  const basic = (value: string) =>
-    value.replace(/\b(Basic\s+)([A-Za-z0-9+/]+={0,2})/gi, (m, scheme: string, b64: string) => {
-      const decoded = fromBase64(b64);
-      const parts = decoded.split(':');
-      const hit = keys.some(
-        (k) => parts.includes(k) || (k.length >= MIN_SAFE_KEY_LENGTH && decoded.includes(k)),
-      );
-      return hit ? `${scheme}${REDACTED}` : m;
-    });
-  const text = (value: string) => {
-    if (!keys.length) return value;
-    let out = composed(value);
-    if (token) out = out.replace(token, REDACTED);
-    return /basic/i.test(out) ? basic(out) : out;
-  };
   const weakForms = new Set(weak.flatMap(secretForms));
-  const exact = (value: string) => {
-    if (!keys.length) return value;
-    if (weakForms.has(value)) return REDACTED;
-    const out = composed(value);
-    return /basic/i.test(out) ? basic(out) : out;
-  };
-  const url = (value: string) => {
-    if (!keys.length) return value;
-    const hash = value.indexOf('#');
-    const beforeHash = hash < 0 ? value : value.slice(0, hash);
-    const q = beforeHash.indexOf('?');
-    let head = q < 0 ? beforeHash : beforeHash.slice(0, q);
-    // Credentials (`https://user:key@host`) are values.
-    head = head.replace(
-      /^([a-z][a-z0-9+.-]*:\/\/)([^/@]*)@/i,
-      (_m, scheme: string, cred: string) =>
-        `${scheme}${cred
-          .split(':')
-          .map((c) => (text(c) !== c || keys.includes(c) ? REDACTED : c))
-          .join(':')}@`,
-    );
-    let out = composed(head);
-    if (q >= 0)
-      out += `?${beforeHash
-        .slice(q + 1)
-        .split('&')
-        .map((pair) => {
-          const eq = pair.indexOf('=');
-          return eq < 0
-            ? composed(pair)
-            : `${composed(pair.slice(0, eq))}=${text(pair.slice(eq + 1))}`;
-        })
-        .join('&')}`;
-    if (hash >= 0) out += `#${text(value.slice(hash + 1))}`;
-    return out;
-  };
-  const deep = <T>(value: T, mode: 'text' | 'exact' = 'text'): T => {
-    if (!keys.length) return value;
-    const clean = mode === 'exact' ? exact : text;
-    const walk = (v: unknown): unknown => {
-      if (typeof v === 'string') return clean(v);
-      if (Array.isArray(v)) return v.map(walk);
-      if (typeof v === 'object' && v !== null) {
-        const out: Record<string, unknown> = {};
-        for (const [k, inner] of Object.entries(v)) out[k] = walk(inner);
-        return out;
-      }
-      return v;
-    };
-    return walk(value) as T;
-  };
+  const alternatives = [...weakForms]
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRe)
+    .join('|');
   return {
-    weak: weak.length > 0,
+    keys,
+    ...(strong.length ? { anywhere: strongPattern(strong) } : {}),
+    ...(weak.length
+      ? { token: new RegExp(`(?<![${TOKEN}])(?:${alternatives})(?![${TOKEN}])`, 'g') }
+      : {}),
+    weakForms,
+  };
+}
+
+function composedWith(p: Patterns, value: string): string {
+  return p.anywhere
+    ? value.replace(p.anywhere, (m) => (m.endsWith('…') ? `${REDACTED}…` : REDACTED))
+    : value;
+}
+
+/** `Basic` credentials whose user or password is a key (or that hold a long key). */
+function basicWith(p: Patterns, value: string): string {
+  return value.replace(/\b(Basic\s+)([A-Za-z0-9+/]+={0,2})/gi, (m, scheme: string, b64: string) => {
+    const decoded = fromBase64(b64);
+    const parts = decoded.split(':');
+    const hit = p.keys.some(
+      (k) => parts.includes(k) || (k.length >= MIN_SAFE_KEY_LENGTH && decoded.includes(k)),
+    );
+    return hit ? `${scheme}${REDACTED}` : m;
+  });
+}
+
+function textWith(p: Patterns, value: string): string {
+  if (!p.keys.length) return value;
+  let out = composedWith(p, value);
+  if (p.token) out = out.replace(p.token, REDACTED);
+  return /basic/i.test(out) ? basicWith(p, out) : out;
+}
+
+function exactWith(p: Patterns, value: string): string {
+  if (!p.keys.length) return value;
+  if (p.weakForms.has(value)) return REDACTED;
+  const out = composedWith(p, value);
+  return /basic/i.test(out) ? basicWith(p, out) : out;
+}
+
+/** Query values, credentials and fragment of a URL as values; scheme, host and path as names. */
+function urlWith(p: Patterns, value: string): string {
+  if (!p.keys.length) return value;
+  const text = (v: string) => textWith(p, v);
+  const composed = (v: string) => composedWith(p, v);
+  const hash = value.indexOf('#');
+  const beforeHash = hash < 0 ? value : value.slice(0, hash);
+  const q = beforeHash.indexOf('?');
+  let head = q < 0 ? beforeHash : beforeHash.slice(0, q);
+  // Credentials (`https://user:key@host`) are values.
+  head = head.replace(
+    /^([a-z][a-z0-9+.-]*:\/\/)([^/@]*)@/i,
+    (_m, scheme: string, cred: string) =>
+      `${scheme}${cred
+        .split(':')
+        .map((c) => (text(c) !== c || p.keys.includes(c) ? REDACTED : c))
+        .join(':')}@`,
+  );
+  let out = composed(head);
+  if (q >= 0)
+    out += `?${beforeHash
+      .slice(q + 1)
+      .split('&')
+      .map((pair) => {
+        const eq = pair.indexOf('=');
+        return eq < 0
+          ? composed(pair)
+          : `${composed(pair.slice(0, eq))}=${text(pair.slice(eq + 1))}`;
+      })
+      .join('&')}`;
+  if (hash >= 0) out += `#${text(value.slice(hash + 1))}`;
+  return out;
+}
+
+/** Every string value of a JSON-like value cleaned by `clean`; object keys are names and stay. */
+function deepWith(value: unknown, clean: (v: string) => string): unknown {
+  if (typeof value === 'string') return clean(value);
+  if (Array.isArray(value)) return value.map((v) => deepWith(v, clean));
+  if (typeof value === 'object' && value !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [k, inner] of Object.entries(value)) out[k] = deepWith(inner, clean);
+    return out;
+  }
+  return value;
+}
+
+export function createRedactor(secrets: readonly (string | undefined)[]): Redactor {
+  const p = patternsOf(secrets);
+  const text = (value: string) => textWith(p, value);
+  const exact = (value: string) => exactWith(p, value);
+  return {
+    weak: p.weakForms.size > 0,
     text,
-    composed,
+    composed: (value) => composedWith(p, value),
     exact,
-    url,
+    url: (value) => urlWith(p, value),
     headers: (h) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k, text(v)])),
-    deep,
+    deep: <T>(value: T, mode: 'text' | 'exact' = 'text'): T =>
+      p.keys.length ? (deepWith(value, mode === 'exact' ? exact : text) as T) : value,
   };
 }
 

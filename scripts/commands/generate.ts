@@ -2,8 +2,7 @@
 import path from 'node:path';
 import type { Command } from '../command.ts';
 import { guard, parseFlags } from '../args.ts';
-import { generate, hasDrift } from '../../generator/generate.ts';
-import { SpecError } from '../../generator/load.ts';
+import { generate, hasDrift, type GenerateResult } from '../../generator/generate.ts';
 
 const usage = `Usage: dataapi generate [--spec spec/openapi.yaml] [--out generated] [--check]
 
@@ -18,6 +17,62 @@ const usage = `Usage: dataapi generate [--spec spec/openapi.yaml] [--out generat
                 exit 1 on drift (for CI)
 
 Exit codes: 0 ok, 1 drift (--check), 2 bad input (spec, flags).`;
+
+/**
+ * Exits cleanly on what must not crash a run: openapi-typescript can throw from a callback after
+ * its promise settled (still bad input: exit 2, nothing written), and Ctrl-C (the new tree is only
+ * swapped in when complete, so the old one is still there). Returns the signal handlers' removal.
+ */
+function guardRun(out: string): () => void {
+  const escaped = (err: unknown) => {
+    process.stderr.write(
+      `dataapi generate: ${(err as Error)?.message ?? String(err)}\nNothing was written.\n`,
+    );
+    process.exit(2);
+  };
+  process.once('uncaughtException', escaped);
+  process.once('unhandledRejection', escaped);
+  const interrupted = () => {
+    process.stderr.write(
+      `\ndataapi generate: interrupted; ${path.normalize(out)} was left as it was (leftover temporary folders are removed by the next run).\n`,
+    );
+    process.exit(130);
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+  return () => {
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
+  };
+}
+
+/** The summary line, or (with --check) the files that drifted: exit 1. */
+function report(result: GenerateResult, out: string, check: boolean): number {
+  const counts = `${result.operations} operations, ${result.previews} preview variants`;
+  const secs = (result.ms / 1000).toFixed(2);
+  if (!check) {
+    process.stdout.write(
+      `dataapi generate: ${counts}, ${result.files.length} files (${result.written.length} written, ${result.unchanged} unchanged) in ${secs}s\n`,
+    );
+    return 0;
+  }
+  if (hasDrift(result.drift)) {
+    const d = result.drift!;
+    const lines = [
+      ...d.added.map((f) => `  added    ${f}`),
+      ...d.removed.map((f) => `  removed  ${f}`),
+      ...d.changed.map((f) => `  changed  ${f}`),
+    ];
+    process.stderr.write(
+      `dataapi generate --check: ${path.normalize(out)} has drifted from the spec and templates:\n${lines.join('\n')}\nRun \`npm run generate\` and commit the result.\n`,
+    );
+    return 1;
+  }
+  process.stdout.write(
+    `dataapi generate --check: ${counts}, ${result.files.length} files up to date (${secs}s)\n`,
+  );
+  return 0;
+}
 
 export const command: Command = {
   summary: 'generate types, client, server stubs, mock and contract tests from the spec',
@@ -42,71 +97,24 @@ export const command: Command = {
               .map((k) => k.trim())
               .filter(Boolean)
           : undefined;
-      const spec = values.spec as string;
       const out = values.out as string;
-      let result;
-      // openapi-typescript can throw from a callback after its promise settled: that must still be
-      // a clear "bad input" (exit 2) with nothing written, not a crash.
-      const escaped = (err: unknown) => {
-        process.stderr.write(
-          `dataapi generate: ${(err as Error)?.message ?? String(err)}\nNothing was written.\n`,
-        );
-        process.exit(2);
-      };
-      process.once('uncaughtException', escaped);
-      process.once('unhandledRejection', escaped);
-      // Ctrl-C: the new tree is only swapped in when complete, so the old one is still there.
-      const interrupted = () => {
-        process.stderr.write(
-          `\ndataapi generate: interrupted; ${path.normalize(out)} was left as it was (leftover temporary folders are removed by the next run).\n`,
-        );
-        process.exit(130);
-      };
-      process.once('SIGINT', interrupted);
-      process.once('SIGTERM', interrupted);
+      const unguard = guardRun(out);
+      let result: GenerateResult;
       try {
         result = await generate({
-          spec,
+          spec: values.spec as string,
           out,
           check: values.check === true,
           force: values.force === true,
           ...(kinds ? { kinds } : {}),
         });
       } catch (err) {
-        if (err instanceof SpecError) {
-          process.stderr.write(`dataapi generate: ${err.message}\nNothing was written.\n`);
-          return 2;
-        }
+        // A bad spec (SpecError, with its locations) or anything else: bad input, nothing written.
         process.stderr.write(`dataapi generate: ${(err as Error).message}\nNothing was written.\n`);
         return 2;
       } finally {
-        process.off('SIGINT', interrupted);
-        process.off('SIGTERM', interrupted);
+        unguard();
       }
-      const ops = result.operations;
-      const previews = result.previews;
-      const secs = (result.ms / 1000).toFixed(2);
-      if (values.check) {
-        if (hasDrift(result.drift)) {
-          const d = result.drift!;
-          const lines = [
-            ...d.added.map((f) => `  added    ${f}`),
-            ...d.removed.map((f) => `  removed  ${f}`),
-            ...d.changed.map((f) => `  changed  ${f}`),
-          ];
-          process.stderr.write(
-            `dataapi generate --check: ${path.normalize(out)} has drifted from the spec and templates:\n${lines.join('\n')}\nRun \`npm run generate\` and commit the result.\n`,
-          );
-          return 1;
-        }
-        process.stdout.write(
-          `dataapi generate --check: ${ops} operations, ${previews} preview variants, ${result.files.length} files up to date (${secs}s)\n`,
-        );
-        return 0;
-      }
-      process.stdout.write(
-        `dataapi generate: ${ops} operations, ${previews} preview variants, ${result.files.length} files (${result.written.length} written, ${result.unchanged} unchanged) in ${secs}s\n`,
-      );
-      return 0;
+      return report(result, out, values.check === true);
     }),
 };
