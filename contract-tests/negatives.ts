@@ -6,7 +6,9 @@
  * string may read as "absent", and servers legitimately coerce "12" to 12. Where a server may
  * coerce JSON (Ajv's coerceTypes), values are picked that no coercion rescues: "abc" for numbers,
  * an object for strings and arrays. `format` is an annotation in JSON Schema 2020-12 (a server
- * need not assert it) and `pattern` has no generic counterexample, so neither is used.
+ * need not assert it) and `pattern` has no generic counterexample, so neither is used. A wrong
+ * type is only sent where the schema writes its `type`; a required value with a `default` is not
+ * left out.
  */
 import type { JsonSchema, Obj, Operation, ServiceModel } from 'dataapi/model';
 import type { RequestSpec } from './requests.ts';
@@ -34,7 +36,7 @@ export function negativeCases(model: ServiceModel, op: Operation): NegativeCase[
   // Parameters: missing required (not path: that changes the route), then invalid values.
   for (const p of op.parameters) {
     const loc = p.in === 'cookie' ? 'header' : p.in;
-    if (p.required && p.in !== 'path')
+    if (p.required && p.in !== 'path' && !hasDefault(model, p.schema))
       out.push({
         label: `${p.in} ${p.name} missing (required)`,
         target: `${loc}.${p.name}`,
@@ -57,7 +59,8 @@ export function negativeCases(model: ServiceModel, op: Operation): NegativeCase[
       apply: (s) => group.reduce((acc, n) => without(acc, 'query', n), s),
     });
 
-  const body = op.body;
+  // GET and HEAD send no body: no body case either.
+  const body = op.method === 'get' || op.method === 'head' ? undefined : op.body;
   if (body && (body.kind === 'json' || body.kind === 'multipart' || body.kind === 'form')) {
     const onWire = body.kind !== 'json'; // multipart/form fields are text, like a query
     if (body.required)
@@ -69,8 +72,11 @@ export function negativeCases(model: ServiceModel, op: Operation): NegativeCase[
       });
     const { properties, required } = objectShape(model, body.schema);
     const keyField = op.auth.transports.find((t) => t.in === 'body')?.name;
+    // readOnly fields are the server's to write: a request may leave them out (or send anything).
+    const readOnly = (name: string) =>
+      properties[name] !== undefined && effective(model, properties[name]!).s['readOnly'] === true;
     for (const name of required)
-      if (name !== keyField)
+      if (name !== keyField && !hasDefault(model, properties[name]) && !readOnly(name))
         out.push({
           label: `body field ${name} missing (required)`,
           target: `body.${name}`,
@@ -78,7 +84,7 @@ export function negativeCases(model: ServiceModel, op: Operation): NegativeCase[
           apply: (s) => withoutField(s, name),
         });
     for (const [name, schema] of Object.entries(properties)) {
-      if (name === keyField || body.fileFields.includes(name)) continue;
+      if (name === keyField || body.fileFields.includes(name) || readOnly(name)) continue;
       for (const bad of invalidValues(resolved(model, schema), onWire))
         out.push({
           label: `body field ${name}=${show(bad.value)} (${bad.why})`,
@@ -107,6 +113,14 @@ function prioritise(cases: NegativeCase[]): NegativeCase[] {
     seen.add(key);
   }
   return [...first, ...rest].slice(0, MAX_CASES);
+}
+
+/**
+ * A required value with a `default` may be left out: a server may assume the default (OpenAPI:
+ * "the value ... assumed if one is not provided"), so its absence is no negative case.
+ */
+function hasDefault(model: ServiceModel, schema: JsonSchema | undefined): boolean {
+  return schema !== undefined && effective(model, schema).s['default'] !== undefined;
 }
 
 /** The merged schema ($ref and allOf followed); alternatives marked, so no case is derived from them. */
@@ -153,7 +167,10 @@ export function invalidValues(s: Obj, onWire: boolean): Bad[] {
     else if (en.every((v) => typeof v === 'number'))
       out.push({ value: Math.max(...(en as number[])) + 1, why: 'not in enum', kind: 'enum' });
   }
-  if (types.length > 0 && !types.includes('string')) {
+  // Type cases only where the type is written: `properties` alone admits any type.
+  const declared =
+    typeof s['type'] === 'string' ? [s['type']] : Array.isArray(s['type']) ? s['type'] : [];
+  if (declared.length > 0 && !types.includes('string')) {
     // A value of a type the schema does not allow, chosen so that no coercion rescues it.
     if (numeric || types.includes('boolean'))
       out.push({ value: 'abc', why: `not ${types.join(' or ')}`, kind: 'type' });
@@ -163,7 +180,7 @@ export function invalidValues(s: Obj, onWire: boolean): Bad[] {
       out.push({ value: { not: 'an array' }, why: 'not an array', kind: 'type' });
     if (types.includes('integer') && !types.includes('number'))
       out.push({ value: 1.5, why: 'not an integer', kind: 'type' });
-  } else if (types.includes('string') && types.length === 1 && !onWire && !en) {
+  } else if (declared.includes('string') && types.length === 1 && !onWire && !en) {
     out.push({ value: { not: 'a string' }, why: 'not a string', kind: 'type' });
   }
   if (types.includes('string') && (types.length === 1 || !onWire)) {

@@ -30,6 +30,8 @@ export interface Probe {
   pageSize?: number;
   /** The request used an example id the target may not know (404 is then acceptable). */
   uncertain?: boolean;
+  /** A schema of the request admits no value the sampler finds (RequestSpec.unsatisfied). */
+  unsatisfied?: { pointer: string; why: string };
   /** Method sent on a wrong-method probe. */
   method?: string;
   /** Set on a generated request (--fuzz) that failed: seed, shrinking, replay. */

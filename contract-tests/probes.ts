@@ -56,6 +56,8 @@ export async function sendProbe(
   if (extra.negative) probe.negative = extra.negative;
   if (extra.pageSize !== undefined) probe.pageSize = extra.pageSize;
   if (extra.uncertain) probe.uncertain = true;
+  if (spec.unsatisfied && (role === 'valid' || role === 'paging'))
+    probe.unsatisfied = spec.unsatisfied;
   if (extra.method) probe.method = extra.method;
   if (extra.fuzz) probe.fuzz = extra.fuzz;
   return probe;
@@ -155,7 +157,9 @@ export async function runProbes(
   const unknown = `${op.path.replace(/\/$/, '')}/dataapi-contract-no-such-path`;
   if (!model.operations.some((o) => matches(o.path, unknown) || matches(o.preview?.path, unknown)))
     await send('unknown-path', op, first, 'unknown path', { path: unknown });
-  if (op.body && op.body.kind !== 'text' && op.body.kind !== 'binary') {
+  // GET and HEAD send no body (fetch refuses one): no content type to get wrong.
+  const carriesBody = op.method !== 'get' && op.method !== 'head';
+  if (op.body && carriesBody && op.body.kind !== 'text' && op.body.kind !== 'binary') {
     const wrongType = op.body.kind === 'json' ? 'text/plain' : 'application/json';
     await send('wrong-content-type', op, first, `body sent as ${wrongType}`, {
       contentType: wrongType,

@@ -5,6 +5,7 @@
  */
 import type { JsonSchema, Obj, Operation, Parameter, ServiceModel } from 'dataapi/model';
 import type { OutgoingRequest } from './http.ts';
+import { serializeArrayParam, serializeObjectParam } from 'openapi-fetch';
 import { draw, hashText } from 'dataapi/runtime/sampler';
 import {
   chooseRequirement,
@@ -24,6 +25,11 @@ export interface RequestSpec {
   body?: unknown;
   /** Send no body at all (a negative case). */
   omitBody?: boolean;
+  /**
+   * A schema of this request admits no value the sampler can find (e.g. `oneOf` options that
+   * overlap): what was sent may be invalid, and a refusal is the description's fault.
+   */
+  unsatisfied?: { pointer: string; why: string };
 }
 
 export type KeyMode = 'key' | 'none' | 'wrong';
@@ -75,9 +81,19 @@ function build(
       });
       return false;
     });
+    const sample = () => {
+      const d = draw(model, body.schema, { direction: 'request' });
+      const at = pointerOf(op.pointer, 'requestBody', 'content', body.mediaType, 'schema');
+      return {
+        ...base,
+        name: 'schema sample',
+        body: d.value,
+        ...(d.valid ? {} : { unsatisfied: { pointer: at, why: d.errors[0] ?? 'invalid' } }),
+      };
+    };
     specs =
       examples.length === 0
-        ? [{ ...base, name: 'schema sample', body: requestSample(model, body.schema) }]
+        ? [sample()]
         : examples.map((ex) => ({
             ...base,
             name: `example ${JSON.stringify(ex.name)}`,
@@ -183,7 +199,8 @@ export function serialise(op: Operation, spec: RequestSpec, o: SerialiseOptions)
   const params = new Map(op.parameters.map((p) => [`${p.in}:${p.name}`, p]));
   for (const [name, value] of Object.entries(spec.query))
     query.push(...queryPairs(name, value, params.get(`query:${name}`)));
-  for (const [name, value] of Object.entries(spec.header)) headers[name] = scalar(value);
+  for (const [name, value] of Object.entries(spec.header))
+    headers[name] = simple(name, value, params.get(`header:${name}`));
   let body: unknown = spec.omitBody ? undefined : structuredClone(spec.body);
 
   // The key: the body transport when the example carries the body key, else the first other one.
@@ -211,7 +228,7 @@ export function serialise(op: Operation, spec: RequestSpec, o: SerialiseOptions)
 
   let path = o.path;
   for (const [name, value] of Object.entries(spec.path))
-    path = path.split(`{${name}}`).join(encodeURIComponent(scalar(value)));
+    path = path.split(`{${name}}`).join(pathValue(name, value, params.get(`path:${name}`)));
   const qs = query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
 
   let payload: string | Uint8Array<ArrayBuffer> | undefined;
@@ -249,6 +266,29 @@ export function serialise(op: Operation, spec: RequestSpec, o: SerialiseOptions)
     purpose: o.purpose,
     parameters: carried(spec),
   };
+}
+
+/** A path value in its parameter's style (simple `a,b`, label `.a.b`, matrix `;id=a,b`). */
+function pathValue(name: string, value: unknown, p: Parameter | undefined): string {
+  const style = (p?.style ?? 'simple') as 'simple' | 'label' | 'matrix';
+  const explode = p?.explode ?? false;
+  if (Array.isArray(value)) return serializeArrayParam(name, value.map(scalar), { style, explode });
+  if (typeof value === 'object' && value !== null)
+    return serializeObjectParam(name, value as Record<string, unknown>, { style, explode });
+  const text = encodeURIComponent(scalar(value));
+  return style === 'label' ? `.${text}` : style === 'matrix' ? `;${name}=${text}` : text;
+}
+
+/** A header value in the simple style: `a,b` for a list, `k,v` (or `k=v` exploded) for an object. */
+function simple(name: string, value: unknown, p: Parameter | undefined): string {
+  if (Array.isArray(value)) return value.map(scalar).join(',');
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value as Obj);
+    return p?.explode
+      ? entries.map(([k, v]) => `${k}=${scalar(v)}`).join(',')
+      : entries.flatMap(([k, v]) => [k, scalar(v)]).join(',');
+  }
+  return scalar(value);
 }
 
 function scalar(value: unknown): string {

@@ -130,7 +130,13 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
       ...(fuzz ? { fuzz } : {}),
     };
     const collector = new Collector([appkey]);
-    if (errors.length === 0) {
+    // A description of webhooks only (3.1) describes no request to send: nothing to test.
+    const empty = model.operations.length === 0;
+    if (empty)
+      process.stderr.write(
+        `dataapi contract: the description has no operations${(model.webhooks ?? []).length > 0 ? ` (only ${model.webhooks.length} webhooks, which the API sends)` : ''}: nothing to test\n`,
+      );
+    if (errors.length === 0 && !empty) {
       const served = await serveScheduler(scheduler);
       closers.push(served.close);
       config.schedulerUrl = served.url;
@@ -151,7 +157,7 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
     };
     for (const r of results) summary[r.status]++;
     errors.push(...collector.errors, ...scheduler.breakers.notes());
-    if (results.length === 0 && errors.length === 0)
+    if (results.length === 0 && errors.length === 0 && !empty)
       errors.push(
         'no contract test ran (is generated/contract-tests/ there? run `dataapi generate`)',
       );

@@ -7,6 +7,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormatsModule from 'ajv-formats';
 import { unescapeToken } from './pointer.ts';
 import { excerpt } from './text.ts';
+import { resolveRef } from './schema.ts';
 import type { JsonSchema, ServiceModel } from './types.ts';
 
 export type { ErrorObject, ValidateFunction };
@@ -34,6 +35,8 @@ export function createSchemaValidator(
   const ajv = new Ajv2020({
     strict: false,
     allErrors: true,
+    // Errors carry their schema: `required` is then read as OpenAPI reads it (directionalErrors).
+    verbose: true,
     coerceTypes: options.coerceTypes ?? false,
     useDefaults: options.useDefaults ?? false,
     validateFormats: true,
@@ -102,5 +105,41 @@ export function describeErrors(
         ? ` ${JSON.stringify((e.params as { additionalProperty?: string }).additionalProperty)}`
         : '';
     return `${at} ${e.message ?? 'is invalid'}${extra} (got ${excerpt(value, 60)})`;
+  });
+}
+
+/** Whether a property schema (or what its `$ref` / `allOf` names) carries `flag: true`. */
+function flagged(model: ServiceModel, schema: unknown, flag: 'readOnly' | 'writeOnly'): boolean {
+  let s = schema;
+  for (let i = 0; i < 8 && typeof s === 'object' && s !== null; i++) {
+    const o = s as Record<string, unknown>;
+    if (o[flag] === true) return true;
+    if (Array.isArray(o['allOf']) && o['allOf'].some((p) => flagged(model, p, flag))) return true;
+    if (typeof o['$ref'] !== 'string') return false;
+    s = resolveRef(model, o['$ref']);
+  }
+  return false;
+}
+
+/**
+ * Ajv's errors without the `required` ones OpenAPI waives: a readOnly property is required in
+ * responses only, a writeOnly one in requests only ("the required will take effect on the
+ * response only"). The errors must come from a validator of this module (verbose).
+ */
+export function directionalErrors(
+  model: ServiceModel,
+  errors: ErrorObject[] | null | undefined,
+  direction: 'request' | 'response',
+): ErrorObject[] {
+  const waived = direction === 'request' ? 'readOnly' : 'writeOnly';
+  return (errors ?? []).filter((e) => {
+    if (e.keyword !== 'required' || typeof e.parentSchema !== 'object') return true;
+    const missing = (e.params as { missingProperty?: string }).missingProperty ?? '';
+    const properties = (e.parentSchema as { properties?: Record<string, unknown> }).properties;
+    return !(
+      properties &&
+      Object.hasOwn(properties, missing) &&
+      flagged(model, properties[missing], waived)
+    );
   });
 }

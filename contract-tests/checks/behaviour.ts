@@ -1,15 +1,22 @@
 /** Checks of how the target behaves: keys, invalid input, methods and paths, lifecycles, time, 5xx. */
+import type { Operation } from 'dataapi/model';
 import { codeGroupOf, excerpt } from 'dataapi/runtime/shared';
 import {
   actualOf,
   answered,
+  declaredResponse,
   descriptionWarning,
+  isValid,
   ok,
   statusOf,
   type Judge,
   type Violation,
 } from './judge.ts';
 import { sharedRouteNote, siblingsOf } from '../shared-route.ts';
+
+/** The operation declares no 2xx and does declare this status: answering it is its contract. */
+const onlyAnswers = (op: Operation, status: number) =>
+  op.success === undefined && declaredResponse(op, status) !== undefined;
 
 export const BEHAVIOUR_JUDGES = {
   auth(ctx) {
@@ -167,7 +174,7 @@ export const BEHAVIOUR_JUDGES = {
           expected: `a response within ${ctx.config.timeoutMs} ms`,
           actual: actualOf(p),
         });
-      else if (statusOf(p) >= 500)
+      else if (statusOf(p) >= 500 && !(isValid(p) && onlyAnswers(ctx.op, statusOf(p))))
         violations.push({
           probe: p,
           expected: 'no 5xx',

@@ -1,5 +1,5 @@
 /** What every check is built from: the probes it judges and the violations it finds. */
-import { declaredResponse, type Operation, type ServiceModel } from 'dataapi/model';
+import { declaredResponse, type Operation, type Response, type ServiceModel } from 'dataapi/model';
 import type { ContractConfig } from '../config.ts';
 import { ok, type Probe, type ProbeSet } from '../probes.ts';
 
@@ -31,6 +31,17 @@ export type Judge = (ctx: CheckContext) => {
 
 // The one status-to-response matcher lives in the model; checks import it from here.
 export { declaredResponse };
+
+/**
+ * The declared response a probe's answer is judged against. A wrong-method answer comes from the
+ * path, not from this operation (the request reached none): only a declaration of exactly its
+ * status (405) applies to it, never the operation's `default` or `4XX`.
+ */
+export function judgedResponse(op: Operation, p: Probe): Response | undefined {
+  const s = p.exchange.record.status!;
+  const r = declaredResponse(op, s);
+  return p.role === 'wrong-method' && r && r.status !== String(s) ? undefined : r;
+}
 
 /** A violation the description is to blame for (see Violation.description). */
 export function descriptionWarning(

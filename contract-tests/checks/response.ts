@@ -2,11 +2,18 @@
 import {
   codeGroupOf,
   describeErrors,
+  directionalErrors,
   excerpt,
   readEnvelope,
   validatorFor,
 } from 'dataapi/runtime/shared';
-import { pageListKey } from 'dataapi/model';
+import {
+  deref,
+  pageListKey,
+  propertiesOf,
+  type JsonSchema,
+  type ServiceModel,
+} from 'dataapi/model';
 import { pointerOf } from '../warnings.ts';
 import {
   actualOf,
@@ -15,34 +22,91 @@ import {
   descriptionWarning,
   isProbeOfRefusal,
   isValid,
+  judgedResponse,
   mediaOf,
   ok,
   own,
   statusOf,
   typed,
+  type CheckContext,
   type Judge,
   type Violation,
 } from './judge.ts';
 import type { Probe } from '../probes.ts';
 import { blame } from './blame.ts';
 
+/** The `minItems` of the paged list (the payload, or its property `key`), 0 when none. */
+function minItemsOf(model: ServiceModel, schema: JsonSchema | undefined, key: string): number {
+  const s = deref(model, schema);
+  const list = key === '' ? s : deref(model, propertiesOf(model, s).get(key));
+  return typeof list === 'object' && typeof list['minItems'] === 'number' ? list['minItems'] : 0;
+}
+
+/** A status a client receives as a final answer: not 1xx, not 407 (fetch makes it an error). */
+export const receivable = (status: string) => !/^1/.test(status) && status !== '407';
+
+/**
+ * The status check of an operation that declares no response (OpenAPI 3.1 allows it), or
+ * none a client can receive: a valid request must still succeed; the description's silence is
+ * one warning.
+ */
+function silentStatus(ctx: CheckContext, covered: Probe[]): ReturnType<Judge> {
+  const violations: Violation[] = covered
+    .filter((p) => isValid(p) && !p.exchange.budgetRefused && !p.unsatisfied)
+    .filter((p) => !(answered(p) && ok(p)))
+    .map((p) => ({ probe: p, expected: '2XX on a valid request', actual: actualOf(p) }));
+  if (covered[0])
+    violations.push(
+      descriptionWarning(
+        { probe: covered[0], expected: 'declared responses', actual: 'none' },
+        'no-responses',
+        pointerOf(ctx.op.pointer, 'responses'),
+        ctx.op.responses.length === 0
+          ? 'the operation declares no responses: its statuses, media types and bodies are not checked'
+          : `the operation declares only statuses no HTTP client receives as an answer (${ctx.op.responses.map((r) => r.status).join(', ')}: informational, or 407 which fetch turns into a network error): its statuses are not checked`,
+      ),
+    );
+  return { covered, violations };
+}
+
 export const RESPONSE_JUDGES = {
   status(ctx) {
     const covered = own(ctx);
     const violations: Violation[] = [];
     const declared = ctx.op.responses.map((r) => r.status).join(', ');
-    const success = ctx.op.success?.status ?? '2XX';
+    // No 2xx declared (an endpoint that always refuses): any declared status answers a valid
+    // request; no response declared at all (3.1 allows it): nothing to hold the status to.
+    const success = ctx.op.success?.status ?? (ctx.op.responses.length === 0 ? '2XX' : undefined);
+    const answers = ctx.op.responses.filter((r) => receivable(r.status));
+    if (answers.length === 0) return silentStatus(ctx, covered);
     // A refusal the description does not document is the description's silence (a 401 where no
     // 401 is declared): one warning per status, naming the probes that got it. A valid request
     // answered with an undeclared status, or a probe let through or broken, is the target's fault.
     const undeclared = new Map<number, Probe[]>();
     for (const p of covered.filter(answered)) {
       const s = statusOf(p);
+      // Built from a schema no value satisfies: its refusal is the description's doing.
+      const u = isValid(p) && s >= 400 && s < 500 ? p.unsatisfied : undefined;
+      if (u) {
+        violations.push(
+          descriptionWarning(
+            {
+              probe: p,
+              expected: `${success ?? 'a declared status'} on a valid request`,
+              actual: actualOf(p),
+            },
+            'unsatisfiable-schema',
+            u.pointer,
+            `the schema admits no value the sampler can find (${u.why}): the request built from it was refused with HTTP ${s}`,
+          ),
+        );
+        continue;
+      }
       if (!declaredResponse(ctx.op, s)) {
         if (isProbeOfRefusal(p) && s >= 400 && s < 500)
           undeclared.set(s, [...(undeclared.get(s) ?? []), p]);
         else violations.push({ probe: p, expected: `one of ${declared}`, actual: actualOf(p) });
-      } else if (isValid(p) && !ok(p) && !(p.uncertain && s === 404))
+      } else if (isValid(p) && !ok(p) && success !== undefined && !(p.uncertain && s === 404))
         violations.push({
           probe: p,
           expected: `${success} on a valid request`,
@@ -61,7 +125,11 @@ export const RESPONSE_JUDGES = {
         ),
       );
     for (const p of covered.filter((p) => isValid(p) && !answered(p) && !p.exchange.budgetRefused))
-      violations.push({ probe: p, expected: `${success} on a valid request`, actual: actualOf(p) });
+      violations.push({
+        probe: p,
+        expected: `${success ?? 'a declared status'} on a valid request`,
+        actual: actualOf(p),
+      });
     return { covered, violations };
   },
 
@@ -69,7 +137,7 @@ export const RESPONSE_JUDGES = {
     const covered = own(ctx).filter(answered);
     const violations: Violation[] = [];
     for (const p of covered) {
-      const r = declaredResponse(ctx.op, statusOf(p));
+      const r = judgedResponse(ctx.op, p);
       if (!r) continue;
       const got = mediaOf(p.exchange.record.contentType);
       const body = p.exchange.text ?? '';
@@ -167,11 +235,15 @@ export const RESPONSE_JUDGES = {
     const violations: Violation[] = [];
     const v = validatorFor(ctx.model);
     for (const p of covered) {
-      const r = declaredResponse(ctx.op, statusOf(p));
+      const r = judgedResponse(ctx.op, p);
       if (!r?.schema) continue;
       const validate = v.compile(r.schema);
-      if (!validate(p.exchange.json)) {
-        const errors = describeErrors(validate.errors, p.exchange.json);
+      // A writeOnly property in `required` binds requests only: an answer may leave it out.
+      const left = validate(p.exchange.json)
+        ? []
+        : directionalErrors(ctx.model, validate.errors, 'response');
+      if (left.length > 0) {
+        const errors = describeErrors(left, p.exchange.json);
         const v = {
           probe: p,
           expected: `body valid against the ${r.status} schema`,
@@ -179,7 +251,7 @@ export const RESPONSE_JUDGES = {
           errors,
           excerpt: errors[0]?.replace(/^.*\(got (.*)\)$/, '$1') ?? excerpt(p.exchange.json),
         };
-        violations.push(blame(ctx, p, r, validate.errors ?? [], v));
+        violations.push(blame(ctx, p, r, left, v));
       }
     }
     return { covered, violations };
@@ -201,13 +273,26 @@ export const RESPONSE_JUDGES = {
           : key === ''
             ? (payload as unknown[])
             : ((payload as Record<string, unknown[]>)[key] as unknown[]);
-      if (items && items.length > p.pageSize!)
-        violations.push({
-          probe: p,
-          expected: `at most ${p.pageSize} items`,
-          actual: `${items.length} items`,
-          excerpt: excerpt(items),
-        });
+      if (!items || items.length <= p.pageSize!) continue;
+      const v = {
+        probe: p,
+        expected: `at most ${p.pageSize} items`,
+        actual: `${items.length} items`,
+        excerpt: excerpt(items),
+      };
+      // The list's own schema wants more items than the page asked for: the description
+      // contradicts itself (a page size on an answer that is not a page).
+      const least = minItemsOf(ctx.model, ctx.op.payloadSchema ?? ctx.op.success?.schema, key!);
+      violations.push(
+        least > p.pageSize!
+          ? descriptionWarning(
+              v,
+              'paging-contradiction',
+              pointerOf(ctx.op.pointer, 'responses'),
+              `${ctx.op.paging?.name}=${p.pageSize} asks for fewer items than the answer's ${key || 'list'} must hold (minItems ${least})`,
+            )
+          : v,
+      );
     }
     return { covered, violations };
   },

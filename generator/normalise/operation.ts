@@ -74,6 +74,12 @@ export function readOperation(
   const requireAnyOf = readRequireAnyOf(raw, pointer, names, problems);
   const businessCodes = businessCodesOf(ctx, raw, pointer);
   const body = readBody(doc, raw, conv, pointer);
+  if (body && (method === 'get' || method === 'head'))
+    findings.add(
+      'operation-body-on-get',
+      `${pointer}/requestBody`,
+      `a ${method.toUpperCase()} request has no body (fetch refuses to send one, servers need not read it): the suite does not send it and the mock does not read it`,
+    );
   const queryParameters = parameters.filter((p) => p.in === 'query');
   const op: Operation = {
     id: '',

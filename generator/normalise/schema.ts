@@ -5,7 +5,10 @@
  *   and `null` joins an `enum`.
  * - 3.0 boolean `exclusiveMinimum`/`exclusiveMaximum` become the numeric 2020-12 form.
  * - In 3.0 the siblings of `$ref` are ignored (as the 3.0 spec says); in 3.1 they are kept.
- * - `example` becomes `examples`; vendor extensions, `xml`, `discriminator` and docs are dropped.
+ * - `example` becomes `examples`; vendor extensions, `xml` and docs are dropped.
+ * - A `discriminator` over `oneOf`/`anyOf` options becomes what it means in OpenAPI: each option
+ *   takes only its own values of the property (its mapping keys and its component's name), so
+ *   options that differ only by that value no longer all match (`oneOf` would refuse every value).
  * - Every internal `$ref` is hoisted into `$defs` of one root schema (SCHEMA_ROOT_ID) and rewritten
  *   to point there, so recursive schemas work and each schema compiles on its own with that root.
  */
@@ -136,6 +139,7 @@ export class SchemaConverter {
     }
     if (schema['example'] !== undefined && out['examples'] === undefined)
       out['examples'] = [schema['example']];
+    discriminate(out, schema, this.document);
     if (schema['nullable'] === true || schema['x-nullable'] === true) return makeNullable(out);
     return out;
   }
@@ -198,6 +202,67 @@ export class SchemaConverter {
     }
     return map;
   }
+}
+
+/**
+ * OpenAPI's discriminator as JSON Schema: each `oneOf`/`anyOf` option (a `$ref` to a component)
+ * is wrapped so that it requires the discriminating property with one of the values that name
+ * it (mapping keys whose target it is, and its component's name). The discriminator is the
+ * schema's own, or the one every option inherits through `allOf`. Left alone when an option has
+ * no such value (an inline option without a mapping entry).
+ */
+function discriminate(out: Obj, schema: Obj, document: Obj): void {
+  const keyword = Array.isArray(out['oneOf'])
+    ? 'oneOf'
+    : Array.isArray(out['anyOf'])
+      ? 'anyOf'
+      : undefined;
+  const raw = keyword ? schema[keyword] : undefined;
+  if (!keyword || !Array.isArray(raw)) return;
+  const disc = schema['discriminator'] ?? inheritedDiscriminator(raw, document);
+  if (!isObject(disc) || typeof disc['propertyName'] !== 'string') return;
+  const mapping = isObject(disc['mapping']) ? disc['mapping'] : {};
+  const targetOf = (v: unknown) =>
+    typeof v !== 'string' ? undefined : v.startsWith('#') ? v.slice(1) : `/components/schemas/${v}`;
+  const values = raw.map((option) => {
+    const pointer = refPointer(option);
+    if (pointer === undefined) return [];
+    const named = /^\/components\/schemas\/([^/]+)$/.exec(pointer)?.[1];
+    const mapped = Object.keys(mapping).filter((k) => targetOf(mapping[k]) === pointer);
+    return [...new Set([...mapped, ...(named ? [unescapeToken(named)] : [])])];
+  });
+  if (values.some((v) => v.length === 0)) return;
+  const name = disc['propertyName'];
+  out[keyword] = (out[keyword] as JsonSchema[]).map((option, i) => ({
+    allOf: [option],
+    properties: { [name]: { enum: values[i] } },
+    required: [name],
+  }));
+}
+
+/**
+ * The discriminator every option inherits (each a component whose `allOf` takes a base with one,
+ * the same property): `oneOf: [Cat, Dog]` where `Cat: allOf: [Pet, ...]` and Pet discriminates.
+ */
+function inheritedDiscriminator(options: unknown[], document: Obj): Obj | undefined {
+  const target = (v: unknown) => {
+    const pointer = refPointer(v);
+    return pointer === undefined ? undefined : getAt(document, pointer);
+  };
+  const found = options.map((option) => {
+    const component = target(option);
+    const parts =
+      isObject(component) && Array.isArray(component['allOf']) ? component['allOf'] : [];
+    for (const part of parts) {
+      const base = target(part);
+      if (isObject(base) && isObject(base['discriminator'])) return base['discriminator'];
+    }
+    return undefined;
+  });
+  const first = found[0];
+  return first && found.every((d) => d?.['propertyName'] === first['propertyName'])
+    ? first
+    : undefined;
 }
 
 function makeNullable(schema: Obj): Obj {

@@ -3,8 +3,15 @@
  * schema-derived sample on `dynamic`, the requested business code, paging, path parameters
  * echoed, uploads and asynchronous tasks. Everything is driven by the IR.
  */
-import { isObject, pageListKey, type Obj, type Paging, type ServiceModel } from 'dataapi/model';
-import { codeGroupOf } from 'dataapi/runtime/shared';
+import {
+  isObject,
+  pageListKey,
+  type Obj,
+  type Paging,
+  type Response,
+  type ServiceModel,
+} from 'dataapi/model';
+import { codeGroupOf, validatorFor } from 'dataapi/runtime/shared';
 import { HttpError, respond, type Handler, type HandlerInput } from 'dataapi/runtime/server';
 import { asMedia, type Canned, type Catalogue, type OperationMock } from './catalogue.ts';
 import { sample } from 'dataapi/runtime/sampler';
@@ -69,6 +76,19 @@ function answerDeclared(
   );
 }
 
+/**
+ * An operation without a 2xx answers its first declared status (`4XX` as 400), if any that a
+ * client can receive: not 1xx (never a final answer), not 407 (fetch makes it a network error).
+ */
+function onlyAnswer(responses: Response[]): { code: number; response: Response } | undefined {
+  for (const response of responses) {
+    const m = /^([2-5])(\d\d|XX)$/i.exec(response.status);
+    if (response.status === '407') continue;
+    if (m) return { code: Number(`${m[1]}${/x/i.test(m[2]!) ? '00' : m[2]}`), response };
+  }
+  return undefined;
+}
+
 export function createHandlers(model: ServiceModel, catalogue: Catalogue): Record<string, Handler> {
   const tasks = new TaskStore();
   const handlers: Record<string, Handler> = {};
@@ -81,11 +101,22 @@ export function createHandlers(model: ServiceModel, catalogue: Catalogue): Recor
     let sequence: Canned[] | undefined;
     const constantPath = !op.async && pathNames.length === 0 && !paging;
 
+    const only = op.success ? undefined : onlyAnswer(op.responses);
+    // An adapted answer (trimmed to a page, a path value echoed) only where it still fits its
+    // schema: a description's `minItems` or `enum` may not allow it (then the answer stays).
+    const fits = (adapted: unknown, original: unknown): unknown => {
+      const schema = catalogue.get(op.id)?.sampleSchema;
+      if (schema === undefined || op.success?.kind !== 'json') return adapted;
+      return validatorFor(model).compile(schema)(adapted) ? adapted : original;
+    };
+
     handlers[op.id] = async (input) => {
       const mock = catalogue.get(op.id) as OperationMock;
       sequence ??= op.async?.role === 'status' ? statusSequence(mock) : [];
       const scenario = scenarioOf(input);
       if (scenario?.response) return answerDeclared(model, mock, input, scenario);
+      // No 2xx declared (a test endpoint that always answers 401): the answer it declares.
+      if (only) return answerDeclared(model, mock, input, { ...scenario, ...only });
       // A task this mock created moves one state further on every poll.
       if (op.async?.role === 'status' && !scenario?.example) {
         const task = tasks.get(String(input.path[pathNames[0] ?? ''] ?? ''));
@@ -128,10 +159,11 @@ export function createHandlers(model: ServiceModel, catalogue: Catalogue): Recor
         const size = pageSize(paging, input);
         const key = pageListKey(payload);
         if (size !== undefined && key === '' && (payload as unknown[]).length > size)
-          payload = (payload as unknown[]).slice(0, size);
+          payload = fits((payload as unknown[]).slice(0, size), payload);
         else if (size !== undefined && key && isObject(payload)) {
           const list = payload[key] as unknown[];
-          if (list.length > size) payload = { ...payload, [key]: list.slice(0, size) };
+          if (list.length > size)
+            payload = fits({ ...payload, [key]: list.slice(0, size) }, payload);
         }
       }
       // Path parameters named like a payload field are echoed (knowledge_base_id).
@@ -140,7 +172,7 @@ export function createHandlers(model: ServiceModel, catalogue: Catalogue): Recor
         for (const name of pathNames) {
           if (typeof echoed[name] === 'string') echoed = { ...echoed, [name]: input.path[name] };
         }
-        payload = echoed;
+        payload = fits(echoed, payload);
       }
       if (input.files && input.files.length > 0) {
         payload = withUploads(payload, input.files);

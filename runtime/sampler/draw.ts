@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import type { JsonSchema, ServiceModel } from 'dataapi/model';
-import { describeErrors, validatorFor } from '../shared/index.ts';
+import { describeErrors, directionalErrors, validatorFor } from '../shared/index.ts';
 import { arbitraryOf, type ArbitraryOptions } from './arbitrary.ts';
 import { effective } from './effective.ts';
 import { prune } from './prune.ts';
@@ -55,7 +55,8 @@ export function draw(
     }
     last = value;
     if (validate(value)) return { value, valid: true, errors: [] };
-    const real = (validate.errors ?? []).filter(
+    // `required` as OpenAPI reads it: readOnly binds responses, writeOnly requests.
+    const real = directionalErrors(model, validate.errors, options.direction ?? 'response').filter(
       (e) =>
         !(
           e.keyword === 'required' &&

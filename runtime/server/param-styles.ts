@@ -67,6 +67,35 @@ function assignments(value: unknown): unknown {
   return out;
 }
 
+/**
+ * A label (`.a.b`, `.a,b`) or matrix (`;id=a;id=b`, `;id=a,b`, `;x=1;y=2`) path value: the
+ * prefix taken off, then read as a simple one (a list, `k,v` pairs or `k=v` assignments).
+ */
+function prefixed(p: Parameter, types: Set<string>): (v: unknown) => unknown {
+  const list = types.has('array');
+  const object = !list && types.has('object');
+  return (v) => {
+    if (typeof v !== 'string') return v;
+    if (p.style === 'label') {
+      if (!v.startsWith('.')) return v;
+      const rest = v.slice(1);
+      const parts = p.explode ? rest.split('.') : rest.split(',');
+      if (list) return parts;
+      if (object) return p.explode ? assignments(parts.join(',')) : pairs(parts.join(','));
+      return rest;
+    }
+    if (!v.startsWith(';')) return v;
+    const pieces = v.slice(1).split(';');
+    if (object && p.explode) return assignments(pieces.join(','));
+    const values = pieces.map((piece) =>
+      piece.startsWith(`${p.name}=`) ? piece.slice(p.name.length + 1) : piece,
+    );
+    if (list) return p.explode ? values : values.join(',').split(',');
+    if (object) return pairs(values.join(','));
+    return values.join(';');
+  };
+}
+
 /** How one parameter's raw value becomes its value, or undefined when it arrives as it is. */
 function decoderOf(model: ServiceModel, p: Parameter, key: string): Decode | undefined {
   const set = (bag: Bag, f: (v: unknown) => unknown) => {
@@ -75,6 +104,10 @@ function decoderOf(model: ServiceModel, p: Parameter, key: string): Decode | und
   if (p.mediaType !== undefined)
     return /json/i.test(p.mediaType) ? (bag) => set(bag, json) : undefined;
   const types = typesOf(model, p.schema);
+  if (p.in === 'path' && (p.style === 'label' || p.style === 'matrix')) {
+    const read = prefixed(p, types);
+    return (bag) => set(bag, read);
+  }
   if (types.has('array')) {
     const items = itemsOf(model, p.schema);
     const itemsComplex = items !== undefined && complex(typesOf(model, items));
@@ -176,7 +209,11 @@ export function installParamDecoding(app: FastifyInstance, model: ServiceModel):
     if (!ctx) return;
     const { op } = ctx;
     const steps = decodersOf(model, op, toRoutePath(op.path).params);
-    const bodyRequired = op.body?.required === true && op.body.kind !== 'multipart';
+    const bodyRequired =
+      op.body?.required === true &&
+      op.body.kind !== 'multipart' &&
+      op.method !== 'get' &&
+      op.method !== 'head';
     if (steps.length === 0 && !bodyRequired) return;
     appendHook(routeOptions, 'preValidation', async (request) => {
       if (bodyRequired && !hasBody(request))

@@ -149,16 +149,23 @@ export async function registerService(
     }
     const ctx = routeContext(op, preview, matcher);
     const firstUse = compileAtStart ? undefined : compileOnFirstUse(op, schema);
-    app.route({
-      method: op.method.toUpperCase() as 'GET',
-      url: route.url,
-      bodyLimit: limits.bodyBytes,
-      schema,
-      ...(constraint ? { constraints: { [OPERATION_CONSTRAINT]: constraint } } : {}),
-      config: { dataapi: ctx },
-      ...(firstUse ? { preValidation: firstUse } : {}),
-      handler: routeHandler(model, ctx, options.handlers[op.id], validators, route.params),
-    });
+    try {
+      app.route({
+        method: op.method.toUpperCase() as 'GET',
+        url: route.url,
+        bodyLimit: limits.bodyBytes,
+        schema,
+        ...(constraint ? { constraints: { [OPERATION_CONSTRAINT]: constraint } } : {}),
+        config: { dataapi: ctx },
+        ...(firstUse ? { preValidation: firstUse } : {}),
+        handler: routeHandler(model, ctx, options.handlers[op.id], validators, route.params),
+      });
+    } catch (error) {
+      // Whatever else Fastify refuses: this operation answers 501, the others serve.
+      const why = `Fastify refuses its route: ${(error as Error).message.split('\n')[0]}`;
+      unservable.set(op, why);
+      options.onFinding?.(unservableFinding(model, op, why));
+    }
   };
   for (const op of model.operations) {
     addRoute(op, false);

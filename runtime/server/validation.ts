@@ -9,6 +9,7 @@ import type { FastifyValidationResult } from 'fastify/types/schema.js';
 import type { JsonSchema, Operation, ServiceModel } from 'dataapi/model';
 import {
   createSchemaValidator,
+  directionalErrors,
   type SchemaValidator,
   type ValidateFunction,
 } from 'dataapi/runtime/shared';
@@ -100,7 +101,9 @@ export function routeSchemas(
     }
     out.headers = { type: 'object', properties, required };
   }
-  if (op.body && op.body.kind !== 'multipart' && op.body.kind !== 'binary') {
+  // GET and HEAD bodies are never read (Fastify refuses a body schema on them).
+  const readsBody = op.method !== 'get' && op.method !== 'head';
+  if (op.body && readsBody && op.body.kind !== 'multipart' && op.body.kind !== 'binary') {
     const schema = op.body.schema;
     const marks = {
       ...(op.body.required ? {} : { [OPTIONAL_BODY]: true }),
@@ -147,9 +150,14 @@ export function validatorCompiler(model: ServiceModel): FastifySchemaCompiler<Js
       // one is refused before validation, see param-styles.ts: its schema may admit null).
       if (optional && (data === null || data === undefined)) return true;
       fn ??= compileOrRefuse(ajv, schema, httpPart);
-      const ok = fn(data) as boolean;
-      check.errors = fn.errors;
-      return ok;
+      if (fn(data) as boolean) {
+        check.errors = null;
+        return true;
+      }
+      // A readOnly property in `required` binds responses only: a request may leave it out.
+      const errors = directionalErrors(model, fn.errors, 'request');
+      check.errors = errors;
+      return errors.length === 0;
     };
     return check as FastifyValidationResult;
   };

@@ -15,7 +15,12 @@ export {
   propertiesOf,
   resolveRef,
 } from 'dataapi/model';
-export { createSchemaValidator, describeErrors, validatorFor } from 'dataapi/model/validate';
+export {
+  createSchemaValidator,
+  describeErrors,
+  directionalErrors,
+  validatorFor,
+} from 'dataapi/model/validate';
 export type {
   ErrorObject,
   SchemaValidator,

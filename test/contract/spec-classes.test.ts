@@ -2,8 +2,9 @@
  * Classes of problem real descriptions have, one operation each (test/fixtures/odd/classes.yaml):
  * operations told apart only by a required query value or a body media type, parameter styles
  * (non-exploded lists, deepObject, lists of objects as JSON with a `oneOf` inside), JSON Patch
- * bodies, an object field in a multipart form, a required body without `type`, a `oneOf` whose
- * options overlap. `contract --spec` against its own mock passes with the faults as warnings; a
+ * bodies, an object field in a multipart form, a required body without `type`, `oneOf` options
+ * that overlap (in a response, in a request body) or differ only by their discriminator,
+ * readOnly/writeOnly properties in `required`, a GET with a body. `contract --spec` against its own mock passes with the faults as warnings; a
  * target that ignores `Prefer: operation=` (any real server) answers as a sibling, and that is the
  * description's ambiguity (a warning), never a failure.
  */
@@ -36,8 +37,18 @@ describe('contract --spec on the classes of problem', () => {
     const codes = codesOf(run);
     expect(codes).toContain('ambiguous-one-of getSource');
     expect(codes).toContain('operation-shared-route putItemAddLink');
+    expect(codes).toContain('unsatisfiable-schema postAnything');
+    expect(codes).toContain('operation-body-on-get getReports');
     // Every operation's valid request got its success status (styles, patch, multipart decoded).
-    for (const op of ['search', 'putItemPatch', 'upload', 'putItemAddLink'])
+    for (const op of [
+      'search',
+      'putItemPatch',
+      'upload',
+      'putItemAddLink',
+      'patchPet',
+      'postAccount',
+      'getReports',
+    ])
       expect(
         run.result!.results.find((r) => r.operation === op && r.check === 'status')?.status,
         op,

@@ -267,3 +267,91 @@ describe('odd but valid descriptions', () => {
     for (const o of m.operations) expect(o.envelope).toBeUndefined();
   });
 });
+
+describe('discriminators', () => {
+  // @readme/oas-examples discriminators.json: two options that differ only by the value of the
+  // discriminating property; as plain JSON Schema every value matches both and oneOf refuses it.
+  const doc = {
+    openapi: '3.0.3',
+    info: { title: 'd', version: '1' },
+    paths: {
+      '/pets': {
+        patch: {
+          requestBody: {
+            content: {
+              'application/json': {
+                schema: {
+                  oneOf: [
+                    { $ref: '#/components/schemas/One' },
+                    { $ref: '#/components/schemas/Two' },
+                  ],
+                  discriminator: {
+                    propertyName: 'kind',
+                    mapping: { 'Option One': '#/components/schemas/One' },
+                  },
+                },
+              },
+            },
+          },
+          responses: { '200': { description: 'ok' } },
+        },
+      },
+      // The discriminator on a base every option inherits through allOf.
+      '/animals': {
+        patch: {
+          requestBody: {
+            content: {
+              'application/json': {
+                schema: {
+                  oneOf: [
+                    { $ref: '#/components/schemas/Cat' },
+                    { $ref: '#/components/schemas/Dog' },
+                  ],
+                },
+              },
+            },
+          },
+          responses: { '200': { description: 'ok' } },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        Pet: {
+          type: 'object',
+          required: ['pet_type'],
+          properties: { pet_type: { type: 'string' } },
+          discriminator: { propertyName: 'pet_type' },
+        },
+        Cat: { allOf: [{ $ref: '#/components/schemas/Pet' }, { properties: { hunts: {} } }] },
+        Dog: { allOf: [{ $ref: '#/components/schemas/Pet' }, { properties: { bark: {} } }] },
+        One: {
+          type: 'object',
+          required: ['kind'],
+          properties: { kind: { type: 'string' }, one: { type: 'number' } },
+        },
+        Two: {
+          type: 'object',
+          required: ['kind'],
+          properties: { kind: { type: 'string' }, two: { type: 'string' } },
+        },
+      },
+    },
+  };
+
+  it('each option takes only the values that name it (mapping keys, its component name)', () => {
+    const model = normalise({ file: 'inline.json', locate: () => undefined, document: doc });
+    const body = model.operations.find((o) => o.path === '/pets')!.body!.schema;
+    const check = createSchemaValidator(model).compile(body);
+    expect(check({ kind: 'Option One', one: 1 }), JSON.stringify(check.errors)).toBe(true);
+    expect(check({ kind: 'One', one: 1 })).toBe(true);
+    expect(check({ kind: 'Two', two: 'x' })).toBe(true);
+    expect(check({ kind: 'Three' })).toBe(false);
+    expect(check({ kind: 'Two', two: 5 })).toBe(false);
+    const animals = model.operations.find((o) => o.path === '/animals')!.body!.schema;
+    const checkAnimal = createSchemaValidator(model).compile(animals);
+    expect(checkAnimal({ pet_type: 'Cat', hunts: true })).toBe(true);
+    expect(checkAnimal({ pet_type: 'Dog' })).toBe(true);
+    expect(checkAnimal({ pet_type: 'Cow' })).toBe(false);
+  });
+});

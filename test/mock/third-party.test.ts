@@ -1,13 +1,14 @@
 /**
  * The mock of third-party descriptions (no envelope, no business codes, odd shapes): every
- * operation answers a request built from the description without a 5xx, and success bodies
- * validate against their schemas.
+ * operation answers a request built from the description without a 5xx (one that declares no 2xx
+ * answers the status it declares), and success bodies validate against their schemas.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { basicHeader, describeErrors, validatorFor } from 'dataapi/runtime/shared';
 import { createMock } from 'dataapi/runtime/mock';
+import { declaredResponse } from 'dataapi/model';
 import { loadSpec } from '../../generator/load.ts';
 import { normalise } from '../../generator/normalise/index.ts';
 import { call, KEY, validRequest } from './helpers.ts';
@@ -25,7 +26,9 @@ describe.each(specs)('%s', (file) => {
       const url = await app.listen({ port: 0, host: '127.0.0.1' });
       for (const op of model.operations) {
         const res = await call(url, validRequest(model, op));
-        expect(res.status, `${op.id}: ${res.text}`).toBeLessThan(300);
+        // Without a 2xx (petstore's updatePet declares 400, 404, 405), a declared status.
+        if (op.success) expect(res.status, `${op.id}: ${res.text}`).toBeLessThan(300);
+        else expect(declaredResponse(op, res.status), `${op.id}: ${res.status}`).toBeDefined();
         if (res.status < 300 && op.success?.schema !== undefined && op.success.kind === 'json') {
           const check = validatorFor(model).compile(op.success.schema);
           expect(

@@ -126,6 +126,61 @@ const doc = {
         },
       },
     },
+    '/label/{ids}/{point}/{name}': {
+      get: {
+        operationId: 'prefixed',
+        parameters: [
+          { name: 'ids', in: 'path', required: true, style: 'label', schema: intList },
+          {
+            name: 'point',
+            in: 'path',
+            required: true,
+            style: 'matrix',
+            explode: true,
+            schema: point,
+          },
+          {
+            name: 'name',
+            in: 'path',
+            required: true,
+            style: 'matrix',
+            schema: { type: 'string' },
+          },
+        ],
+        responses: {
+          '200': {
+            description: 'ok',
+            content: { 'application/json': { schema: { type: 'object' } } },
+          },
+        },
+      },
+    },
+    '/accounts': {
+      post: {
+        operationId: 'account',
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['id', 'name'],
+                properties: {
+                  id: { allOf: [{ type: 'string' }], readOnly: true },
+                  name: { type: 'string' },
+                },
+              },
+            },
+          },
+        },
+        responses: {
+          '200': {
+            description: 'ok',
+            content: { 'application/json': { schema: { type: 'object' } } },
+          },
+        },
+      },
+    },
     '/upload': {
       post: {
         operationId: 'upload',
@@ -194,6 +249,8 @@ beforeAll(async () => {
       styles: echo,
       upload: echo,
       patch: echo,
+      prefixed: echo,
+      account: echo,
     },
     rateLimit: false,
   });
@@ -297,6 +354,21 @@ describe('parameter styles and bodies of any description', () => {
     const badItem = await post(`/styles/7?mdfilters=${encodeURIComponent('{"x":"4"}')}`);
     expect(badItem.status).toBe(400);
     expect(await badItem.text()).toContain('querystring/mdfilters/0/x must be integer');
+  });
+
+  it('label and matrix path values lose their prefix and are read by their style', async () => {
+    const res = await fetch(`${url}/label/.1,2/;x=3;y=4/;name=ab`);
+    const body = (await res.json()) as { path: unknown };
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body.path).toEqual({ ids: [1, 2], point: { x: 3, y: 4 }, name: 'ab' });
+    expect((await fetch(`${url}/label/.1,x/;x=3/;name=ab`)).status).toBe(400);
+  });
+
+  it('a required readOnly property may be left out of a request (OpenAPI: required on responses only)', async () => {
+    expect((await post('/accounts', { body: '{"name":"a"}' })).status).toBe(200);
+    const bad = await post('/accounts', { body: '{"id":"1"}' });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain("required property 'name'");
   });
 
   it('a required body whose schema has no type is refused when missing', async () => {
