@@ -11,6 +11,7 @@ import type { LoadedSpec } from './load-text.ts';
 import type { FormatCache } from './emit/format.ts';
 import { doNotEditHeader } from './emit/header.ts';
 import type { RenderedFile } from './emit/render.ts';
+import { withFolderLock } from './emit/lock.ts';
 import {
   compareTree,
   readTree,
@@ -62,6 +63,12 @@ interface Job extends StampContext {
 }
 
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
+  // `--check` only reads; a writing run waits for another one on the same folder, then usually
+  // finds it up to date.
+  return options.check ? run(options) : withFolderLock(options.out, () => run(options));
+}
+
+async function run(options: GenerateOptions): Promise<GenerateResult> {
   const started = performance.now();
   const job = jobOf(options);
   // `--check` always regenerates: it is what CI trusts.

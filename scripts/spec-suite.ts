@@ -9,6 +9,7 @@ import { mkdir, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import path from 'node:path';
 import { generate, PROJECT_ROOT } from '../generator/generate.ts';
 import { SpecError } from '../generator/load.ts';
+import { withFolderLock } from '../generator/emit/lock.ts';
 
 export interface SuiteFolder {
   /** The generated tree (model.ts, mock/, contract-tests/). */
@@ -33,6 +34,11 @@ export async function suiteFor(spec: string, cwd = process.cwd()): Promise<Suite
   if (!info) throw new SpecInputError(`--spec ${spec}: no such file`);
   if (!info.isFile()) throw new SpecInputError(`--spec ${spec}: not a file`);
   const dir = suiteDir(spec, cwd);
+  // Runs on the same description at once (CI shards) take turns; the later ones reuse the suite.
+  return withFolderLock(dir, () => prepare(file, spec, dir));
+}
+
+async function prepare(file: string, spec: string, dir: string): Promise<SuiteFolder> {
   const generatedDir = path.join(dir, 'generated');
   let result;
   try {

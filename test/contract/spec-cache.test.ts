@@ -1,0 +1,37 @@
+/**
+ * `--spec FILE` caches a description's suite in node_modules/.cache/dataapi/: CI jobs and shards
+ * on one machine start several runs on the same file at once, and each must find a whole suite
+ * (one generation at a time, the others reuse it).
+ */
+import { cp, mkdir, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { suiteDir, suiteFor, type SuiteFolder } from '../../scripts/spec-suite.ts';
+import { ROOT } from './harness.ts';
+
+const WORK = path.join(ROOT, 'test', '.work', 'spec-cache');
+
+describe('the --spec cache folder', () => {
+  const spec = path.join(WORK, `planted-${process.pid}.yaml`);
+  afterAll(async () => {
+    await rm(suiteDir(spec), { recursive: true, force: true });
+    await rm(WORK, { recursive: true, force: true });
+  });
+
+  it('survives runs on the same description started at once', async () => {
+    await mkdir(WORK, { recursive: true });
+    await cp(path.join(ROOT, 'test/fixtures/fuzz/planted.yaml'), spec);
+    await rm(suiteDir(spec), { recursive: true, force: true });
+    const runs = await Promise.allSettled([1, 2, 3, 4].map(() => suiteFor(spec)));
+    const failed = runs.filter((r) => r.status === 'rejected').map((r) => String(r.reason));
+    expect(failed).toEqual([]);
+    const suites = runs.map((r) => (r as PromiseFulfilledResult<SuiteFolder>).value);
+    // One of them generated; the others waited and found its whole tree up to date.
+    expect(suites.filter((s) => s.regenerated)).toHaveLength(1);
+    const model = await readFile(path.join(suites[0]!.generatedDir, 'model.json'), 'utf8');
+    expect(model).toContain('searchPeople');
+    await expect(
+      readFile(path.join(suites[0]!.generatedDir, 'mock', 'index.ts'), 'utf8'),
+    ).resolves.toContain('export');
+  }, 120_000);
+});
