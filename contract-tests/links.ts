@@ -5,6 +5,11 @@
  * links through here.
  */
 import {
+  createSchemaValidator,
+  describeErrors,
+  type SchemaValidator,
+} from 'dataapi/model/validate';
+import {
   declaredResponse,
   splitPointer,
   type Operation,
@@ -121,4 +126,38 @@ export function linkInto(
           return { source, link };
   }
   return undefined;
+}
+
+const coercing = new WeakMap<ServiceModel, SchemaValidator>();
+
+/**
+ * The link's parameter values the target's own schemas refuse (read as a server reads them, with
+ * query-string coercion): the description contradicts itself (an `id` with no pattern feeding a
+ * parameter with one), so following the link proves nothing about the target.
+ */
+export function misfits(
+  model: ServiceModel,
+  link: ResponseLink,
+  target: Operation,
+  spec: RequestSpec,
+): string[] {
+  let v = coercing.get(model);
+  if (!v) coercing.set(model, (v = createSchemaValidator(model, { coerceTypes: 'array' })));
+  const out: string[] = [];
+  for (const lp of link.parameters) {
+    const where = lp.in === 'cookie' ? 'header' : lp.in;
+    const param = target.parameters.find(
+      (p) =>
+        p.in === lp.in &&
+        (lp.in === 'header' ? p.name.toLowerCase() === lp.name.toLowerCase() : p.name === lp.name),
+    );
+    if (!param || param.mediaType) continue;
+    const value = spec[where][lp.name];
+    const check = v.compile(param.schema);
+    if (!check(structuredClone(value)))
+      out.push(
+        `${lp.name}=${JSON.stringify(value)} (${describeErrors(check.errors, value).join('; ')})`,
+      );
+  }
+  return out;
 }

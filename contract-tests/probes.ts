@@ -17,6 +17,7 @@ import {
 import { linkInto } from './links.ts';
 import { pathFromLink, sequences } from './sequences.ts';
 import { operationPreference } from './shared-route.ts';
+import type { DescriptionWarning } from './warnings.ts';
 import type { Variant } from './exchange.ts';
 
 export type { Probe, ProbeSet, Role } from './probe.ts';
@@ -111,10 +112,12 @@ export async function runProbes(
 
   let valid = validRequests(model, op);
   let uncertain = false;
+  const linkWarnings: DescriptionWarning[] = [];
   // An operation a link leads to (an async task's status) needs a value the target knows: the
   // link's source is sent first (when it writes, only when writes are allowed).
   if (variant === 'main' && linkInto(model, op)) {
-    const path = await pathFromLink(model, op, t, send);
+    const { path, warning } = await pathFromLink(model, op, t, send);
+    if (warning) linkWarnings.push(warning);
     if (path) valid = valid.map((v) => ({ ...v, path: { ...v.path, ...path } }));
     else uncertain = true;
   }
@@ -137,7 +140,7 @@ export async function runProbes(
       uncertain,
     });
   }
-  const warnings = variant === 'main' ? requestWarnings(model, op) : [];
+  const warnings = variant === 'main' ? [...requestWarnings(model, op), ...linkWarnings] : [];
   const set: ProbeSet = { variant, probes, ...(warnings.length > 0 ? { warnings } : {}) };
   if (variant === 'preview') return set;
 
@@ -166,7 +169,9 @@ export async function runProbes(
       uncertain,
     });
   }
-  set.lifecycle = await sequences(model, op, probes, t, send);
+  const { warnings: found, ...lifecycle } = await sequences(model, op, probes, t, send);
+  set.lifecycle = lifecycle;
+  if (found) set.warnings = [...(set.warnings ?? []), ...found];
   return set;
 }
 

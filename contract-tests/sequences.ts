@@ -5,10 +5,11 @@
  * polled until its task reaches a final state; an upload whose answer declares file names must
  * list the files sent, on the first request and on a follow-up that sends them again.
  */
-import type { JsonSchema, Operation, ServiceModel } from 'dataapi/model';
+import type { JsonSchema, Operation, ResponseLink, ServiceModel } from 'dataapi/model';
 import { findOperation, readEnvelope } from 'dataapi/runtime/shared';
 import { effective } from 'dataapi/runtime/sampler';
-import { followUp, linkInto, linksOf, type LinkSource } from './links.ts';
+import { followUp, linkInto, linksOf, misfits, type LinkSource } from './links.ts';
+import { pointerOf, type DescriptionWarning } from './warnings.ts';
 import { ok, type Probe, type ProbeSet, type Role } from './probe.ts';
 import { validRequests, type KeyMode, type RequestSpec } from './requests.ts';
 import type { Transport } from './http.ts';
@@ -21,7 +22,22 @@ export type Send = (
   extra?: Partial<Probe> & { keyMode?: KeyMode },
 ) => Promise<Probe>;
 
-type Lifecycle = NonNullable<ProbeSet['lifecycle']>;
+type Lifecycle = NonNullable<ProbeSet['lifecycle']> & { warnings?: DescriptionWarning[] };
+
+/** A link whose values the target's own parameter schemas refuse: the description's fault. */
+function mismatch(
+  source: Operation,
+  link: ResponseLink,
+  target: Operation,
+  bad: string[],
+): DescriptionWarning {
+  return {
+    code: 'link-value-mismatch',
+    message: `link ${link.name} gives ${target.id} values its parameters refuse: ${bad.join('; ')}; the link is not followed`,
+    pointer: link.pointer,
+    operation: source.id,
+  };
+}
 
 /** The source of a probe's link expressions: its request and answer. */
 export function linkSource(p: Probe): LinkSource {
@@ -42,9 +58,9 @@ export async function pathFromLink(
   op: Operation,
   t: Transport,
   send: Send,
-): Promise<Record<string, unknown> | undefined> {
+): Promise<{ path?: Record<string, unknown>; warning?: DescriptionWarning }> {
   const into = linkInto(model, op);
-  if (!into || (into.source.writes && !t.config.allowWrites)) return undefined;
+  if (!into || (into.source.writes && !t.config.allowWrites)) return {};
   const spec = validRequests(model, into.source)[0]!;
   const probe = await send(
     'lifecycle',
@@ -55,14 +71,17 @@ export async function pathFromLink(
       keyMode: 'key',
     },
   );
-  if (!ok(probe)) return undefined;
+  if (!ok(probe)) return {};
   const { spec: next, missing } = followUp(into.link, linkSource(probe), {
     name: '',
     path: {},
     query: {},
     header: {},
   });
-  return missing.length === 0 && Object.keys(next.path).length > 0 ? next.path : undefined;
+  if (missing.length > 0 || Object.keys(next.path).length === 0) return {};
+  const bad = misfits(model, into.link, op, next);
+  if (bad.length > 0) return { warning: mismatch(into.source, into.link, op, bad) };
+  return { path: next.path };
 }
 
 const RUNNING =
@@ -78,6 +97,7 @@ export async function sequences(
 ): Promise<Lifecycle> {
   const problems: string[] = [];
   const notes: string[] = [];
+  const warnings: DescriptionWarning[] = [];
   const succeeded = probes.filter((p) => p.role === 'valid' && ok(p));
   const echoes = uploadsEchoed(model, op);
   if (echoes) {
@@ -101,6 +121,12 @@ export async function sequences(
       problems.push(`link ${link.name}: the answer has no value for ${missing.join(', ')}`);
       continue;
     }
+    const bad = misfits(model, link, target, spec);
+    if (bad.length > 0) {
+      warnings.push(mismatch(op, link, target, bad));
+      notes.push(`link ${link.name} not followed (its values do not fit ${target.id})`);
+      continue;
+    }
     notes.push(`link ${link.name} -> ${target.id}`);
     if (target.async?.role === 'status')
       problems.push(...(await poll(target, spec, link.name, t, send)));
@@ -115,13 +141,15 @@ export async function sequences(
       else if (uploadsEchoed(model, target)) problems.push(...missingFiles(target, next));
     }
   }
+  const found = warnings.length > 0 ? { warnings } : {};
   if (!echoes && !declared)
     return {
       ran: false,
       problems,
       note: 'the operation has no links (nor an upload whose answer declares file names)',
+      ...found,
     };
-  return { ran: true, problems, note: notes.join('; ') };
+  return { ran: true, problems, note: notes.join('; '), ...found };
 }
 
 /** Polls an asynchronous status operation until its task leaves the running states. */

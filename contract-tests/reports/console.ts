@@ -121,7 +121,9 @@ function totalsLine(report: ContractReport, paint: (c: string, t: string) => str
   const waits = waitsOf(report);
   return (
     `Checks: ${paint('32', `${s.passed} passed`)}, ${paint(s.failed ? '31;1' : '0', `${s.failed} failed`)}, ${s.skipped} skipped` +
-    (report.warnings?.length ? `, ${report.warnings.length} description warnings` : '') +
+    (report.warnings?.length
+      ? `, ${report.warnings.length} description warning${report.warnings.length === 1 ? '' : 's'}`
+      : '') +
     ` (${new Set(report.results.map((r) => r.operation)).size} operations, ${s.requests} requests` +
     (report.fuzz ? ` of which ${generatedRequests(report)} generated` : '') +
     (waits.retries ? `, 429 retries: ${waits.retries} (waited ${Math.round(waits.waitedMs)} ms)` : '') +

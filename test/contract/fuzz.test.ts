@@ -61,7 +61,7 @@ describe('planted bugs', () => {
       const server = await startPlantedServer({ bugs: false });
       closers.push(server.close);
       const run = await contract(server, name, '--allow-writes', '--fuzz', '10', ...args);
-      expect(run.code, run.stdout.slice(-2000)).toBe(0);
+      expect(run.code, run.stdout.slice(-2000) + run.stderr.slice(-2000)).toBe(0);
       return server.requests;
     };
     [fuzzed, fixedSuite, seeded[0], seeded[1], seeded[2]] = await Promise.all([

@@ -12,7 +12,7 @@ import { normalise } from '../../generator/normalise/index.ts';
 import { evaluate, followUp, type LinkSource } from '../../contract-tests/links.ts';
 import type { Exchange } from '../../contract-tests/http.ts';
 import { model as service } from '../../generated/model.ts';
-import { ROOT } from './harness.ts';
+import { ROOT, failedOf, runCli } from './harness.ts';
 
 async function modelOf(name: string, doc: object): Promise<ServiceModel> {
   const dir = path.join(ROOT, 'test', '.work', 'links');
@@ -182,4 +182,35 @@ describe('runtime expressions', () => {
     expect(missing).toEqual(['$response.body#/absent']);
     expect(base.path).toEqual({ id: 'old' });
   });
+});
+
+describe('a link the description contradicts', () => {
+  // planted.yaml: createNote's answer `id` is any string, getNote's noteId must match ^n[0-9]+$.
+  // The mock's sampled id does not fit: the description's fault, not the mock's.
+  it('is a link-value-mismatch warning with its pointer, not a failure, against the own mock', async () => {
+    const run = await runCli(
+      'contract',
+      [
+        '--spec',
+        'test/fixtures/fuzz/planted.yaml',
+        '--only',
+        'createNote,getNote',
+        '--allow-writes',
+        '--report-dir',
+        'test/.work/contract/link-mismatch',
+      ],
+      'link-mismatch',
+    );
+    expect(failedOf(run), run.stdout.slice(-2000)).toEqual([]);
+    expect(run.code, run.stderr).toBe(0);
+    const warnings = run.result!.warnings!.filter((w) => w.code === 'link-value-mismatch');
+    expect(warnings.map((w) => w.pointer)).toEqual([
+      '/paths/~1notes/post/responses/201/links/GetNote',
+    ]);
+    expect(warnings[0]!.message).toMatch(/noteId=".*" \(.*must match pattern/);
+    // getNote falls back to its example, which the mock knows nothing of: still judged.
+    expect(
+      run.result!.results.find((r) => r.operation === 'getNote' && r.check === 'status')!.status,
+    ).toBe('passed');
+  }, 120_000);
 });
