@@ -3,7 +3,7 @@
  * serves the shared scheduler, runs the generated suite through vitest's Node API with the target
  * provided to the workers, collects each test's CheckResult and writes the run's results file.
  */
-import { access } from 'node:fs/promises';
+import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { toFileStem, type ServiceModel } from 'dataapi/model';
@@ -87,6 +87,8 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
       process.env.DATAAPI_CONTRACT_RESULTS ??
       path.join(reportDir, 'contract-results.json'),
   );
+  await refuseNonFolder(reportDir, '--report-dir');
+  await refuseNonFolder(path.dirname(resultsFile), '--results');
   try {
     let embedded = false;
     const errors: string[] = [];
@@ -305,6 +307,13 @@ function suiteFiles(root: string, generatedDir: string): Record<string, unknown>
     exclude: [],
     server: { deps: { inline: [/contract-tests\/.*\.test\.ts$/, /generated\/(model|mock)/] } },
   };
+}
+
+/** A report folder that exists as something else is bad input (exit 2), found before any request. */
+async function refuseNonFolder(dir: string, flag: string): Promise<void> {
+  const info = await stat(dir).catch(() => undefined);
+  if (info && !info.isDirectory())
+    throw new RunError(`${flag}: ${path.relative(process.cwd(), dir) || dir} is not a folder`, 2);
 }
 
 export async function loadModel(generatedDir: string): Promise<ServiceModel> {

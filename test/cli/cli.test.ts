@@ -6,7 +6,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,6 +64,23 @@ describe('bad input: exit 2, a message a user can act on', () => {
     expect(r.stderr).toMatch(
       /unknown operation "getairquality" in --only \(did you mean "getAirQuality"\?\)/,
     );
+  });
+
+  it('a report folder that is a file is refused before any request, not a stack after the run', () => {
+    mkdirSync(work, { recursive: true });
+    const file = path.join(work, 'not-a-folder');
+    writeFileSync(file, 'x');
+    for (const flags of [
+      ['--report-dir', file],
+      ['--results', path.join(file, 'results.json')],
+    ]) {
+      const r = dataapi(['contract', '--only', 'getAirQuality', ...flags]);
+      expect(r.status).toBe(2);
+      expect(firstLine(r.stderr)).toMatch(
+        /^dataapi contract: --(report-dir|results): .*not-a-folder is not a folder$/,
+      );
+      expect(r.stdout).not.toContain('getAirQuality:');
+    }
   });
 });
 
