@@ -110,7 +110,9 @@ function notFoundHandler(ctx: AnswerContext) {
     if (hit) {
       reply.header('allow', hit.methods.join(', '));
       const message = `${request.method} is not allowed here; allowed: ${hit.methods.join(', ')}`;
-      return send(reply, 405, errorAnswer(model, hit.ops[0], 405, message, describe));
+      // Shaped as an operation of the path that declares a 405 says it is, if one does.
+      const shaper = hit.ops.find((o) => o.responses.some((r) => r.status === '405')) ?? hit.ops[0];
+      return send(reply, 405, errorAnswer(model, shaper, 405, message, describe));
     }
     return send(
       reply,

@@ -68,10 +68,13 @@ const segments = (path: string) => path.split('/').length;
 
 /** Every declared path (and preview path) with its methods. */
 export function createPathMatcher(model: ServiceModel): PathMatcher {
+  // Keyed by the template's shape: `/a/{id}` and `/a/{name}` are one route to a router, so a
+  // path both match allows the methods of both.
   const byPath = new Map<string, PathEntry>();
   const add = (path: string, op: Operation) => {
-    let entry = byPath.get(path);
-    if (!entry) byPath.set(path, (entry = { regex: templateRegex(path), methods: [], ops: [] }));
+    const shape = path.replace(/\{[^}]*\}/g, '{}');
+    let entry = byPath.get(shape);
+    if (!entry) byPath.set(shape, (entry = { regex: templateRegex(path), methods: [], ops: [] }));
     const method = op.method.toUpperCase();
     if (!entry.methods.includes(method)) entry.methods.push(method);
     entry.ops.push(op);
