@@ -9,7 +9,7 @@ import type { JsonSchema, Operation, ResponseLink, ServiceModel } from 'dataapi/
 import { findOperation, readEnvelope } from 'dataapi/runtime/shared';
 import { effective } from 'dataapi/runtime/sampler';
 import { followUp, linkInto, linksOf, misfits, type LinkSource } from './links.ts';
-import { pointerOf, type DescriptionWarning } from './warnings.ts';
+import type { DescriptionWarning } from './warnings.ts';
 import { ok, type Probe, type ProbeSet, type Role } from './probe.ts';
 import { validRequests, type KeyMode, type RequestSpec } from './requests.ts';
 import type { Transport } from './http.ts';
