@@ -9,9 +9,12 @@ import {
   describeErrors,
   type SchemaValidator,
 } from 'dataapi/model/validate';
+import { effective } from 'dataapi/runtime/sampler';
 import {
   declaredResponse,
+  isObject,
   splitPointer,
+  type JsonSchema,
   type Operation,
   type ResponseLink,
   type ServiceModel,
@@ -160,4 +163,39 @@ export function misfits(
       );
   }
   return out;
+}
+
+/**
+ * Whether a value can stand at `pointer` in a value of `schema`: false when the schema rules it
+ * out (an object step into an array or a scalar, an undeclared property of a closed object, a
+ * text index into a list). A link reading such a place is the description's fault.
+ */
+export function reachable(
+  model: ServiceModel,
+  schema: JsonSchema | undefined,
+  tokens: string[],
+  depth = 0,
+): boolean {
+  if (tokens.length === 0 || schema === undefined || depth > 32) return true;
+  const { s, choices, allowed } = effective(model, schema);
+  if (choices.some((c) => c.options.some((o) => reachable(model, o, tokens, depth + 1))))
+    return true;
+  const [token, ...rest] = tokens as [string, ...string[]];
+  const types = new Set(Array.isArray(s.type) ? s.type : s.type ? [s.type] : []);
+  const props = isObject(s.properties) ? (s.properties as Record<string, JsonSchema>) : {};
+  if (Object.hasOwn(props, token)) return reachable(model, props[token], rest, depth + 1);
+  if (s.items !== undefined || types.has('array'))
+    return (
+      /^(0|[1-9][0-9]*)$/.test(token) && reachable(model, s.items as JsonSchema, rest, depth + 1)
+    );
+  if (types.size > 0 && !types.has('object')) return false;
+  if (s.additionalProperties === false || (allowed && !allowed.has(token))) return false;
+  return true;
+}
+
+/** The JSON-pointer tokens a `$response.body#...` expression reads, if it is one. */
+export function responseBodyTokens(expr: unknown): string[] | undefined {
+  if (typeof expr !== 'string') return undefined;
+  const m = /^\$response\.body(#.*)?$/.exec(expr);
+  return m ? splitPointer((m[1] ?? '').replace(/^#/, '')) : undefined;
 }

@@ -5,10 +5,24 @@
  * polled until its task reaches a final state; an upload whose answer declares file names must
  * list the files sent, on the first request and on a follow-up that sends them again.
  */
-import type { JsonSchema, Operation, ResponseLink, ServiceModel } from 'dataapi/model';
+import {
+  declaredResponse,
+  type JsonSchema,
+  type Operation,
+  type ResponseLink,
+  type ServiceModel,
+} from 'dataapi/model';
 import { findOperation, readEnvelope } from 'dataapi/runtime/shared';
 import { effective } from 'dataapi/runtime/sampler';
-import { followUp, linkInto, linksOf, misfits, type LinkSource } from './links.ts';
+import {
+  followUp,
+  linkInto,
+  linksOf,
+  misfits,
+  reachable,
+  responseBodyTokens,
+  type LinkSource,
+} from './links.ts';
 import type { DescriptionWarning } from './warnings.ts';
 import { ok, type Probe, type ProbeSet, type Role } from './probe.ts';
 import { validRequests, type KeyMode, type RequestSpec } from './requests.ts';
@@ -118,7 +132,23 @@ export async function sequences(
     const base = validRequests(model, target)[0]!;
     const { spec, missing } = followUp(link, linkSource(first!), base);
     if (missing.length > 0) {
-      problems.push(`link ${link.name}: the answer has no value for ${missing.join(', ')}`);
+      // Where the response schema rules the value out, the description's link is wrong.
+      const schema = declaredResponse(op, first!.exchange.record.status!)?.schema;
+      const impossible = missing.filter((e) => {
+        const tokens = responseBodyTokens(e);
+        return tokens !== undefined && !reachable(model, schema, tokens);
+      });
+      if (impossible.length === missing.length) {
+        warnings.push({
+          code: 'link-expression-unresolvable',
+          message: `link ${link.name} reads ${missing.join(', ')}, which the response schema cannot hold; the link is not followed`,
+          pointer: link.pointer,
+          operation: op.id,
+        });
+        notes.push(
+          `link ${link.name} not followed (its expressions do not fit the answer's schema)`,
+        );
+      } else problems.push(`link ${link.name}: the answer has no value for ${missing.join(', ')}`);
       continue;
     }
     const bad = misfits(model, link, target, spec);

@@ -26,7 +26,8 @@ function first(value: unknown): string | undefined {
   return undefined;
 }
 
-function cookie(header: string | undefined, name: string): string | undefined {
+/** One cookie's value from a Cookie header (RFC 6265 pairs), or undefined. */
+export function readCookie(header: string | undefined, name: string): string | undefined {
   if (!header) return undefined;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
@@ -61,7 +62,7 @@ export function readTransport(request: FastifyRequest, t: KeyTransport): string 
       value = readBasic(first(request.headers.authorization));
       break;
     case 'cookie':
-      value = cookie(first(request.headers.cookie), t.name);
+      value = readCookie(first(request.headers.cookie), t.name);
       break;
   }
   return value === '' ? undefined : value;

@@ -6,7 +6,8 @@
  * delimiter, deepObject and form objects are gathered, `content: application/json` parameters
  * and complex values no style can express (objects inside arrays) are read as JSON text.
  * Anything that does not decode stays as it came: validation then refuses it with its reason.
- * A required body that was not sent is refused here too, whatever its schema admits.
+ * A required body that was not sent is refused here too, whatever its schema admits, and cookie
+ * parameters are checked (cookies.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import type { JsonSchema, Operation, Parameter, ServiceModel } from 'dataapi/model';
@@ -14,6 +15,7 @@ import { propertiesOf } from 'dataapi/model';
 import { HttpError } from './errors.ts';
 import { hasBody } from './route-checks.ts';
 import { appendHook, contextOf } from './route-context.ts';
+import { cookieCheck } from './cookies.ts';
 import { toRoutePath } from './routes.ts';
 import { carriesJson, complex, itemsOf, typesOf } from './schema-types.ts';
 import { validatorsFor } from './validation.ts';
@@ -214,8 +216,10 @@ export function installParamDecoding(app: FastifyInstance, model: ServiceModel):
       op.body.kind !== 'multipart' &&
       op.method !== 'get' &&
       op.method !== 'head';
-    if (steps.length === 0 && !bodyRequired) return;
+    const cookies = cookieCheck(model, op);
+    if (steps.length === 0 && !bodyRequired && !cookies) return;
     appendHook(routeOptions, 'preValidation', async (request) => {
+      cookies?.(request);
       if (bodyRequired && !hasBody(request))
         throw new HttpError(400, `body is required (send ${op.body!.mediaType})`, {
           outcome: 'invalid_parameters',

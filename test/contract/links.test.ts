@@ -9,7 +9,13 @@ import { describe, expect, it } from 'vitest';
 import type { ServiceModel } from 'dataapi/model';
 import { loadSpec } from '../../generator/load.ts';
 import { normalise } from '../../generator/normalise/index.ts';
-import { evaluate, followUp, type LinkSource } from '../../contract-tests/links.ts';
+import {
+  evaluate,
+  followUp,
+  reachable,
+  responseBodyTokens,
+  type LinkSource,
+} from '../../contract-tests/links.ts';
 import type { Exchange } from '../../contract-tests/http.ts';
 import { model as service } from '../../generated/model.ts';
 import { ROOT, failedOf, runCli } from './harness.ts';
@@ -212,5 +218,51 @@ describe('a link the description contradicts', () => {
     expect(
       run.result!.results.find((r) => r.operation === 'getNote' && r.check === 'status')!.status,
     ).toBe('passed');
+  }, 120_000);
+});
+
+describe('a link that reads what its answer cannot hold', () => {
+  it('reachable: follows properties, items and choices; refuses wrong shapes and closed objects', () => {
+    const repo = {
+      type: 'object',
+      properties: {
+        slug: { type: 'string' },
+        owner: { type: 'object', properties: { username: { type: 'string' } } },
+      },
+    };
+    const list = { type: 'array', items: repo };
+    expect(reachable(service, repo, ['owner', 'username'])).toBe(true);
+    expect(reachable(service, list, ['0', 'slug'])).toBe(true);
+    expect(reachable(service, list, ['owner', 'username'])).toBe(false);
+    expect(reachable(service, repo, ['slug', 'x'])).toBe(false);
+    expect(reachable(service, { ...repo, additionalProperties: false }, ['other'])).toBe(false);
+    expect(reachable(service, repo, ['other'])).toBe(true);
+    expect(reachable(service, { oneOf: [list, repo] }, ['owner'])).toBe(true);
+    expect(responseBodyTokens('$response.body#/owner/username')).toEqual(['owner', 'username']);
+    expect(responseBodyTokens('$response.body')).toEqual([]);
+    expect(responseBodyTokens('$request.path.id')).toBeUndefined();
+  });
+
+  // @readme/oas-examples' link-example (the OpenAPI specification's own): a list of repositories
+  // whose link reads `$response.body#/owner/username` as if the answer were one repository.
+  it('is a link-expression-unresolvable warning, not a failure', async () => {
+    const run = await runCli(
+      'contract',
+      [
+        '--spec',
+        'node_modules/@readme/oas-examples/3.0/json/link-example.json',
+        '--only',
+        'getRepositoriesByOwner',
+        '--report-dir',
+        'test/.work/contract/link-unresolvable',
+      ],
+      'link-unresolvable',
+    );
+    expect(failedOf(run), run.stdout.slice(-2000)).toEqual([]);
+    expect(run.code, run.stderr).toBe(0);
+    const w = run.result!.warnings!.filter((x) => x.code === 'link-expression-unresolvable');
+    expect(w.map((x) => x.pointer)).toEqual([
+      '/paths/~12.0~1repositories~1{username}/get/responses/200/links/userRepository',
+    ]);
   }, 120_000);
 });
