@@ -72,6 +72,12 @@ export function repairKeyword(
       `pattern ${JSON.stringify(value)} is not a JavaScript (u) regular expression: ignored`,
     );
   }
+  // Ajv knows only its own dialect's meta-schema: another `$schema` stopped every validator.
+  if (key === '$schema' && value !== 'https://json-schema.org/draft/2020-12/schema')
+    return drop(
+      'schema-dialect',
+      `$schema ${JSON.stringify(value)}: read as JSON Schema 2020-12, the dialect of OpenAPI 3.1`,
+    );
   if (key === '$recursiveAnchor')
     return drop(
       'schema-2019-09-keyword',

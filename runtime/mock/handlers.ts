@@ -78,7 +78,8 @@ function answerDeclared(
 
 /**
  * An operation without a 2xx answers its first declared status (`4XX` as 400), if any that a
- * client can receive: not 1xx (never a final answer), not 407 (fetch makes it a network error).
+ * client can receive: not 1xx (never a final answer), not 407 (fetch makes it a network error);
+ * one that declares only `default` answers it as a 200.
  */
 function onlyAnswer(responses: Response[]): { code: number; response: Response } | undefined {
   for (const response of responses) {
@@ -86,7 +87,8 @@ function onlyAnswer(responses: Response[]): { code: number; response: Response }
     if (response.status === '407') continue;
     if (m) return { code: Number(`${m[1]}${/x/i.test(m[2]!) ? '00' : m[2]}`), response };
   }
-  return undefined;
+  const fallback = responses.find((r) => r.status === 'default');
+  return fallback ? { code: 200, response: fallback } : undefined;
 }
 
 export function createHandlers(model: ServiceModel, catalogue: Catalogue): Record<string, Handler> {
