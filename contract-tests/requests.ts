@@ -199,8 +199,14 @@ export function serialise(op: Operation, spec: RequestSpec, o: SerialiseOptions)
   const params = new Map(op.parameters.map((p) => [`${p.in}:${p.name}`, p]));
   for (const [name, value] of Object.entries(spec.query))
     query.push(...queryPairs(name, value, params.get(`query:${name}`)));
-  for (const [name, value] of Object.entries(spec.header))
-    headers[name] = simple(name, value, params.get(`header:${name}`));
+  // Cookie parameters travel in `spec.header` under their name; on the wire they are cookies.
+  const cookies: string[] = [];
+  for (const [name, value] of Object.entries(spec.header)) {
+    const header = params.get(`header:${name}`);
+    const cookie = header ? undefined : params.get(`cookie:${name}`);
+    if (cookie) cookies.push(`${name}=${encodeURIComponent(simple(name, value, cookie))}`);
+    else headers[name] = simple(name, value, header);
+  }
   let body: unknown = spec.omitBody ? undefined : structuredClone(spec.body);
 
   // The key: the body transport when the example carries the body key, else the first other one.
@@ -213,7 +219,6 @@ export function serialise(op: Operation, spec: RequestSpec, o: SerialiseOptions)
   if (o.key !== 'none') {
     // Every scheme of one security requirement (AND), written the scheme's way (Basic, Bearer).
     const requirement = useBodyKey && bodyKey ? [bodyKey] : chooseRequirement(op.auth, undefined);
-    const cookies: string[] = [];
     for (const t of requirement.filter((x) => useBodyKey || x.in !== 'body')) {
       const place = placeCredential(t, keyValue);
       if (place.in === 'query') query.push([place.name, place.value]);
@@ -223,8 +228,8 @@ export function serialise(op: Operation, spec: RequestSpec, o: SerialiseOptions)
         cookies.push(`${place.name}=${encodeURIComponent(place.value)}`);
       else if (bodyObj) bodyObj[place.name] = place.value;
     }
-    if (cookies.length > 0) headers['cookie'] = cookies.join('; ');
   }
+  if (cookies.length > 0) headers['cookie'] = cookies.join('; ');
 
   let path = o.path;
   for (const [name, value] of Object.entries(spec.path))

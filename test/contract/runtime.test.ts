@@ -112,6 +112,20 @@ describe('requests from the examples', () => {
       }
     }
   });
+
+  it('sends cookie parameters in the Cookie header, not as headers of their name', async () => {
+    const m = normalise(
+      await loadSpec('node_modules/@readme/oas-examples/3.0/json/parameters-extreme.json'),
+    );
+    const op = m.operations[0]!;
+    const spec = { ...validRequests(m, op)[0]!, header: { cookieString: 'a b', cookieInt: 7 } };
+    const req = serialise(op, spec, { path: op.path, key: 'key', appkey: 'k', purpose: 't' });
+    expect(req.headers['cookie']?.split('; ')).toEqual(
+      expect.arrayContaining(['cookieString=a%20b', 'cookieInt=7']),
+    );
+    expect(Object.keys(req.headers)).not.toContain('cookieInt');
+    expect(Object.keys(req.headers)).not.toContain('cookieString');
+  });
 });
 
 describe('scheduling', () => {
