@@ -35,6 +35,8 @@ function compilerOptions(ts: typeof TS, root: string): TS.CompilerOptions {
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    // `dataapi/...` resolves to the sources (package.json exports), not to dist/types.
+    customConditions: ['dataapi-source'],
     lib: ['lib.es2023.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
     // Node's types for the Node-only reader; a declaration that needed them would fail below.
     types: ['node'],

@@ -17,7 +17,7 @@ import type { OperationInput } from './types.ts';
 import type { Validators } from './validation.ts';
 import { isJsonField } from './schema-types.ts';
 
-/** What every handler receives (typed per operation by the generated Handlers interface). */
+/** What every handler receives (typed per operation by the generated Handlers type). */
 export type HandlerInput = OperationInput<
   Record<string, unknown>,
   Record<string, unknown>,

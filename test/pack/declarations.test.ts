@@ -1,0 +1,81 @@
+/**
+ * The runtime's declaration files (dist/types, built by `npm run prepare`, which `npm ci` runs):
+ * a program without the `dataapi-source` condition (any project but this one) reads
+ * `dataapi/...` through them, so `skipLibCheck` skips the runtime's implementation, and the
+ * generated output type-checks against them with its types intact.
+ */
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT, TSC, run } from './helpers.ts';
+
+const made: string[] = [];
+afterAll(async () => {
+  for (const dir of made) await rm(dir, { recursive: true, force: true });
+});
+
+/** A copy of generated/ inside the project (so `dataapi/...` resolves through its exports). */
+async function consumer(files: Record<string, string>): Promise<string> {
+  await mkdir(path.join(ROOT, 'test/.work'), { recursive: true });
+  const dir = await mkdtemp(path.join(ROOT, 'test/.work/declarations-'));
+  made.push(dir);
+  await cp(path.join(ROOT, 'generated'), dir, { recursive: true });
+  const config = {
+    extends: path.relative(dir, path.join(ROOT, 'tsconfig.json')),
+    // What another project sees: the package's `types` condition, not the sources.
+    compilerOptions: { customConditions: [] },
+    include: ['**/*.ts'],
+    exclude: [],
+  };
+  await writeFile(path.join(dir, 'tsconfig.json'), JSON.stringify(config));
+  for (const [rel, text] of Object.entries(files)) await writeFile(path.join(dir, rel), text);
+  return dir;
+}
+
+describe('declaration files of the runtime', () => {
+  it('build, and generated code type-checks against them without the sources', async () => {
+    const built = await run(process.execPath, [TSC, '-p', 'tsconfig.types.json'], ROOT);
+    expect(built.stdout + built.stderr).toBe('');
+    expect(built.code).toBe(0);
+    const dir = await consumer({
+      'handlers.ts': `import { respond, type Handlers } from './server/index.ts';
+export const getAirQuality: Handlers['getAirQuality'] = async (input) => {
+  const item = {
+    City: input.query.location ?? input.query.city ?? 'unknown',
+    LocationId: 'loc-1',
+    Latitude: '39.9',
+    Longitude: '116.4',
+    AQI: '42',
+    Quality: 'good',
+    Pollutants: [{ Code: 'pm25', Name: 'PM2.5' }],
+    Stations: [],
+    RetrievedAt: '2025-03-18T10:15:32+08:00',
+    DataStatus: 'fresh' as const,
+  };
+  return input.preview ? [item] : respond([item, item], { totalCount: 40 });
+};
+`,
+    });
+    const listed = await run(process.execPath, [TSC, '--listFilesOnly', '-p', dir], ROOT);
+    expect(listed.code).toBe(0);
+    const files = listed.stdout.split('\n').map((f) => path.relative(ROOT, f.trim()));
+    expect(files).toContain('dist/types/runtime/server/index.d.ts');
+    expect(files).toContain('dist/types/contract-tests/index.d.ts');
+    // No source of the runtime is in the program: none is checked with the consumer's code.
+    expect(files.filter((f) => /^(runtime|model|contract-tests)\//.test(f))).toEqual([]);
+    const checked = await run(process.execPath, [TSC, '--noEmit', '-p', dir], ROOT);
+    expect(checked.stdout + checked.stderr).toBe('');
+    expect(checked.code).toBe(0);
+  }, 120_000);
+
+  it('keep the types: a handler returning the wrong payload is a compile error', async () => {
+    const dir = await consumer({
+      'handlers.ts': `import type { Handlers } from './server/index.ts';
+export const getAirQuality: Handlers['getAirQuality'] = async () => ({ City: 1 });
+`,
+    });
+    const checked = await run(process.execPath, [TSC, '--noEmit', '-p', dir], ROOT);
+    expect(checked.code).not.toBe(0);
+    expect(checked.stdout).toMatch(/handlers\.ts\(2,\d+\): error TS2322/);
+  }, 120_000);
+});
