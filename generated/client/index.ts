@@ -10,6 +10,7 @@ import {
   createMethods,
   type ClientOptions,
   type OperationMethod,
+  type PlainMeta,
   type RuntimeClient,
   type WaitMethod,
 } from 'dataapi/runtime/client';
@@ -29,60 +30,196 @@ export {
   type WaitOptions,
 } from 'dataapi/runtime/client';
 
-/** The openapi-typescript type of each operation and preview variant, by id. */
+/**
+ * The openapi-typescript type of each operation and preview variant, by id: the client has one
+ * method per member, documented here.
+ */
 export interface OperationTypes {
+  /**
+   * Air quality for a location or city
+   *
+   * `get /Weather/AirQuality`
+   */
   getAirQuality: paths['/Weather/AirQuality']['get'];
+  /** Preview variant of `getAirQuality` at `/Weather/AirQuality/demo`: sent without the key. */
   getAirQualityPreview: paths['/Weather/AirQuality/demo']['get'];
+  /**
+   * Rank major admission lines by probability
+   *
+   * `post /ai/admission/major-line-rank`
+   */
   rankAdmissionMajorLines: paths['/ai/admission/major-line-rank']['post'];
+  /** Preview variant of `rankAdmissionMajorLines` at `/ai/admission/major-line-rank/demo`: sent without the key. */
   rankAdmissionMajorLinesPreview: paths['/ai/admission/major-line-rank/demo']['post'];
+  /**
+   * Assess admission opportunity and tier
+   *
+   * `post /ai/admission/predict`
+   */
   predictAdmission: paths['/ai/admission/predict']['post'];
+  /** Preview variant of `predictAdmission` at `/ai/admission/predict/demo`: sent without the key. */
   predictAdmissionPreview: paths['/ai/admission/predict/demo']['post'];
+  /**
+   * Upload documents to a knowledge base
+   *
+   * `post /ai/knowledge-bases/{knowledge_base_id}/documents`
+   */
   uploadKnowledgeBaseDocuments: paths['/ai/knowledge-bases/{knowledge_base_id}/documents']['post'];
+  /** Preview variant of `uploadKnowledgeBaseDocuments` at `/ai/knowledge-bases/{knowledge_base_id}/documents/demo`: sent without the key. */
   uploadKnowledgeBaseDocumentsPreview: paths['/ai/knowledge-bases/{knowledge_base_id}/documents/demo']['post'];
+  /**
+   * Extract the article at a web address
+   *
+   * `post /ai/v1/articles/extract`
+   */
   extractArticle: paths['/ai/v1/articles/extract']['post'];
+  /** Preview variant of `extractArticle` at `/ai/v1/articles/extract/demo`: sent without the key. */
   extractArticlePreview: paths['/ai/v1/articles/extract/demo']['post'];
+  /**
+   * Extract an article from an HTML string
+   *
+   * `post /ai/v1/articles/extractFromHtml`
+   */
   extractArticleFromHtml: paths['/ai/v1/articles/extractFromHtml']['post'];
+  /**
+   * Compare two exam questions for similarity
+   *
+   * `post /education/exam-question-similarity`
+   */
   compareExamQuestions: paths['/education/exam-question-similarity']['post'];
+  /** Preview variant of `compareExamQuestions` at `/education/exam-question-similarity/demo`: sent without the key. */
   compareExamQuestionsPreview: paths['/education/exam-question-similarity/demo']['post'];
+  /**
+   * Fund operation at /fund/basic/index
+   *
+   * `get /fund/basic/index`
+   */
   getFundBasicIndex: paths['/fund/basic/index']['get'];
+  /**
+   * Fund operation at /fund/basicinfo
+   *
+   * `get /fund/basicinfo`
+   */
   getFundBasicInfo: paths['/fund/basicinfo']['get'];
+  /**
+   * Fund operation at /fund/fund-etf-open-ranking-list
+   *
+   * `get /fund/fund-etf-open-ranking-list`
+   */
   getFundEtfOpenRankingList: paths['/fund/fund-etf-open-ranking-list']['get'];
+  /**
+   * Fund operation at /fund/fund-open-ranking-list
+   *
+   * `get /fund/fund-open-ranking-list`
+   */
   getFundOpenRankingList: paths['/fund/fund-open-ranking-list']['get'];
+  /**
+   * Fund operation at /fund/fund-value-estimation
+   *
+   * `get /fund/fund-value-estimation`
+   */
   getFundValueEstimation: paths['/fund/fund-value-estimation']['get'];
+  /**
+   * Fund operation at /fund/historyminute
+   *
+   * `get /fund/historyminute`
+   */
   getFundHistoryMinute: paths['/fund/historyminute']['get'];
+  /**
+   * Fund operation at /fund/open-nav-history
+   *
+   * `get /fund/open-nav-history`
+   */
   getFundOpenNavHistory: paths['/fund/open-nav-history']['get'];
+  /**
+   * Fund operation at /fund/open-nav-realtime
+   *
+   * `get /fund/open-nav-realtime`
+   */
   getFundOpenNavRealtime: paths['/fund/open-nav-realtime']['get'];
+  /**
+   * Fund operation at /fund/open/etfhistory
+   *
+   * `get /fund/open/etfhistory`
+   */
   getFundOpenEtfHistory: paths['/fund/open/etfhistory']['get'];
+  /**
+   * Fund operation at /fund/open/etfrealtime
+   *
+   * `get /fund/open/etfrealtime`
+   */
   getFundOpenEtfRealtime: paths['/fund/open/etfrealtime']['get'];
+  /**
+   * Fund operation at /fund/open/history
+   *
+   * `get /fund/open/history`
+   */
   getFundOpenHistory: paths['/fund/open/history']['get'];
+  /**
+   * Fund operation at /fund/open/realtime
+   *
+   * `get /fund/open/realtime`
+   */
   getFundOpenRealtime: paths['/fund/open/realtime']['get'];
+  /**
+   * Global university ranking
+   *
+   * `get /metadata/global-university-ranking`
+   */
   getGlobalUniversityRanking: paths['/metadata/global-university-ranking']['get'];
+  /** Preview variant of `getGlobalUniversityRanking` at `/metadata/global-university-ranking/demo`: sent without the key. */
   getGlobalUniversityRankingPreview: paths['/metadata/global-university-ranking/demo']['get'];
+  /**
+   * Extract fields from a document or text
+   *
+   * `post /v1/document-extractions`
+   */
   extractDocumentFields: paths['/v1/document-extractions']['post'];
+  /** Preview variant of `extractDocumentFields` at `/v1/document-extractions/demo`: sent without the key. */
   extractDocumentFieldsPreview: paths['/v1/document-extractions/demo']['post'];
+  /**
+   * Submit a document field extraction task (asynchronous)
+   *
+   * `post /v1/document-extractions/async`
+   */
   submitDocumentExtraction: paths['/v1/document-extractions/async']['post'];
+  /**
+   * Read a document field extraction task (asynchronous)
+   *
+   * `get /v1/document-extractions/tasks/{task_id}`
+   */
   getDocumentExtractionTask: paths['/v1/document-extractions/tasks/{task_id}']['get'];
+  /**
+   * Locate an IPv4 or IPv6 address
+   *
+   * `get /v2/location/ip`
+   */
   getIpLocation: paths['/v2/location/ip']['get'];
+  /** Preview variant of `getIpLocation` at `/v2/location/ip/demo`: sent without the key. */
   getIpLocationPreview: paths['/v2/location/ip/demo']['get'];
+  /**
+   * SSL certificate information of a site
+   *
+   * `get /v2/websitetools/sslcertinfo`
+   */
   getSslCertInfo: paths['/v2/websitetools/sslcertinfo']['get'];
+  /** Preview variant of `getSslCertInfo` at `/v2/websitetools/sslcertinfo/demo`: sent without the key. */
   getSslCertInfoPreview: paths['/v2/websitetools/sslcertinfo/demo']['get'];
 }
 
-/** What the types cannot read from openapi-typescript's output, by id. */
-export interface OperationMeta {
+/** What the types cannot read from openapi-typescript's output, for the operations that differ from PlainMeta. */
+export interface OperationMetaOverrides {
   getAirQuality: { payload: 'Data'; files: never; stream: false };
-  getAirQualityPreview: OperationMeta['getAirQuality'];
+  getAirQualityPreview: OperationMetaOverrides['getAirQuality'];
   rankAdmissionMajorLines: { payload: 'Data'; files: never; stream: false };
-  rankAdmissionMajorLinesPreview: OperationMeta['rankAdmissionMajorLines'];
+  rankAdmissionMajorLinesPreview: OperationMetaOverrides['rankAdmissionMajorLines'];
   predictAdmission: { payload: 'Data'; files: never; stream: false };
-  predictAdmissionPreview: OperationMeta['predictAdmission'];
+  predictAdmissionPreview: OperationMetaOverrides['predictAdmission'];
   uploadKnowledgeBaseDocuments: { payload: 'Data'; files: 'files' | never; stream: false };
-  uploadKnowledgeBaseDocumentsPreview: OperationMeta['uploadKnowledgeBaseDocuments'];
+  uploadKnowledgeBaseDocumentsPreview: OperationMetaOverrides['uploadKnowledgeBaseDocuments'];
   extractArticle: { payload: 'Data'; files: never; stream: false };
-  extractArticlePreview: OperationMeta['extractArticle'];
+  extractArticlePreview: OperationMetaOverrides['extractArticle'];
   extractArticleFromHtml: { payload: 'Data'; files: never; stream: false };
-  compareExamQuestions: { payload: null; files: never; stream: false };
-  compareExamQuestionsPreview: OperationMeta['compareExamQuestions'];
   getFundBasicIndex: { payload: 'Data'; files: never; stream: false };
   getFundBasicInfo: { payload: 'Data'; files: never; stream: false };
   getFundEtfOpenRankingList: { payload: 'Data'; files: never; stream: false };
@@ -96,287 +233,31 @@ export interface OperationMeta {
   getFundOpenHistory: { payload: 'Data'; files: never; stream: false };
   getFundOpenRealtime: { payload: 'Data'; files: never; stream: false };
   getGlobalUniversityRanking: { payload: 'Data'; files: never; stream: false };
-  getGlobalUniversityRankingPreview: OperationMeta['getGlobalUniversityRanking'];
+  getGlobalUniversityRankingPreview: OperationMetaOverrides['getGlobalUniversityRanking'];
   extractDocumentFields: { payload: 'Data'; files: 'file' | never; stream: false };
-  extractDocumentFieldsPreview: OperationMeta['extractDocumentFields'];
+  extractDocumentFieldsPreview: OperationMetaOverrides['extractDocumentFields'];
   submitDocumentExtraction: { payload: 'Data'; files: 'file' | never; stream: false };
   getDocumentExtractionTask: { payload: 'Data'; files: never; stream: false };
   getIpLocation: { payload: 'data'; files: never; stream: false };
-  getIpLocationPreview: OperationMeta['getIpLocation'];
+  getIpLocationPreview: OperationMetaOverrides['getIpLocation'];
   getSslCertInfo: { payload: 'data'; files: never; stream: false };
-  getSslCertInfoPreview: OperationMeta['getSslCertInfo'];
+  getSslCertInfoPreview: OperationMetaOverrides['getSslCertInfo'];
 }
 
-export interface Client {
-  /**
-   * Air quality for a location or city
-   *
-   * `get /Weather/AirQuality`
-   */
-  getAirQuality: OperationMethod<OperationTypes['getAirQuality'], OperationMeta['getAirQuality']>;
-  /** Preview variant of `getAirQuality` at `/Weather/AirQuality/demo`: sent without the key. */
-  getAirQualityPreview: OperationMethod<
-    OperationTypes['getAirQualityPreview'],
-    OperationMeta['getAirQualityPreview']
-  >;
-  /**
-   * Rank major admission lines by probability
-   *
-   * `post /ai/admission/major-line-rank`
-   */
-  rankAdmissionMajorLines: OperationMethod<
-    OperationTypes['rankAdmissionMajorLines'],
-    OperationMeta['rankAdmissionMajorLines']
-  >;
-  /** Preview variant of `rankAdmissionMajorLines` at `/ai/admission/major-line-rank/demo`: sent without the key. */
-  rankAdmissionMajorLinesPreview: OperationMethod<
-    OperationTypes['rankAdmissionMajorLinesPreview'],
-    OperationMeta['rankAdmissionMajorLinesPreview']
-  >;
-  /**
-   * Assess admission opportunity and tier
-   *
-   * `post /ai/admission/predict`
-   */
-  predictAdmission: OperationMethod<
-    OperationTypes['predictAdmission'],
-    OperationMeta['predictAdmission']
-  >;
-  /** Preview variant of `predictAdmission` at `/ai/admission/predict/demo`: sent without the key. */
-  predictAdmissionPreview: OperationMethod<
-    OperationTypes['predictAdmissionPreview'],
-    OperationMeta['predictAdmissionPreview']
-  >;
-  /**
-   * Upload documents to a knowledge base
-   *
-   * `post /ai/knowledge-bases/{knowledge_base_id}/documents`
-   */
-  uploadKnowledgeBaseDocuments: OperationMethod<
-    OperationTypes['uploadKnowledgeBaseDocuments'],
-    OperationMeta['uploadKnowledgeBaseDocuments']
-  >;
-  /** Preview variant of `uploadKnowledgeBaseDocuments` at `/ai/knowledge-bases/{knowledge_base_id}/documents/demo`: sent without the key. */
-  uploadKnowledgeBaseDocumentsPreview: OperationMethod<
-    OperationTypes['uploadKnowledgeBaseDocumentsPreview'],
-    OperationMeta['uploadKnowledgeBaseDocumentsPreview']
-  >;
-  /**
-   * Extract the article at a web address
-   *
-   * `post /ai/v1/articles/extract`
-   */
-  extractArticle: OperationMethod<
-    OperationTypes['extractArticle'],
-    OperationMeta['extractArticle']
-  >;
-  /** Preview variant of `extractArticle` at `/ai/v1/articles/extract/demo`: sent without the key. */
-  extractArticlePreview: OperationMethod<
-    OperationTypes['extractArticlePreview'],
-    OperationMeta['extractArticlePreview']
-  >;
-  /**
-   * Extract an article from an HTML string
-   *
-   * `post /ai/v1/articles/extractFromHtml`
-   */
-  extractArticleFromHtml: OperationMethod<
-    OperationTypes['extractArticleFromHtml'],
-    OperationMeta['extractArticleFromHtml']
-  >;
-  /**
-   * Compare two exam questions for similarity
-   *
-   * `post /education/exam-question-similarity`
-   */
-  compareExamQuestions: OperationMethod<
-    OperationTypes['compareExamQuestions'],
-    OperationMeta['compareExamQuestions']
-  >;
-  /** Preview variant of `compareExamQuestions` at `/education/exam-question-similarity/demo`: sent without the key. */
-  compareExamQuestionsPreview: OperationMethod<
-    OperationTypes['compareExamQuestionsPreview'],
-    OperationMeta['compareExamQuestionsPreview']
-  >;
-  /**
-   * Fund operation at /fund/basic/index
-   *
-   * `get /fund/basic/index`
-   */
-  getFundBasicIndex: OperationMethod<
-    OperationTypes['getFundBasicIndex'],
-    OperationMeta['getFundBasicIndex']
-  >;
-  /**
-   * Fund operation at /fund/basicinfo
-   *
-   * `get /fund/basicinfo`
-   */
-  getFundBasicInfo: OperationMethod<
-    OperationTypes['getFundBasicInfo'],
-    OperationMeta['getFundBasicInfo']
-  >;
-  /**
-   * Fund operation at /fund/fund-etf-open-ranking-list
-   *
-   * `get /fund/fund-etf-open-ranking-list`
-   */
-  getFundEtfOpenRankingList: OperationMethod<
-    OperationTypes['getFundEtfOpenRankingList'],
-    OperationMeta['getFundEtfOpenRankingList']
-  >;
-  /**
-   * Fund operation at /fund/fund-open-ranking-list
-   *
-   * `get /fund/fund-open-ranking-list`
-   */
-  getFundOpenRankingList: OperationMethod<
-    OperationTypes['getFundOpenRankingList'],
-    OperationMeta['getFundOpenRankingList']
-  >;
-  /**
-   * Fund operation at /fund/fund-value-estimation
-   *
-   * `get /fund/fund-value-estimation`
-   */
-  getFundValueEstimation: OperationMethod<
-    OperationTypes['getFundValueEstimation'],
-    OperationMeta['getFundValueEstimation']
-  >;
-  /**
-   * Fund operation at /fund/historyminute
-   *
-   * `get /fund/historyminute`
-   */
-  getFundHistoryMinute: OperationMethod<
-    OperationTypes['getFundHistoryMinute'],
-    OperationMeta['getFundHistoryMinute']
-  >;
-  /**
-   * Fund operation at /fund/open-nav-history
-   *
-   * `get /fund/open-nav-history`
-   */
-  getFundOpenNavHistory: OperationMethod<
-    OperationTypes['getFundOpenNavHistory'],
-    OperationMeta['getFundOpenNavHistory']
-  >;
-  /**
-   * Fund operation at /fund/open-nav-realtime
-   *
-   * `get /fund/open-nav-realtime`
-   */
-  getFundOpenNavRealtime: OperationMethod<
-    OperationTypes['getFundOpenNavRealtime'],
-    OperationMeta['getFundOpenNavRealtime']
-  >;
-  /**
-   * Fund operation at /fund/open/etfhistory
-   *
-   * `get /fund/open/etfhistory`
-   */
-  getFundOpenEtfHistory: OperationMethod<
-    OperationTypes['getFundOpenEtfHistory'],
-    OperationMeta['getFundOpenEtfHistory']
-  >;
-  /**
-   * Fund operation at /fund/open/etfrealtime
-   *
-   * `get /fund/open/etfrealtime`
-   */
-  getFundOpenEtfRealtime: OperationMethod<
-    OperationTypes['getFundOpenEtfRealtime'],
-    OperationMeta['getFundOpenEtfRealtime']
-  >;
-  /**
-   * Fund operation at /fund/open/history
-   *
-   * `get /fund/open/history`
-   */
-  getFundOpenHistory: OperationMethod<
-    OperationTypes['getFundOpenHistory'],
-    OperationMeta['getFundOpenHistory']
-  >;
-  /**
-   * Fund operation at /fund/open/realtime
-   *
-   * `get /fund/open/realtime`
-   */
-  getFundOpenRealtime: OperationMethod<
-    OperationTypes['getFundOpenRealtime'],
-    OperationMeta['getFundOpenRealtime']
-  >;
-  /**
-   * Global university ranking
-   *
-   * `get /metadata/global-university-ranking`
-   */
-  getGlobalUniversityRanking: OperationMethod<
-    OperationTypes['getGlobalUniversityRanking'],
-    OperationMeta['getGlobalUniversityRanking']
-  >;
-  /** Preview variant of `getGlobalUniversityRanking` at `/metadata/global-university-ranking/demo`: sent without the key. */
-  getGlobalUniversityRankingPreview: OperationMethod<
-    OperationTypes['getGlobalUniversityRankingPreview'],
-    OperationMeta['getGlobalUniversityRankingPreview']
-  >;
-  /**
-   * Extract fields from a document or text
-   *
-   * `post /v1/document-extractions`
-   */
-  extractDocumentFields: OperationMethod<
-    OperationTypes['extractDocumentFields'],
-    OperationMeta['extractDocumentFields']
-  >;
-  /** Preview variant of `extractDocumentFields` at `/v1/document-extractions/demo`: sent without the key. */
-  extractDocumentFieldsPreview: OperationMethod<
-    OperationTypes['extractDocumentFieldsPreview'],
-    OperationMeta['extractDocumentFieldsPreview']
-  >;
-  /**
-   * Submit a document field extraction task (asynchronous)
-   *
-   * `post /v1/document-extractions/async`
-   */
-  submitDocumentExtraction: OperationMethod<
-    OperationTypes['submitDocumentExtraction'],
-    OperationMeta['submitDocumentExtraction']
-  >;
-  /**
-   * Read a document field extraction task (asynchronous)
-   *
-   * `get /v1/document-extractions/tasks/{task_id}`
-   */
-  getDocumentExtractionTask: OperationMethod<
-    OperationTypes['getDocumentExtractionTask'],
-    OperationMeta['getDocumentExtractionTask']
-  >;
-  /**
-   * Locate an IPv4 or IPv6 address
-   *
-   * `get /v2/location/ip`
-   */
-  getIpLocation: OperationMethod<OperationTypes['getIpLocation'], OperationMeta['getIpLocation']>;
-  /** Preview variant of `getIpLocation` at `/v2/location/ip/demo`: sent without the key. */
-  getIpLocationPreview: OperationMethod<
-    OperationTypes['getIpLocationPreview'],
-    OperationMeta['getIpLocationPreview']
-  >;
-  /**
-   * SSL certificate information of a site
-   *
-   * `get /v2/websitetools/sslcertinfo`
-   */
-  getSslCertInfo: OperationMethod<
-    OperationTypes['getSslCertInfo'],
-    OperationMeta['getSslCertInfo']
-  >;
-  /** Preview variant of `getSslCertInfo` at `/v2/websitetools/sslcertinfo/demo`: sent without the key. */
-  getSslCertInfoPreview: OperationMethod<
-    OperationTypes['getSslCertInfoPreview'],
-    OperationMeta['getSslCertInfoPreview']
-  >;
+/** What the types cannot read from openapi-typescript's output, by id. */
+export type OperationMeta = {
+  [K in keyof OperationTypes]: K extends keyof OperationMetaOverrides
+    ? OperationMetaOverrides[K]
+    : PlainMeta;
+};
+
+/**
+ * One method per operation and preview variant (see OperationTypes). A mapped type, so the
+ * compiler works a method's types out only where a program calls it.
+ */
+export type Client = {
+  [K in keyof OperationTypes]: OperationMethod<OperationTypes[K], OperationMeta[K]>;
+} & {
   /** Asynchronous operations: submit, then poll the status operation until a final state. */
   submitAndWait: {
     submitDocumentExtraction: WaitMethod<
@@ -388,7 +269,7 @@ export interface Client {
   };
   /** The untyped runtime underneath: call any operation by id. */
   $runtime: RuntimeClient;
-}
+};
 
 /** Creates a client; see ClientOptions for the key, timeouts, retries and pacing. */
 export function createClient(options: ClientOptions): Client {

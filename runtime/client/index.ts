@@ -27,6 +27,7 @@ export type {
   MethodMeta,
   OperationInput,
   OperationMethod,
+  PlainMeta,
   SuccessBody,
   WaitMethod,
 } from './types.ts';

@@ -20,6 +20,13 @@ export interface MethodMeta {
   stream: boolean;
 }
 
+/** The meta of most operations: plain JSON (no envelope), no file fields, no event stream. */
+export interface PlainMeta {
+  payload: null;
+  files: never;
+  stream: false;
+}
+
 type RequiredKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];
 
 type ParamsOf<O> = O extends { parameters: infer P } ? P : {};
