@@ -30,7 +30,6 @@ import { createHandlers, SCENARIO } from './handlers.ts';
 import { readScenario } from './scenarios.ts';
 
 export { MockExampleError } from './catalogue.ts';
-export { sample } from 'dataapi/runtime/sampler';
 export { readScenario, type Scenario } from './scenarios.ts';
 
 export const DEFAULT_MOCK_APPKEY = 'mock-appkey';

@@ -20,7 +20,7 @@ export type { KeyVerdict, VerifyKey } from './auth.ts';
 export { readKey } from './auth.ts';
 export { keysVerifier, keysFromEnv, readKeysFile, parseKeyLines, KeySourceError } from './keys.ts';
 export type { UploadedFile } from './multipart.ts';
-export type { RateLimitOptions } from './route-limits.ts';
+export type { RateLimitOptions, RedisClient } from './route-limits.ts';
 export { createPathMatcher, toRoutePath } from './routes.ts';
 export { deref, resolveRef, propertiesOf, declaredResponse } from 'dataapi/model';
 export { loadHandlers } from './handlers.ts';

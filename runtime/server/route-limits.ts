@@ -9,16 +9,24 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
-import type { Redis } from 'ioredis';
 import { WINDOW_MS, type RateLimit } from 'dataapi/model';
 import { HttpError } from './errors.ts';
 import { appendHook, contextOf } from './route-context.ts';
 import { acceptedKey } from './route-auth.ts';
 import { throttledLog } from './log.ts';
 
+/**
+ * An ioredis client (`new Redis(url)`, or a `Cluster`), typed by the one method
+ * @fastify/rate-limit calls on it: so the runtime's declarations do not load ioredis' types into
+ * every program that imports the server (docs/benchmarks.md, tsc over generated output).
+ */
+export interface RedisClient {
+  defineCommand(name: string, definition: { lua: string; numberOfKeys?: number }): void;
+}
+
 export interface RateLimitOptions {
   /** An ioredis client: counts are kept in Redis and shared by every instance using it. */
-  redis?: Redis;
+  redis?: RedisClient;
   /**
    * What a request gets when the store cannot answer (Redis down or slow): 'open' (default) lets
    * it through, 'closed' answers 503. Either way a warning is logged (at most every 30 s).

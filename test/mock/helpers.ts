@@ -1,7 +1,8 @@
 /** Test helpers: the generated mock on 127.0.0.1 and an ephemeral port, and valid requests built from the IR. */
 import type { FastifyInstance } from 'fastify';
 import type { Operation, ServiceModel } from 'dataapi/model';
-import { sample, type MockOptions } from 'dataapi/runtime/mock';
+import type { MockOptions } from 'dataapi/runtime/mock';
+import { sample } from 'dataapi/runtime/sampler';
 import { createMockServer } from '../../generated/mock/index.ts';
 
 export const KEY = 'mock-appkey';
