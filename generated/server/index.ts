@@ -9,7 +9,6 @@ import {
   registerService as registerRoutes,
   type Handler,
   type HandlerOf,
-  type HandlerSpec,
   type ServiceOptions,
 } from 'dataapi/runtime/server';
 import { model } from '../model.ts';
@@ -20,194 +19,203 @@ export { HttpError, respond, loadHandlers } from 'dataapi/runtime/server';
 export type { KeyVerdict, UploadedFile, VerifyKey } from 'dataapi/runtime/server';
 
 /**
- * What each operation's handler is typed from (runtime/server/types.ts, HandlerSpec): its
+ * What each operation's handler is typed from (HandlerSpec in dataapi/runtime/server): its
  * openapi-typescript type, success status and media type, envelope payload key, request body.
  */
 export interface HandlerSpecs {
   /** get /Weather/AirQuality: Air quality for a location or city */
-  getAirQuality: HandlerSpec<
-    paths['/Weather/AirQuality']['get'],
-    '200',
-    'application/json',
-    'Data'
-  >;
+  getAirQuality: {
+    op: paths['/Weather/AirQuality']['get'];
+    status: '200';
+    media: 'application/json';
+    payload: 'Data';
+  };
   /** post /ai/admission/major-line-rank: Rank major admission lines by probability */
-  rankAdmissionMajorLines: HandlerSpec<
-    paths['/ai/admission/major-line-rank']['post'],
-    '200',
-    'application/json',
-    'Data',
-    'application/json',
-    true
-  >;
+  rankAdmissionMajorLines: {
+    op: paths['/ai/admission/major-line-rank']['post'];
+    status: '200';
+    media: 'application/json';
+    payload: 'Data';
+    body: 'application/json';
+    bodyRequired: true;
+  };
   /** post /ai/admission/predict: Assess admission opportunity and tier */
-  predictAdmission: HandlerSpec<
-    paths['/ai/admission/predict']['post'],
-    '200',
-    'application/json',
-    'Data',
-    'application/json',
-    true
-  >;
+  predictAdmission: {
+    op: paths['/ai/admission/predict']['post'];
+    status: '200';
+    media: 'application/json';
+    payload: 'Data';
+    body: 'application/json';
+    bodyRequired: true;
+  };
   /** post /ai/knowledge-bases/{knowledge_base_id}/documents: Upload documents to a knowledge base */
-  uploadKnowledgeBaseDocuments: HandlerSpec<
-    paths['/ai/knowledge-bases/{knowledge_base_id}/documents']['post'],
-    '200',
-    'application/json',
-    'Data',
-    'multipart/form-data',
-    true,
-    'files'
-  >;
+  uploadKnowledgeBaseDocuments: {
+    op: paths['/ai/knowledge-bases/{knowledge_base_id}/documents']['post'];
+    status: '200';
+    media: 'application/json';
+    payload: 'Data';
+    body: 'multipart/form-data';
+    bodyRequired: true;
+    files: 'files';
+  };
   /** post /ai/v1/articles/extract: Extract the article at a web address */
-  extractArticle: HandlerSpec<
-    paths['/ai/v1/articles/extract']['post'],
-    '200',
-    'application/json',
-    'Data',
-    'application/json',
-    true
-  >;
+  extractArticle: {
+    op: paths['/ai/v1/articles/extract']['post'];
+    status: '200';
+    media: 'application/json';
+    payload: 'Data';
+    body: 'application/json';
+    bodyRequired: true;
+  };
   /** post /ai/v1/articles/extractFromHtml: Extract an article from an HTML string */
-  extractArticleFromHtml: HandlerSpec<
-    paths['/ai/v1/articles/extractFromHtml']['post'],
-    '200',
-    'application/json',
-    'Data',
-    'application/json',
-    true
-  >;
+  extractArticleFromHtml: {
+    op: paths['/ai/v1/articles/extractFromHtml']['post'];
+    status: '200';
+    media: 'application/json';
+    payload: 'Data';
+    body: 'application/json';
+    bodyRequired: true;
+  };
   /** post /education/exam-question-similarity: Compare two exam questions for similarity */
-  compareExamQuestions: HandlerSpec<
-    paths['/education/exam-question-similarity']['post'],
-    '200',
-    'application/json',
-    never,
-    'application/json',
-    true
-  >;
+  compareExamQuestions: {
+    op: paths['/education/exam-question-similarity']['post'];
+    status: '200';
+    media: 'application/json';
+    body: 'application/json';
+    bodyRequired: true;
+  };
   /** get /fund/basic/index: Fund operation at /fund/basic/index */
-  getFundBasicIndex: HandlerSpec<
-    paths['/fund/basic/index']['get'],
-    '200',
-    'application/json',
-    'Data'
-  >;
+  getFundBasicIndex: {
+    op: paths['/fund/basic/index']['get'];
+    status: '200';
+    media: 'application/json';
+    payload: 'Data';
+  };
   /** get /fund/basicinfo: Fund operation at /fund/basicinfo */
-  getFundBasicInfo: HandlerSpec<paths['/fund/basicinfo']['get'], '200', 'application/json', 'Data'>;
+  getFundBasicInfo: {
+    op: paths['/fund/basicinfo']['get'];
+    status: '200';
+    media: 'application/json';
+    payload: 'Data';
+  };
   /** get /fund/fund-etf-open-ranking-list: Fund operation at /fund/fund-etf-open-ranking-list */
-  getFundEtfOpenRankingList: HandlerSpec<
-    paths['/fund/fund-etf-open-ranking-list']['get'],
-    '200',
-    'application/json',
-    'Data'
-  >;
+  getFundEtfOpenRankingList: {
+    op: paths['/fund/fund-etf-open-ranking-list']['get'];
+    status: '200';
+    media: 'application/json';
+    payload: 'Data';
+  };
   /** get /fund/fund-open-ranking-list: Fund operation at /fund/fund-open-ranking-list */
-  getFundOpenRankingList: HandlerSpec<
-    paths['/fund/fund-open-ranking-list']['get'],
-    '200',
-    'application/json',
-    'Data'
-  >;
+  getFundOpenRankingList: {
+    op: paths['/fund/fund-open-ranking-list']['get'];
+    status: '200';
+    media: 'application/json';
+    payload: 'Data';
+  };
   /** get /fund/fund-value-estimation: Fund operation at /fund/fund-value-estimation */
-  getFundValueEstimation: HandlerSpec<
-    paths['/fund/fund-value-estimation']['get'],
-    '200',
-    'application/json',
-    'Data'
-  >;
+  getFundValueEstimation: {
+    op: paths['/fund/fund-value-estimation']['get'];
+    status: '200';
+    media: 'application/json';
+    payload: 'Data';
+  };
   /** get /fund/historyminute: Fund operation at /fund/historyminute */
-  getFundHistoryMinute: HandlerSpec<
-    paths['/fund/historyminute']['get'],
-    '200',
-    'application/json',
-    'Data'
-  >;
+  getFundHistoryMinute: {
+    op: paths['/fund/historyminute']['get'];
+    status: '200';
+    media: 'application/json';
+    payload: 'Data';
+  };
   /** get /fund/open-nav-history: Fund operation at /fund/open-nav-history */
-  getFundOpenNavHistory: HandlerSpec<
-    paths['/fund/open-nav-history']['get'],
-    '200',
-    'application/json',
-    'Data'
-  >;
+  getFundOpenNavHistory: {
+    op: paths['/fund/open-nav-history']['get'];
+    status: '200';
+    media: 'application/json';
+    payload: 'Data';
+  };
   /** get /fund/open-nav-realtime: Fund operation at /fund/open-nav-realtime */
-  getFundOpenNavRealtime: HandlerSpec<
-    paths['/fund/open-nav-realtime']['get'],
-    '200',
-    'application/json',
-    'Data'
-  >;
+  getFundOpenNavRealtime: {
+    op: paths['/fund/open-nav-realtime']['get'];
+    status: '200';
+    media: 'application/json';
+    payload: 'Data';
+  };
   /** get /fund/open/etfhistory: Fund operation at /fund/open/etfhistory */
-  getFundOpenEtfHistory: HandlerSpec<
-    paths['/fund/open/etfhistory']['get'],
-    '200',
-    'application/json',
-    'Data'
-  >;
+  getFundOpenEtfHistory: {
+    op: paths['/fund/open/etfhistory']['get'];
+    status: '200';
+    media: 'application/json';
+    payload: 'Data';
+  };
   /** get /fund/open/etfrealtime: Fund operation at /fund/open/etfrealtime */
-  getFundOpenEtfRealtime: HandlerSpec<
-    paths['/fund/open/etfrealtime']['get'],
-    '200',
-    'application/json',
-    'Data'
-  >;
+  getFundOpenEtfRealtime: {
+    op: paths['/fund/open/etfrealtime']['get'];
+    status: '200';
+    media: 'application/json';
+    payload: 'Data';
+  };
   /** get /fund/open/history: Fund operation at /fund/open/history */
-  getFundOpenHistory: HandlerSpec<
-    paths['/fund/open/history']['get'],
-    '200',
-    'application/json',
-    'Data'
-  >;
+  getFundOpenHistory: {
+    op: paths['/fund/open/history']['get'];
+    status: '200';
+    media: 'application/json';
+    payload: 'Data';
+  };
   /** get /fund/open/realtime: Fund operation at /fund/open/realtime */
-  getFundOpenRealtime: HandlerSpec<
-    paths['/fund/open/realtime']['get'],
-    '200',
-    'application/json',
-    'Data'
-  >;
+  getFundOpenRealtime: {
+    op: paths['/fund/open/realtime']['get'];
+    status: '200';
+    media: 'application/json';
+    payload: 'Data';
+  };
   /** get /metadata/global-university-ranking: Global university ranking */
-  getGlobalUniversityRanking: HandlerSpec<
-    paths['/metadata/global-university-ranking']['get'],
-    '200',
-    'application/json',
-    'Data'
-  >;
+  getGlobalUniversityRanking: {
+    op: paths['/metadata/global-university-ranking']['get'];
+    status: '200';
+    media: 'application/json';
+    payload: 'Data';
+  };
   /** post /v1/document-extractions: Extract fields from a document or text */
-  extractDocumentFields: HandlerSpec<
-    paths['/v1/document-extractions']['post'],
-    '200',
-    'application/json',
-    'Data',
-    'multipart/form-data',
-    true,
-    'file'
-  >;
+  extractDocumentFields: {
+    op: paths['/v1/document-extractions']['post'];
+    status: '200';
+    media: 'application/json';
+    payload: 'Data';
+    body: 'multipart/form-data';
+    bodyRequired: true;
+    files: 'file';
+  };
   /** post /v1/document-extractions/async: Submit a document field extraction task (asynchronous) */
-  submitDocumentExtraction: HandlerSpec<
-    paths['/v1/document-extractions/async']['post'],
-    '200',
-    'application/json',
-    'Data',
-    'multipart/form-data',
-    true,
-    'file'
-  >;
+  submitDocumentExtraction: {
+    op: paths['/v1/document-extractions/async']['post'];
+    status: '200';
+    media: 'application/json';
+    payload: 'Data';
+    body: 'multipart/form-data';
+    bodyRequired: true;
+    files: 'file';
+  };
   /** get /v1/document-extractions/tasks/{task_id}: Read a document field extraction task (asynchronous) */
-  getDocumentExtractionTask: HandlerSpec<
-    paths['/v1/document-extractions/tasks/{task_id}']['get'],
-    '200',
-    'application/json',
-    'Data'
-  >;
+  getDocumentExtractionTask: {
+    op: paths['/v1/document-extractions/tasks/{task_id}']['get'];
+    status: '200';
+    media: 'application/json';
+    payload: 'Data';
+  };
   /** get /v2/location/ip: Locate an IPv4 or IPv6 address */
-  getIpLocation: HandlerSpec<paths['/v2/location/ip']['get'], '200', 'application/json', 'data'>;
+  getIpLocation: {
+    op: paths['/v2/location/ip']['get'];
+    status: '200';
+    media: 'application/json';
+    payload: 'data';
+  };
   /** get /v2/websitetools/sslcertinfo: SSL certificate information of a site */
-  getSslCertInfo: HandlerSpec<
-    paths['/v2/websitetools/sslcertinfo']['get'],
-    '200',
-    'application/json',
-    'data'
-  >;
+  getSslCertInfo: {
+    op: paths['/v2/websitetools/sslcertinfo']['get'];
+    status: '200';
+    media: 'application/json';
+    payload: 'data';
+  };
 }
 
 /** The handler of each operation: `handlers.getX = async ({ query, body }) => payload`. */

@@ -71,53 +71,46 @@ export type OperationHandler<Q, P, B, R> = (
 ) => Promise<R | ServiceResult<R>>;
 
 /**
- * What the generated `Handlers` type needs to know of one operation (`never` where there is
- * none): its openapi-typescript type `O`, the success response's status `S` and media type `M`,
- * the envelope's payload key `K`, the request body's media type `B`, whether that body is
- * required `R`, and the multipart fields that carry files `F` (left out of the typed body). A
- * generic interface, and `Handlers` a mapped type over the specs: the compiler works a handler's
- * types out only where a program uses it, instead of for every operation on every check (tsc over
- * GitHub's generated server, 1,223 operations: docs/benchmarks.md).
+ * One operation in the generated `HandlerSpecs`, a field absent where there is none: its
+ * openapi-typescript type, the success response's status and media type, the envelope's payload
+ * key, the request body's media type, whether that body is required, and the multipart fields
+ * that carry files (left out of the typed body). Plain object types, and `Handlers` a mapped type
+ * over them: the compiler works a handler's types out only where a program uses it, not for every
+ * operation on every check (tsc over GitHub's generated server: docs/benchmarks.md).
  */
-export interface HandlerSpec<
-  O,
-  S extends string = never,
-  M extends string = never,
-  K extends string = never,
-  B extends string = never,
-  R extends boolean = false,
-  F extends string = never,
-> {
-  op: O;
-  status: S;
-  media: M;
-  payload: K;
-  body: B;
-  bodyRequired: R;
-  files: F;
+export interface HandlerSpec {
+  op: unknown;
+  status?: string;
+  media?: string;
+  payload?: string;
+  body?: string;
+  bodyRequired?: boolean;
+  files?: string;
 }
 
-type AnySpec = HandlerSpec<unknown, string, string, string, string, boolean, string>;
+/** A text field of a spec (`never` when absent). Unconstrained, so nothing is checked eagerly. */
+type Text<T, F extends string> = T extends { [K in F]: infer V extends string } ? V : never;
+type OpOf<T> = T extends { op: infer O } ? O : never;
 
 /** The request body a handler receives: none, the typed body, without its file fields. */
-export type SpecBody<T extends AnySpec> = [T['body']] extends [never]
+export type SpecBody<T> = [Text<T, 'body'>] extends [never]
   ? undefined
-  : | (T['bodyRequired'] extends true ? never : undefined)
-    | ([T['files']] extends [never]
-        ? RequestBodyOf<T['op'], T['body']>
-        : Omit<RequestBodyOf<T['op'], T['body']>, T['files']>);
+  : | (T extends { bodyRequired: true } ? never : undefined)
+    | ([Text<T, 'files'>] extends [never]
+        ? RequestBodyOf<OpOf<T>, Text<T, 'body'>>
+        : Omit<RequestBodyOf<OpOf<T>, Text<T, 'body'>>, Text<T, 'files'>>);
 
 /** What a handler returns: the success body, or its payload in an envelope (`unknown` without one). */
-export type SpecResult<T extends AnySpec> = [T['media']] extends [never]
+export type SpecResult<T> = [Text<T, 'media'>] extends [never]
   ? unknown
-  : [T['payload']] extends [never]
-    ? ResponseBodyOf<T['op'], T['status'], T['media']>
-    : PayloadOf<T['op'], T['status'], T['media'], T['payload']>;
+  : [Text<T, 'payload'>] extends [never]
+    ? ResponseBodyOf<OpOf<T>, Text<T, 'status'>, Text<T, 'media'>>
+    : PayloadOf<OpOf<T>, Text<T, 'status'>, Text<T, 'media'>, Text<T, 'payload'>>;
 
 /** The handler of one operation, from its spec. */
-export type HandlerOf<T extends AnySpec> = OperationHandler<
-  ParamsOf<T['op'], 'query'>,
-  ParamsOf<T['op'], 'path'>,
+export type HandlerOf<T> = OperationHandler<
+  ParamsOf<OpOf<T>, 'query'>,
+  ParamsOf<OpOf<T>, 'path'>,
   SpecBody<T>,
   SpecResult<T>
 >;

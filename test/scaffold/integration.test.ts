@@ -89,7 +89,12 @@ describe('scaffold, generate and contract-test a new operation', () => {
       operations: { id: string; preview?: { id: string } }[];
     };
     expect(model.operations.find((o) => o.id === id)?.preview?.id).toBe(`${id}Preview`);
-    expect(gen('server/index.ts')).toContain(`${id}: OperationHandler<`);
+    const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    expect(gen('server/index.ts')).toMatch(
+      new RegExp(
+        `\\n  ${id}: \\{\\s*op: paths\\['${literal(`${F.path}/{city_id}`)}'\\]\\['post'\\]`,
+      ),
+    );
     expect(gen('client/index.ts')).toContain(id);
     expect(gen(`contract-tests/${toFileStem(id, 'operation')}.test.ts`)).toContain(
       `contractSuite(model, '${id}')`,
