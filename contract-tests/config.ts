@@ -46,6 +46,9 @@ declare module 'vitest' {
   }
 }
 
+/** How a 429 is retried (Retry-After honoured, capped), the same for every kind of run. */
+export const RETRY_DEFAULTS = { maxRetries: 3, maxRetryWaitMs: 30_000 } as const;
+
 /** Defaults for a config read from the environment (vitest run directly, without the runner). */
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ContractConfig | undefined {
   const baseUrl = env.DATAAPI_BASE_URL;
@@ -55,7 +58,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ContractCon
     appkey: env.DATAAPI_APPKEY ?? '',
     timeoutMs: Number(env.DATAAPI_TIMEOUT_MS ?? 10_000),
     allowWrites: env.DATAAPI_ALLOW_WRITES === '1',
-    maxRetries: 3,
-    maxRetryWaitMs: 30_000,
+    ...RETRY_DEFAULTS,
   };
 }

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { Operation, ServiceModel } from 'dataapi/model';
 import { findOperation, redactorFor } from 'dataapi/runtime/shared';
-import type { ContractConfig } from './config.ts';
+import { RETRY_DEFAULTS, type ContractConfig } from './config.ts';
 import { judgeProbe } from './fuzz/judge.ts';
 import type { ReplayFile } from './fuzz/replay-file.ts';
 import { createTransport, type Transport } from './http.ts';
@@ -70,8 +70,7 @@ export async function replayContract(o: ReplayOptions): Promise<number> {
       appkey,
       timeoutMs: o.timeoutMs,
       allowWrites: o.allowWrites || embedded,
-      maxRetries: 3,
-      maxRetryWaitMs: 30_000,
+      ...RETRY_DEFAULTS,
     };
     const t = createTransport(config, new LocalScheduler());
     const redactor = redactorFor([appkey]);

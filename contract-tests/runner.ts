@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { toFileStem, type ServiceModel } from 'dataapi/model';
 import { keyWarning, redactorFor, type Redactor } from 'dataapi/runtime/shared';
 import { didYouMean } from '../model/suggest.ts';
-import type { ContractConfig } from './config.ts';
+import { RETRY_DEFAULTS, type ContractConfig } from './config.ts';
 import { Collector } from './collector.ts';
 import { coverageOf, type ContractRunResult, type Variant } from './results.ts';
 import { RunError } from './run-error.ts';
@@ -124,8 +124,7 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
       timeoutMs: o.timeoutMs,
       // The embedded mock is ours to write to.
       allowWrites: o.allowWrites || embedded,
-      maxRetries: 3,
-      maxRetryWaitMs: 30_000,
+      ...RETRY_DEFAULTS,
       ...(selection ? { variants: selection } : {}),
       ...(o.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: o.maxResponseTimeMs } : {}),
       ...(o.budget !== undefined ? { budget: o.budget } : {}),
