@@ -34,6 +34,19 @@ interface AjvLikeError {
   params?: Record<string, unknown>;
 }
 
+/**
+ * Whether the text has a `$ref` deeper than a component (`#/paths/~1a/post/requestBody/...`,
+ * `#/components/schemas/A/properties/b`): openapi-typescript turns one into an indexed access
+ * type that does not compile, so it is hoisted (load-hoist.ts). A scan of the text, so the
+ * usual description (components only) costs no walk of its tree.
+ */
+function hasDeepRef(text: string): boolean {
+  for (const m of text.matchAll(/\$ref["']?\s*:\s*["']?#(\/[^"'\s,}]*)/g)) {
+    if (!/^\/components\/[^/]+\/[^/]+$/.test(m[1] as string)) return true;
+  }
+  return false;
+}
+
 /** Loads, validates and bundles a description. Throws SpecError; never returns a bad document. */
 export async function loadSpec(specPath: string): Promise<LoadedSpec> {
   const { file, shown, text } = await readSpecText(specPath);
@@ -64,10 +77,14 @@ export async function loadSpec(specPath: string): Promise<LoadedSpec> {
   // Bundle first (every `$ref` internal then), then validate the bundle.
   let document: OpenApiDocument;
   try {
-    if (files.paths.length === 1) {
+    if (files.paths.length === 1 && !hasDeepRef(text)) {
       // One file, internal `$ref`s only (checkRefs read every file a `$ref` reaches): the bundle
       // would be the document itself, so the bundler's crawl (and a copy) is skipped.
       document = raw as OpenApiDocument;
+    } else if (files.paths.length === 1) {
+      // A `$ref` the author pointed into a path or a schema's inside: hoisted as in a bundle.
+      document = structuredClone(raw) as OpenApiDocument;
+      hoistDeepSchemaRefs(document, (pointer) => files.refNameAt(pointer));
     } else {
       // The bundler (and its resolver) loads only for a description split over files.
       const SwaggerParser = (await import('@apidevtools/swagger-parser')).default;
