@@ -15,8 +15,6 @@ const SPECS: Record<string, string> = {
   'star-trek-30': path.join(OAS_EXAMPLES, '3.0/json/star-trek.json'),
   // discriminator mappings by bare schema name
   'discriminators-30': path.join(OAS_EXAMPLES, '3.0/json/discriminators.json'),
-  // a `$ref` into a path's request body schema, in one file (hoisted, as in a bundle)
-  'circular-paths-30': path.join(OAS_EXAMPLES, '3.0/json/circular-paths.json'),
   // 3.1 without a single path (webhooks only): the output must still compile.
   'webhooks-31': path.join(OAS_EXAMPLES, '3.1/json/webhooks.json'),
   odd: path.join(FIXTURES, 'generator-odd.yaml'),
