@@ -93,22 +93,36 @@ export async function leftovers(dir: string): Promise<string[]> {
 }
 
 /**
- * Type-checks every `.ts` file under `dir` with the project's compiler options, in one tsc run
- * (a tsconfig in `dir` extending the project's; `dir` must sit two levels under test/.work).
+ * A tsconfig.json in `dir` extending the project's, over every `.ts` file there. `consumer`: as
+ * another project reads the runtime (its declaration files, package.json's `types` condition),
+ * not through this project's `dataapi-source` condition. Returns its path.
  */
-export async function typecheck(dir: string): Promise<Run> {
+export async function writeTsconfig(dir: string, consumer = false): Promise<string> {
   const { writeFile } = await import('node:fs/promises');
   const base = path.relative(dir, path.join(ROOT, 'tsconfig.json')).split(path.sep).join('/');
-  await writeFile(
-    path.join(dir, 'tsconfig.json'),
-    JSON.stringify({ extends: base, include: ['**/*.ts'], exclude: [] }, null, 2),
-  );
+  const config = {
+    extends: base,
+    ...(consumer ? { compilerOptions: { customConditions: [] } } : {}),
+    include: ['**/*.ts'],
+    exclude: [],
+  };
+  const file = path.join(dir, 'tsconfig.json');
+  await writeFile(file, JSON.stringify(config, null, 2));
+  return file;
+}
+
+/**
+ * Type-checks every `.ts` file under `dir` with the project's compiler options, in one tsc run
+ * (`dir` must sit inside the project, so that `dataapi/...` resolves; see writeTsconfig).
+ */
+export async function typecheck(dir: string, consumer = false): Promise<Run> {
+  const config = await writeTsconfig(dir, consumer);
   return run(path.join(ROOT, 'node_modules/.bin/tsc'), [
     '--noEmit',
     '--pretty',
     'false',
     '-p',
-    path.join(dir, 'tsconfig.json'),
+    config,
   ]);
 }
 

@@ -6,11 +6,10 @@
  * run, as a project that imports the runtime's declaration files would check it.
  */
 import { readdirSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from '../../generator/generate.ts';
-import { cleanup, FIXTURES, OAS_EXAMPLES, ROOT, run, scratch, type Run } from './helpers.ts';
+import { cleanup, FIXTURES, OAS_EXAMPLES, scratch, typecheck, type Run } from './helpers.ts';
 
 const EXAMPLES = ['3.0', '3.1'].flatMap((v) =>
   readdirSync(path.join(OAS_EXAMPLES, v, 'json'))
@@ -35,21 +34,8 @@ beforeAll(async () => {
       failed.set(name!, e instanceof Error ? e.message : String(e)),
     );
   }
-  const config = {
-    extends: path.relative(base, path.join(ROOT, 'tsconfig.json')),
-    // Another project's view: the runtime through its declaration files (npm's prepare).
-    compilerOptions: { customConditions: [] },
-    include: ['**/*.ts'],
-    exclude: [],
-  };
-  await writeFile(path.join(base, 'tsconfig.json'), JSON.stringify(config));
-  tsc = await run(path.join(ROOT, 'node_modules/.bin/tsc'), [
-    '--noEmit',
-    '--pretty',
-    'false',
-    '-p',
-    path.join(base, 'tsconfig.json'),
-  ]);
+  // Another project's view: the runtime through its declaration files (npm's prepare).
+  tsc = await typecheck(base, true);
 }, 600_000);
 
 afterAll(() => cleanup(base));

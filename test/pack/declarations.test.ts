@@ -7,6 +7,7 @@
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { writeTsconfig } from '../generator/helpers.ts';
 import { ROOT, TSC, run } from './helpers.ts';
 
 const made: string[] = [];
@@ -20,14 +21,8 @@ async function consumer(files: Record<string, string>): Promise<string> {
   const dir = await mkdtemp(path.join(ROOT, 'test/.work/declarations-'));
   made.push(dir);
   await cp(path.join(ROOT, 'generated'), dir, { recursive: true });
-  const config = {
-    extends: path.relative(dir, path.join(ROOT, 'tsconfig.json')),
-    // What another project sees: the package's `types` condition, not the sources.
-    compilerOptions: { customConditions: [] },
-    include: ['**/*.ts'],
-    exclude: [],
-  };
-  await writeFile(path.join(dir, 'tsconfig.json'), JSON.stringify(config));
+  // What another project sees: the package's `types` condition, not the sources.
+  await writeTsconfig(dir, true);
   for (const [rel, text] of Object.entries(files)) await writeFile(path.join(dir, rel), text);
   return dir;
 }
