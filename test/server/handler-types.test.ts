@@ -8,7 +8,12 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type { components, paths } from '../../generated/types.ts';
 import type { HandlerSpecs, Handlers } from '../../generated/server/index.ts';
-import type { HandlerOf, OperationInput, ServiceResult } from '../../runtime/server/index.ts';
+import type {
+  HandlerOf,
+  HandlerSpec,
+  OperationInput,
+  ServiceResult,
+} from '../../runtime/server/index.ts';
 
 type Schemas = components['schemas'];
 type Input<H> = H extends (input: infer I) => unknown ? I : never;
@@ -53,6 +58,11 @@ describe('the generated Handlers are typed from the spec', () => {
     >();
     type Required = HandlerOf<{ op: Op; body: 'application/json'; bodyRequired: true }>;
     expectTypeOf<Input<Required>['body']>().toEqualTypeOf<Body>();
+  });
+
+  it('reads entries of the shape HandlerSpec documents', () => {
+    expectTypeOf<HandlerSpecs[keyof HandlerSpecs]>().toExtend<HandlerSpec>();
+    expectTypeOf<{ op: unknown; status: 200 }>().not.toExtend<HandlerSpec>();
   });
 
   it('has one handler per operation of the spec', () => {
