@@ -18,7 +18,7 @@ import {
 } from './lib/side-by-side.ts';
 import { fmtMiB, fmtRatio } from './lib/stats.ts';
 
-export const GITHUB_SPEC = 'node_modules/@octokit/openapi/generated/api.github.com.json';
+export const GITHUB_SPEC = 'bench/node_modules/@octokit/openapi/generated/api.github.com.json';
 
 const rel = (ctx: BenchContext, p: string) => path.relative(ctx.root, p).split(path.sep).join('/');
 

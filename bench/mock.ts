@@ -68,7 +68,7 @@ export async function mockThroughput(ctx: BenchContext): Promise<Section> {
     const port = await freePort();
     const prism = await startServer(
       'Prism',
-      path.join(ctx.root, 'node_modules/.bin/prism'),
+      path.join(ctx.root, 'bench/node_modules/.bin/prism'),
       ['mock', 'spec/openapi.yaml', '-h', '127.0.0.1', '-p', String(port), '-v', 'silent'],
       { cwd: ctx.root, probe: `http://127.0.0.1:${port}${AIR_QUALITY}`, timeoutMs: 120_000 },
     );

@@ -43,18 +43,20 @@ export function versions(root: string): [string, string][] {
     ['dataapi', (req('./package.json') as { version: string }).version],
     ['node', process.version],
   ];
+  // The project's own packages, and the anchors installed in bench/node_modules.
+  const folders = [path.join(root, 'node_modules'), path.join(root, 'bench', 'node_modules')];
   for (const name of PACKAGES) {
-    try {
-      out.push([name, (req(`${name}/package.json`) as { version: string }).version]);
-    } catch {
-      // exports maps can hide package.json; fall back to the installed folder
+    let version = 'not installed';
+    for (const folder of folders) {
       try {
-        const text = readFileSync(path.join(root, 'node_modules', name, 'package.json'), 'utf8');
-        out.push([name, (JSON.parse(text) as { version: string }).version]);
+        const text = readFileSync(path.join(folder, name, 'package.json'), 'utf8');
+        version = (JSON.parse(text) as { version: string }).version;
+        break;
       } catch {
-        out.push([name, 'not installed']);
+        // not in this folder
       }
     }
+    out.push([name, version]);
   }
   return out;
 }

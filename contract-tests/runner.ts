@@ -3,15 +3,16 @@
  * serves the shared scheduler, runs the generated suite through vitest's Node API with the target
  * provided to the workers, collects each test's CheckResult and writes the run's results file.
  */
-import { access, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { toFileStem, type ServiceModel } from 'dataapi/model';
 import { keyWarning, redactorFor, type Redactor } from 'dataapi/runtime/shared';
 import { didYouMean } from '../model/suggest.ts';
 import { RETRY_DEFAULTS, type ContractConfig } from './config.ts';
 import { Collector } from './collector.ts';
 import { coverageOf, type ContractRunResult, type Variant } from './results.ts';
+import { MissingModelError, readModelFile } from '../runtime/shared/model-file.ts';
 import { RunError } from './run-error.ts';
 import { unreachable } from './reachable.ts';
 import { LocalScheduler, serveScheduler } from './scheduler.ts';
@@ -63,8 +64,10 @@ export { RunError };
 
 const DEFAULT_MOCK_KEY = 'dataapi-contract-key';
 
-/** The toolkit's folder (its contract-tests/vitest.config.ts), wherever the run's root is. */
-const TOOLKIT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The suite's vitest config beside this module: vitest.config.ts in the sources, .js when built. */
+const VITEST_CONFIG = fileURLToPath(
+  new URL(`./vitest.config${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url),
+);
 
 export async function runContract(o: RunOptions): Promise<RunOutcome> {
   const root = path.resolve(o.root ?? process.cwd());
@@ -244,7 +247,7 @@ async function runSuite(
     filters,
     {
       root,
-      config: path.join(TOOLKIT_ROOT, 'contract-tests', 'vitest.config.ts'),
+      config: VITEST_CONFIG,
       ...suiteFiles(root, generatedDir),
       watch: false,
       run: true,
@@ -316,16 +319,12 @@ async function refuseNonFolder(dir: string, flag: string): Promise<void> {
 }
 
 export async function loadModel(generatedDir: string): Promise<ServiceModel> {
-  const file = path.join(generatedDir, 'model.ts');
   try {
-    await access(file);
-  } catch {
-    throw new RunError(
-      `${path.relative(process.cwd(), file)} is missing: run \`dataapi generate\` first`,
-      2,
-    );
+    return await readModelFile(generatedDir);
+  } catch (err) {
+    if (err instanceof MissingModelError) throw new RunError(err.message, 2);
+    throw err;
   }
-  return ((await import(pathToFileURL(file).href)) as { model: ServiceModel }).model;
 }
 
 /** The --base-url as a URL (http or https only); bad input is exit 2. */

@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { LineCounter, parseDocument, isMap, isSeq, isScalar, type Node } from 'yaml';
+import { fetchSpec, isUrl, RemoteSpecError, shownUrl } from './load-remote.ts';
 import { joinPointer, splitPointer } from '../model/pointer.ts';
 
 export type OpenApiDocument = { [key: string]: unknown };
@@ -209,6 +210,15 @@ function pointerAt(root: unknown, offset: number): string {
 export async function readSpecText(
   specPath: string,
 ): Promise<{ file: string; shown: string; text: string }> {
+  if (isUrl(specPath)) {
+    const shown = shownUrl(specPath);
+    try {
+      return { ...(await fetchSpec(specPath)), shown };
+    } catch (err) {
+      if (!(err instanceof RemoteSpecError)) throw err;
+      throw new SpecError(shown, [{ message: err.message }], 'DATAAPI_SPEC_UNREADABLE');
+    }
+  }
   const file = path.resolve(specPath);
   const shown = path.relative(process.cwd(), file) || file;
   try {

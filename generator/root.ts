@@ -1,6 +1,10 @@
-/** The toolkit's own folder (package.json, templates/, generator/), wherever this code runs from. */
+/** The toolkit's own folder (package.json, templates/), wherever this code runs from. */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// A bundle of the generator (scripts/generate-bundle.js) sets import.meta.url to this file's URL.
-export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const here = path.dirname(fileURLToPath(import.meta.url));
+// Sources run from generator/, the built package from dist/generator/: the root is above either.
+export const PROJECT_ROOT = path.resolve(
+  here,
+  path.basename(path.dirname(here)) === 'dist' ? '../..' : '..',
+);

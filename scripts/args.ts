@@ -1,8 +1,16 @@
 /** Flag parsing shared by the commands: node's parseArgs with errors a user can act on. */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { didYouMean } from '../model/suggest.ts';
+import { UsageError } from './args-error.ts';
+import { configFlags, type FlagValue } from './config/active.ts';
 
-export class UsageError extends Error {}
+export { UsageError };
+
+/** The flags of a command line: the command line's, else the configuration file's, else the default. */
+export interface ParsedFlags {
+  values: Record<string, FlagValue | undefined>;
+  positionals: string[];
+}
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -42,18 +50,21 @@ function plainMessage(err: Error & { code?: string }, options: Options): string 
   }
 }
 
-export function parseFlags<T extends Options>(
+export function parseFlags(
   argv: string[],
-  options: T,
+  options: Options,
   usage: string,
   /** Positional words the command takes (default none): a stray word is refused, not ignored. */
   positionals: { max: number; hint?: (word: string) => string } = { max: 0 },
-) {
+): ParsedFlags {
+  // Without their defaults, so that a flag not given can still come from the configuration file.
+  const bare: Options = {};
+  for (const [name, { default: _default, ...rest }] of Object.entries(options)) bare[name] = rest;
   let parsed;
   try {
     parsed = parseArgs({
       args: joinNegativeValues(argv, options),
-      options,
+      options: bare,
       strict: true,
       allowPositionals: true,
     });
@@ -67,7 +78,13 @@ export function parseFlags<T extends Options>(
       `unexpected argument ${JSON.stringify(word)}${positionals.hint?.(word) ?? ''}\n\n${usage}`,
     );
   }
-  return parsed;
+  const values = { ...parsed.values } as Record<string, FlagValue | undefined>;
+  const fromConfig = configFlags(options);
+  for (const [name, option] of Object.entries(options)) {
+    if (values[name] === undefined)
+      values[name] = fromConfig[name] ?? (option.default as FlagValue | undefined);
+  }
+  return { values, positionals: parsed.positionals };
 }
 
 /** Runs a command body, turning usage errors into exit code 2 with the message on stderr. */

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { generate, PROJECT_ROOT } from '../generator/generate.ts';
 import { SpecError } from '../generator/load.ts';
 import { withFolderLock } from '../generator/emit/lock.ts';
+import { isUrl } from '../generator/load-remote.ts';
 
 export interface SuiteFolder {
   /** The generated tree (model.ts, mock/, contract-tests/). */
@@ -24,15 +25,19 @@ export class SpecInputError extends Error {}
 
 /** The cache folder of a description's suite (keyed by the file's absolute path). */
 export function suiteDir(spec: string, cwd = process.cwd()): string {
-  const hash = createHash('sha256').update(path.resolve(cwd, spec)).digest('hex').slice(0, 12);
+  const key = isUrl(spec) ? spec : path.resolve(cwd, spec);
+  const hash = createHash('sha256').update(key).digest('hex').slice(0, 12);
   return path.join(cwd, 'node_modules', '.cache', 'dataapi', `suite-${hash}`);
 }
 
 export async function suiteFor(spec: string, cwd = process.cwd()): Promise<SuiteFolder> {
-  const file = path.resolve(cwd, spec);
-  const info = await stat(file).catch(() => undefined);
-  if (!info) throw new SpecInputError(`--spec ${spec}: no such file`);
-  if (!info.isFile()) throw new SpecInputError(`--spec ${spec}: not a file`);
+  // A URL is fetched by the loader (generator/load-remote.ts), which names it in its errors.
+  const file = isUrl(spec) ? spec : path.resolve(cwd, spec);
+  if (!isUrl(spec)) {
+    const info = await stat(file).catch(() => undefined);
+    if (!info) throw new SpecInputError(`--spec ${spec}: no such file`);
+    if (!info.isFile()) throw new SpecInputError(`--spec ${spec}: not a file`);
+  }
   const dir = suiteDir(spec, cwd);
   // Runs on the same description at once (CI shards) take turns; the later ones reuse the suite.
   return withFolderLock(dir, () => prepare(file, spec, dir));

@@ -33,8 +33,8 @@ export interface Measured {
 const BIN: Record<string, string> = {
   'openapi-typescript': 'node_modules/.bin/openapi-typescript',
   tsc: 'node_modules/.bin/tsc',
-  'openapi-ts': 'node_modules/.bin/openapi-ts',
-  prism: 'node_modules/.bin/prism',
+  'openapi-ts': 'bench/node_modules/.bin/openapi-ts',
+  prism: 'bench/node_modules/.bin/prism',
 };
 
 export const displayCommand = (argv: string[]) =>

@@ -4,8 +4,8 @@
  * Behaviour (key transport, envelopes, business codes, retries, pacing, uploads, polling,
  * server-sent events) lives in the runtime (`dataapi/runtime/client`); this file only types it.
  */
-import type { paths } from '../types.ts';
-import { model } from '../model.ts';
+import type { paths } from '../types.js';
+import { model } from '../model.js';
 import {
   createMethods,
   type ClientOptions,

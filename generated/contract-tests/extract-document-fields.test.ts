@@ -2,6 +2,6 @@
 // Contract tests of post /v1/document-extractions: every check is a named vitest test
 // (`<check> (<variant>): ...`); the checks live in dataapi/contract, the operation in the model.
 import { contractSuite } from 'dataapi/contract';
-import { model } from '../model.ts';
+import { model } from '../model.js';
 
 contractSuite(model, 'extractDocumentFields');

@@ -2,6 +2,6 @@
 // Contract tests of post /ai/admission/major-line-rank: every check is a named vitest test
 // (`<check> (<variant>): ...`); the checks live in dataapi/contract, the operation in the model.
 import { contractSuite } from 'dataapi/contract';
-import { model } from '../model.ts';
+import { model } from '../model.js';
 
 contractSuite(model, 'rankAdmissionMajorLines');

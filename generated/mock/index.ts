@@ -8,7 +8,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { createMock, startMock, type MockOptions, type StartOptions } from 'dataapi/runtime/mock';
-import { model } from '../model.ts';
+import { model } from '../model.js';
 
 export type { MockOptions, StartOptions } from 'dataapi/runtime/mock';
 export { DEFAULT_MOCK_APPKEY, mockAppkeys } from 'dataapi/runtime/mock';

@@ -11,8 +11,8 @@ import {
   type HandlerOf,
   type ServiceOptions,
 } from 'dataapi/runtime/server';
-import { model } from '../model.ts';
-import type { paths } from '../types.ts';
+import { model } from '../model.js';
+import type { paths } from '../types.js';
 
 export { model };
 export { HttpError, respond, loadHandlers } from 'dataapi/runtime/server';

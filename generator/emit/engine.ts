@@ -34,6 +34,8 @@ export function createEngine(): typeof Handlebars {
   const last = <T>(args: T[]) => args.slice(0, -1); // drop Handlebars' options argument
   hb.registerHelper('str', (v: unknown) => stringLiteral(v));
   hb.registerHelper('json', (v: unknown) => jsonLiteral(v));
+  // A value's JSON text as a string literal (for JSON.parse): the compiler never types it.
+  hb.registerHelper('jsonstr', (v: unknown) => stringLiteral(JSON.stringify(v ?? null)));
   hb.registerHelper('tpl', (v: unknown) => templateText(v));
   hb.registerHelper('key', (v: unknown) => propertyKey(v));
   hb.registerHelper('ident', (v: unknown) => identifier(v));

@@ -15,6 +15,7 @@ import Handlebars from 'handlebars';
 export const SAFE_HELPERS = [
   'str',
   'json',
+  'jsonstr',
   'tpl',
   'key',
   'ident',

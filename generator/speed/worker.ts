@@ -7,7 +7,6 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { PROJECT_ROOT } from '../root.ts';
 import type { LoadedSpec } from '../load-text.ts';
 import type { RenderedFile } from '../emit/render.ts';
 
@@ -26,7 +25,8 @@ type Reply = { id: number; result?: unknown; error?: string };
 export function startTypeScriptWorker(specFile: string): TypeScriptWorker {
   let worker: Worker;
   try {
-    worker = new Worker(path.join(PROJECT_ROOT, 'generator/speed/worker.mjs'));
+    // Beside this module, in the sources and in dist/ alike (the build copies .mjs files).
+    worker = new Worker(new URL('./worker.mjs', import.meta.url));
   } catch {
     return inProcess();
   }

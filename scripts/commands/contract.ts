@@ -1,5 +1,8 @@
 /** `dataapi contract`: run the generated contract suite against a deployment or the embedded mock. */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { Command } from '../command.ts';
+import { configuredSpec } from '../config/active.ts';
 import { guard, parseFlags, UsageError } from '../args.ts';
 import { RunError, runContract, type RunOptions } from '../../contract-tests/runner.ts';
 import { reporterError } from '../../contract-tests/reports/index.ts';
@@ -15,7 +18,9 @@ export const usage = `Usage: dataapi contract [--spec FILE] [--base-url URL] [--
 
   --spec FILE               test against this OpenAPI description: its own suite and mock are
                             generated into node_modules/.cache/dataapi/ (generated/ is left alone)
-                            default: the project's generated/ suite
+                            default: the project's generated/ suite (--dir), else the
+                            configuration file's spec
+  --dir DIR                 the generated tree whose suite runs    default: generated
   --base-url URL            the deployment to test; without it the embedded mock is started
                             in-process on an ephemeral port and tested
   --only ID,...             only these operations (operation ids)
@@ -131,6 +136,7 @@ export function parseContractFlags(
       `--base-url must be an http:// or https:// URL, got ${JSON.stringify(baseUrl.replace(/[?#].*$/, '?…'))}\n\n${usage}`,
     );
   return {
+    generatedDir: values.dir as string,
     ...(values.spec !== undefined ? { spec: values.spec as string } : {}),
     ...(values.strict === true ? { strict: true } : {}),
     ...(baseUrl !== undefined ? { baseUrl } : {}),
@@ -159,6 +165,11 @@ export function parseContractFlags(
 
 const MAX_FUZZ = 100_000;
 
+/** No generated tree: the configuration file's description, when it names one. */
+function fallbackSpec(dir: string): string | undefined {
+  return existsSync(path.join(dir, 'model.json')) ? undefined : configuredSpec();
+}
+
 /** --seed: an integer a 32-bit generator takes, written as such. */
 function seedOf(v: unknown): number | undefined {
   if (v === undefined) return undefined;
@@ -181,7 +192,7 @@ export const command: Command = {
         const file = replay !== undefined ? await readReplayFile(replay) : undefined;
         if (typeof file === 'string') throw new UsageError(file);
         // A replay names the description it was written for; --spec overrides it.
-        const spec = given ?? file?.spec;
+        const spec = given ?? file?.spec ?? fallbackSpec(options.generatedDir!);
         if (spec !== undefined) {
           const suite = await suiteFor(spec);
           options.generatedDir = suite.generatedDir;

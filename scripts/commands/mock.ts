@@ -1,11 +1,12 @@
 /** `dataapi mock`: serve the mock of the generated service (or of any spec) until SIGINT/SIGTERM. */
+import type { FastifyInstance } from 'fastify';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import type { FastifyInstance } from 'fastify';
 import type { Command } from '../command.ts';
+import { configuredSpec } from '../config/active.ts';
 import { guard, parseFlags, UsageError } from '../args.ts';
 import { buildAndListen, portOf } from '../listen.ts';
+import { readGeneratedModel } from '../generated-model.ts';
 import { REDACTED } from '../../runtime/shared/index.ts';
 import type { MockOptions } from '../../runtime/mock/index.ts';
 
@@ -31,7 +32,10 @@ a code that is not three digits is a 422. GET /__health answers when the mock is
 
 type Create = (options: MockOptions) => Promise<FastifyInstance>;
 
-async function loadCreate(spec: string | undefined, dir: string): Promise<Create> {
+async function loadCreate(given: string | undefined, dir: string): Promise<Create> {
+  // No --spec and no generated tree: the configuration file's description.
+  const spec =
+    given ?? (existsSync(path.join(dir, 'model.json')) ? undefined : configuredSpec());
   if (spec !== undefined) {
     const [{ loadSpec }, { normalise }, { createMock }] = await Promise.all([
       import('../../generator/load.ts'),
@@ -41,14 +45,11 @@ async function loadCreate(spec: string | undefined, dir: string): Promise<Create
     const model = normalise(await loadSpec(spec));
     return (options) => createMock(model, options);
   }
-  const entry = path.resolve(dir, 'mock', 'index.ts');
-  if (!existsSync(entry)) {
-    throw new UsageError(
-      `no mock at ${path.relative(process.cwd(), entry) || entry}: run \`dataapi generate\` first, or pass --spec FILE`,
-    );
-  }
-  const mod = (await import(pathToFileURL(entry).href)) as { createMockServer: Create };
-  return mod.createMockServer;
+  const [{ createMock }, model] = await Promise.all([
+    import('../../runtime/mock/index.ts'),
+    readGeneratedModel(dir, 'mock'),
+  ]);
+  return (options) => createMock(model, options);
 }
 
 export const command: Command = {

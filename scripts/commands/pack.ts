@@ -49,8 +49,8 @@ export const command: Command = {
         const result = await packClient({
           spec: values.spec as string,
           out: values.out as string,
-          ...(values.name !== undefined ? { name: values.name } : {}),
-          ...(values.version !== undefined ? { version: values.version } : {}),
+          ...(values.name !== undefined ? { name: values.name as string } : {}),
+          ...(values.version !== undefined ? { version: values.version as string } : {}),
         });
         const bytes = result.files.reduce((n, f) => n + f.bytes, 0);
         const out = path.normalize(result.out);

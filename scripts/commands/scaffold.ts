@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { ParseArgsConfig } from 'node:util';
 import type { Command } from '../command.ts';
-import { guard, parseFlags, UsageError } from '../args.ts';
+import { guard, parseFlags, UsageError, type ParsedFlags } from '../args.ts';
 import { SpecError } from '../../generator/load.ts';
 import { METHODS } from '../../generator/normalise/index.ts';
 import {
@@ -60,7 +60,7 @@ const FLAGS = {
   'dry-run': { type: 'boolean', default: false },
 } satisfies ParseArgsConfig['options'];
 
-type Values = ReturnType<typeof parseFlags<typeof FLAGS>>['values'];
+type Values = ParsedFlags['values'];
 
 /** The flags' usage errors (exit 2 through guard), before anything is read. */
 function checkFlags(values: Values, positionals: string[]): void {

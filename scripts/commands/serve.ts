@@ -5,11 +5,11 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { ServiceModel } from 'dataapi/model';
 import type { Command } from '../command.ts';
 import { guard, parseFlags, UsageError } from '../args.ts';
 import { buildAndListen, portOf } from '../listen.ts';
+import { readGeneratedModel } from '../generated-model.ts';
 import type { Handler, VerifyKey } from '../../runtime/server/index.ts';
 import { resolveKeys, INSECURE_BANNER } from '../serve/keys.ts';
 import { stopOnSignals } from '../serve/shutdown.ts';
@@ -44,16 +44,6 @@ Probes: GET /healthz (alive), GET /readyz (ready: Redis reachable). Logs: JSON o
 Exit codes: 0 stopped cleanly, 1 could not listen or stop, 2 bad input (flags, keys, handlers).`;
 
 const LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
-
-async function loadModel(dir: string): Promise<ServiceModel> {
-  const entry = path.resolve(dir, 'server', 'index.ts');
-  if (!existsSync(entry)) {
-    throw new UsageError(
-      `no server stubs at ${path.relative(process.cwd(), entry) || entry}: run \`dataapi generate\` first`,
-    );
-  }
-  return ((await import(pathToFileURL(entry).href)) as { model: ServiceModel }).model;
-}
 
 async function loadDocument(
   spec: string,
@@ -143,7 +133,7 @@ export const command: Command = {
       const started = await buildAndListen(
         'serve',
         async () => {
-          const model = await loadModel(values.dir as string);
+          const model = await readGeneratedModel(values.dir as string, 'server stubs');
           operations = model.operations.length;
           const handlers = await loadHandlerDir(
             (values.handlers as string | undefined) ?? 'handlers',

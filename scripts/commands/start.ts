@@ -8,15 +8,21 @@ import { generate } from '../../generator/generate.ts';
 import { SpecError } from '../../generator/load.ts';
 import { RunError, runContract } from '../../contract-tests/runner.ts';
 import { SpecInputError, suiteFor } from '../spec-suite.ts';
+import { configuredSpec } from '../config/active.ts';
 
 const usage = `Usage: dataapi start [--spec FILE] [--base-url URL] [--reporter NAME,...] [--timeout ms]
                      [--report-dir DIR] [--strict]
 
-Without --spec: regenerates generated/ from spec/openapi.yaml, starts the embedded mock on an
+Without --spec: regenerates generated/ from spec/openapi.yaml (or the configuration file's
+spec and output), starts the embedded mock on an
 ephemeral port, runs the contract suite against it and prints the summary.
 With --spec FILE: the same for any OpenAPI 3.0/3.1 description, generated into a cache folder
 (node_modules/.cache/dataapi/); generated/ is left alone.
   --base-url URL     test this deployment instead of the embedded mock (key: DATAAPI_APPKEY)
+  --reporter NAME,.. console (default), junit, json, html: as \`dataapi contract\`
+  --report-dir DIR   where report files go                         default: reports
+  --timeout MS       per-request timeout                           default: 10000
+  --dir DIR          the generated tree                            default: generated
   --strict           description warnings (with their JSON pointers) fail the run too
 Exit codes: 0 every check passed, 1 a check failed, 2 bad input (spec, flags).`;
 
@@ -34,6 +40,7 @@ export const command: Command = {
           timeout: { type: 'string', default: '10000' },
           'report-dir': { type: 'string' },
           strict: { type: 'boolean', default: false },
+          dir: { type: 'string', default: 'generated' },
         },
         usage,
       );
@@ -51,7 +58,9 @@ export const command: Command = {
             `dataapi start: ${suite.operations} operations of ${values.spec as string} (suite ${suite.regenerated ? 'generated' : 'up to date'} in ${suite.generatedDir})\n`,
           );
         } else {
-          const g = await generate({ spec: 'spec/openapi.yaml', out: 'generated' });
+          generatedDir = values.dir as string;
+          const spec = configuredSpec() ?? 'spec/openapi.yaml';
+          const g = await generate({ spec, out: generatedDir });
           process.stdout.write(
             `dataapi start: generated ${g.operations} operations (${g.written.length} files written)\n`,
           );

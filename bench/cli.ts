@@ -1,16 +1,20 @@
-/** `dataapi bench`: run the benchmarks of bench/ side by side and rewrite BENCHMARKS.md. */
+/**
+ * `npm run bench`: run the benchmarks of bench/ side by side and rewrite BENCHMARKS.md. A tool of
+ * this repository, not of the package: it runs from the sources (tsx), and the packages it
+ * measures against install into bench/node_modules on first use (bench/package.json).
+ */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Command } from '../command.ts';
-import { UsageError, guard, parseFlags } from '../args.ts';
-import type { BenchContext, Section } from '../../bench/lib/context.ts';
-import { BENCHMARKS, BENCHMARK_IDS } from '../../bench/index.ts';
-import { mergeSections, renderReport } from '../../bench/report.ts';
-import { verdictText } from '../../bench/lib/stats.ts';
+import { UsageError, guard, parseFlags } from '../scripts/args.ts';
+import { ensureBenchPackages } from './lib/packages.ts';
+import type { BenchContext, Section } from './lib/context.ts';
+import { BENCHMARKS, BENCHMARK_IDS } from './index.ts';
+import { mergeSections, renderReport } from './report.ts';
+import { verdictText } from './lib/stats.ts';
 
-const usage = `Usage: dataapi bench [--quick] [--only ids] [--runs N] [--warmup N] [--out FILE]
+const usage = `Usage: npm run bench -- [--quick] [--only ids] [--runs N] [--warmup N] [--out FILE]
 
 Runs the benchmarks side by side against openapi-typescript, @hey-api/openapi-ts, a bare Fastify
 route and Prism, and writes the medians, ratios and targets to BENCHMARKS.md. Not a test.
@@ -21,9 +25,12 @@ route and Prism, and writes the medians, ratios and targets to BENCHMARKS.md. No
                 (the other sections of the file are kept as they were)
   --runs N      measured runs per figure (median reported)   default 5 (quick: 1)
   --warmup N    warm-up runs before measuring                default 1 (quick: 0)
-  --out FILE    report file                                   default BENCHMARKS.md`;
+  --out FILE    report file                                   default BENCHMARKS.md
 
-const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+Exit codes: 0 every benchmark ran (a missed target is a finding, not an error), 1 a benchmark
+could not run, 2 bad flags.`;
+
+const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 interface BenchFlags {
   quick: boolean;
@@ -142,36 +149,39 @@ async function writeReport(
   await writeFile(out, text);
 }
 
-export const command: Command = {
-  summary:
-    'benchmark generation, the mock, validation and the contract runner (writes BENCHMARKS.md)',
-  usage,
-  run: (argv) =>
-    guard(async () => {
-      const flags = readFlags(argv);
-      const work = path.join(PROJECT_ROOT, 'bench', '.work', 'run');
-      await rm(work, { recursive: true, force: true });
-      await mkdir(work, { recursive: true });
-      const started = { at: new Date(), load: os.loadavg() };
-      const ctx: BenchContext = {
-        root: PROJECT_ROOT,
-        work,
-        runs: flags.runs,
-        warmup: flags.warmup,
-        quick: flags.quick,
-        log: (line) => process.stderr.write(`${line}\n`),
-      };
-      const { sections, failed } = await runBenchmarks(ctx, flags.only);
-      await writeReport(flags, sections, started, argv);
-      for (const v of sections.flatMap((s) => s.verdicts))
-        process.stdout.write(
-          `${verdictText(v).replace(/\*/g, '').padEnd(13)} ${v.target}: ${v.measured}\n`,
-        );
-      const seconds = ((Date.now() - started.at.getTime()) / 1000).toFixed(0);
+async function main(argv: string[]): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`${usage}\n`);
+    return 0;
+  }
+  return guard(async () => {
+    const flags = readFlags(argv);
+    await ensureBenchPackages(PROJECT_ROOT, (line) => process.stderr.write(`${line}\n`));
+    const work = path.join(PROJECT_ROOT, 'bench', '.work', 'run');
+    await rm(work, { recursive: true, force: true });
+    await mkdir(work, { recursive: true });
+    const started = { at: new Date(), load: os.loadavg() };
+    const ctx: BenchContext = {
+      root: PROJECT_ROOT,
+      work,
+      runs: flags.runs,
+      warmup: flags.warmup,
+      quick: flags.quick,
+      log: (line) => process.stderr.write(`${line}\n`),
+    };
+    const { sections, failed } = await runBenchmarks(ctx, flags.only);
+    await writeReport(flags, sections, started, argv);
+    for (const v of sections.flatMap((s) => s.verdicts))
       process.stdout.write(
-        `dataapi bench: ${sections.length} benchmark(s) in ${seconds} s; written to ${path.relative(process.cwd(), flags.out)}\n`,
+        `${verdictText(v).replace(/\*/g, '').padEnd(13)} ${v.target}: ${v.measured}\n`,
       );
-      // Missed targets are findings, not errors; a benchmark that could not run is an error.
-      return failed > 0 ? 1 : 0;
-    }),
-};
+    const seconds = ((Date.now() - started.at.getTime()) / 1000).toFixed(0);
+    process.stdout.write(
+      `bench: ${sections.length} benchmark(s) in ${seconds} s; written to ${path.relative(process.cwd(), flags.out)}\n`,
+    );
+    // Missed targets are findings, not errors; a benchmark that could not run is an error.
+    return failed > 0 ? 1 : 0;
+  });
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,104 @@
+/** `dataapi init`: a configuration file for a description in an existing repository (and, asked, the CI workflow). */
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Command } from '../command.ts';
+import { guard, parseFlags, UsageError } from '../args.ts';
+import { findConfig } from '../config/load.ts';
+import { ciWorkflow } from '../init/workflow.ts';
+
+const usage = `Usage: dataapi init [--spec FILE|URL] [--output DIR] [--format ts|mjs|js|json] [--ci] [--force]
+
+Writes dataapi.config.<format> here: the description, the generated tree's folder and the contract
+run's defaults, which every command then reads (flags still win).
+
+  --spec FILE|URL   the OpenAPI description    default: the first of openapi.yaml, openapi.json,
+                    spec/openapi.yaml, swagger.yaml, api/openapi.yaml found here
+  --output DIR      where \`dataapi generate\` writes          default: generated
+  --format FORMAT   ts (typed with defineConfig; loaded through tsx), mjs, js or json
+                    default: ts where a tsconfig.json is, else mjs
+  --ci              also write .github/workflows/dataapi.yml (lint, drift check, contract run
+                    against the embedded mock, reports uploaded)
+  --force           replace files that exist
+
+Exit codes: 0 written, 2 bad input (flags, no description found, a file exists without --force).`;
+
+const CANDIDATES = [
+  'openapi.yaml',
+  'openapi.yml',
+  'openapi.json',
+  'spec/openapi.yaml',
+  'spec/openapi.json',
+  'swagger.yaml',
+  'swagger.json',
+  'api/openapi.yaml',
+  'docs/openapi.yaml',
+];
+
+function configText(format: string, spec: string, output: string): string {
+  const settings = {
+    spec,
+    output,
+    contract: { reporter: ['console', 'junit', 'html'], reportDir: 'reports' },
+  };
+  if (format === 'json') return `${JSON.stringify(settings, null, 2)}\n`;
+  const body = `defineConfig(${JSON.stringify(settings, null, 2).replace(/"([A-Za-z]\w*)":/g, '$1:')})`;
+  // Only the TypeScript file imports defineConfig: a plain JavaScript file needs no package to load.
+  return format === 'ts'
+    ? `import { defineConfig } from 'dataapi';\n\nexport default ${body};\n`
+    : `/** @type {import('dataapi').DataapiConfig} */\nexport default ${body.replace(/^defineConfig\((.*)\)$/s, '$1')};\n`;
+}
+
+async function writeNew(file: string, text: string, force: boolean): Promise<void> {
+  if (existsSync(file) && !force)
+    throw new UsageError(`${file} exists: pass --force to replace it`);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, text);
+  process.stdout.write(`dataapi init: wrote ${file}\n`);
+}
+
+export const command: Command = {
+  summary: 'write a dataapi.config file (and the CI workflow with --ci)',
+  usage,
+  run: (argv) =>
+    guard(async () => {
+      const { values } = parseFlags(
+        argv,
+        {
+          spec: { type: 'string' },
+          output: { type: 'string', default: 'generated' },
+          format: { type: 'string' },
+          ci: { type: 'boolean', default: false },
+          force: { type: 'boolean', default: false },
+        },
+        usage,
+      );
+      const force = values.force === true;
+      const format =
+        (values.format as string | undefined) ?? (existsSync('tsconfig.json') ? 'ts' : 'mjs');
+      if (!['ts', 'mjs', 'js', 'json'].includes(format))
+        throw new UsageError(`--format must be ts, mjs, js or json, not ${JSON.stringify(format)}`);
+      const spec = (values.spec as string | undefined) ?? CANDIDATES.find((f) => existsSync(f));
+      if (spec === undefined)
+        throw new UsageError(
+          `no description found here (looked for ${CANDIDATES.join(', ')}): pass --spec FILE|URL`,
+        );
+      if (!/^https?:\/\//i.test(spec) && !existsSync(spec))
+        throw new UsageError(`--spec ${spec}: no such file`);
+      const existing = findConfig();
+      if (existing && !force && path.basename(existing) !== `dataapi.config.${format}`)
+        throw new UsageError(
+          `${path.basename(existing)} exists: pass --force to write dataapi.config.${format} beside it (the first found is read)`,
+        );
+      await writeNew(
+        `dataapi.config.${format}`,
+        configText(format, spec, values.output as string),
+        force,
+      );
+      if (values.ci === true) await writeNew('.github/workflows/dataapi.yml', ciWorkflow(), force);
+      process.stdout.write(
+        `Next: npx dataapi generate, then npx dataapi contract (against the embedded mock)\n`,
+      );
+      return 0;
+    }),
+};
