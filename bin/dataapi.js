@@ -7,7 +7,7 @@ try {
   if (err?.code !== 'ERR_MODULE_NOT_FOUND' || !String(err.message).includes('dist/scripts/cli.js'))
     throw err;
   process.stderr.write(
-    'dataapi: the command line is not built (no dist/scripts/cli.js): run `npm run build` in the toolkit\'s folder\n',
+    "dataapi: the command line is not built (no dist/scripts/cli.js): run `npm run build` in the toolkit's folder\n",
   );
   process.exit(2);
 }

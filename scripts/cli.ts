@@ -10,18 +10,49 @@ const PACKAGE_JSON = import.meta.url.includes('/dist/scripts/')
   ? '../../package.json'
   : '../package.json';
 
-/** Loaded on demand, so `dataapi mock` does not pay for the generator and the reverse. */
-const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
-  generate: () => import('./commands/generate.ts'),
-  mock: () => import('./commands/mock.ts'),
-  serve: () => import('./commands/serve.ts'),
-  contract: () => import('./commands/contract.ts'),
-  start: () => import('./commands/start.ts'),
-  lint: () => import('./commands/lint.ts'),
-  scaffold: () => import('./commands/scaffold.ts'),
-  diff: () => import('./commands/diff.ts'),
-  pack: () => import('./commands/pack.ts'),
-  init: () => import('./commands/init.ts'),
+/** Loaded on demand, so `dataapi mock` does not pay for the generator and the reverse; the
+ * summaries are here so that `dataapi --help` loads none of them. */
+const COMMANDS: Record<string, { summary: string; load: () => Promise<{ command: Command }> }> = {
+  generate: {
+    summary: 'generate types, client, server stubs, mock and contract tests from the spec',
+    load: () => import('./commands/generate.ts'),
+  },
+  mock: {
+    summary: 'serve the mock server (examples, samples, scenarios) on a port',
+    load: () => import('./commands/mock.ts'),
+  },
+  serve: {
+    summary: 'run the service on the generated stubs and your handlers (keys, limits, /docs)',
+    load: () => import('./commands/serve.ts'),
+  },
+  contract: {
+    summary: 'run the contract tests against a deployment (--base-url) or the embedded mock',
+    load: () => import('./commands/contract.ts'),
+  },
+  start: {
+    summary: 'generate, start the embedded mock and run the contract suite against it',
+    load: () => import('./commands/start.ts'),
+  },
+  lint: {
+    summary: "check the catalogue's rules (categories, envelopes, codes, examples, previews)",
+    load: () => import('./commands/lint.ts'),
+  },
+  scaffold: {
+    summary: 'add an operation to the spec with its preview, examples and handler, then regenerate',
+    load: () => import('./commands/scaffold.ts'),
+  },
+  diff: {
+    summary: 'breaking-change gate: compare the spec with a file or a git revision',
+    load: () => import('./commands/diff.ts'),
+  },
+  pack: {
+    summary: 'write the typed client as an npm package folder (ESM + CJS + .d.ts)',
+    load: () => import('./commands/pack.ts'),
+  },
+  init: {
+    summary: 'write a dataapi.config file (and the CI workflow with --ci)',
+    load: () => import('./commands/init.ts'),
+  },
 };
 
 /** `--config FILE` may stand anywhere on the line: taken out before the command parses its flags. */
@@ -39,18 +70,6 @@ function takeConfigFlag(argv: string[]): { argv: string[]; config?: string } {
   return config === undefined ? { argv: rest } : { argv: rest, config };
 }
 
-async function available(): Promise<[string, Command][]> {
-  const out: [string, Command][] = [];
-  for (const [name, load] of Object.entries(COMMANDS)) {
-    try {
-      out.push([name, (await load()).command]);
-    } catch {
-      // a command whose module is not there yet is simply not listed
-    }
-  }
-  return out;
-}
-
 export async function main(argv: string[]): Promise<number> {
   let config: string | undefined;
   try {
@@ -61,7 +80,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    const lines = (await available()).map(([n, c]) => `  ${n.padEnd(10)} ${c.summary}`);
+    const lines = Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(10)} ${c.summary}`);
     process.stdout.write(
       `Usage: dataapi <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nOptions of every command:\n  --config FILE  the configuration file (default: dataapi.config.{ts,mts,js,mjs,json} here)\n  --help, -h     the command's options\n  --version, -v  the toolkit's version\n\nRun \`dataapi <command> --help\` for a command's options.\n`,
     );
@@ -74,7 +93,7 @@ export async function main(argv: string[]): Promise<number> {
     );
     return 0;
   }
-  const load = COMMANDS[name];
+  const load = COMMANDS[name]?.load;
   if (!load) {
     process.stderr.write(
       `dataapi: unknown command ${JSON.stringify(name)}. Run \`dataapi --help\` for the list.\n`,

@@ -7,14 +7,17 @@
 import path from 'node:path';
 import type * as esbuild from 'esbuild';
 import { PackError } from './errors.ts';
+import { fromSources } from './package-dir.ts';
 
 /** Import specifier of the file-path reader inside the package (see package.json `imports`). */
 export const FILE_PATH_IMPORT = '#file-path';
 
 /** What may end up in the client's JavaScript: its runtime, the model's helpers, openapi-fetch. */
-// openapi-fetch may sit outside the root when node_modules is a link (worktrees, pnpm).
+// openapi-fetch may sit outside the root: node_modules as a link (worktrees, pnpm), or beside an
+// installed toolkit (its inputs then start with ../).
+// The runtime comes from the sources in this repository, from dist/ in an installed toolkit.
 const ALLOWED_INPUT =
-  /^(?:runtime\/(?:client|shared)\/|model\/|<stdin>$|index\.ts$)|(?:^|\/)node_modules\/openapi-fetch\//;
+  /^(?:(?:dist\/)?(?:runtime\/(?:client|shared)\/|model\/)|<stdin>$|index\.ts$)|(?:^|\/)(?:node_modules\/|\.\.\/)openapi-fetch\//;
 
 export interface BundleInput {
   root: string;
@@ -44,8 +47,8 @@ const pureLibraries: esbuild.Plugin = {
       return { ...resolved, sideEffects: false };
     });
     // The Node-only reader stays outside the bundle, behind the package's conditional import.
-    build.onResolve({ filter: /\/file-path\.ts$/ }, (args) =>
-      args.importer.endsWith(`${path.sep}multipart.ts`)
+    build.onResolve({ filter: /\/file-path\.[jt]s$/ }, (args) =>
+      /[\\/]multipart\.[jt]s$/.test(args.importer)
         ? { path: FILE_PATH_IMPORT, external: true }
         : undefined,
     );
@@ -66,6 +69,8 @@ export async function bundleClient(input: BundleInput): Promise<BundleFiles> {
     charset: 'utf8',
     logLevel: 'silent',
     banner: { js: input.banner },
+    // In this repository `dataapi/...` means the sources (package.json's dataapi-source).
+    ...(fromSources(input.root) ? { conditions: ['dataapi-source'] } : {}),
   } satisfies esbuild.BuildOptions;
   const files: BundleFiles = new Map();
   for (const format of ['esm', 'cjs'] as const) {
@@ -85,7 +90,8 @@ export async function bundleClient(input: BundleInput): Promise<BundleFiles> {
     checkInputs(main.metafile);
     files.set(`dist/${format}/index.${ext}`, main.outputFiles[0]!.text);
     for (const variant of ['node', 'browser'] as const) {
-      const source = `runtime/client/${variant === 'node' ? 'file-path' : 'file-path-browser'}.ts`;
+      const stem = `runtime/client/${variant === 'node' ? 'file-path' : 'file-path-browser'}`;
+      const source = fromSources(input.root) ? `${stem}.ts` : `dist/${stem}.js`;
       const reader = await build({
         ...common,
         format,

@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as TS from 'typescript';
 import { resolveImport } from '../resolve-import.mjs';
+import { fromSources, typeRootsFrom } from './package-dir.ts';
 import { PackError } from './errors.ts';
 
 const require = createRequire(import.meta.url);
@@ -35,12 +36,13 @@ function compilerOptions(ts: typeof TS, root: string): TS.CompilerOptions {
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    // `dataapi/...` resolves to the sources (package.json exports), not to dist/types.
-    customConditions: ['dataapi-source'],
+    // In this repository `dataapi/...` resolves to the sources (package.json exports) and their
+    // declarations are emitted; an installed toolkit has its declarations in dist/.
+    ...(fromSources(root) ? { customConditions: ['dataapi-source'] } : {}),
     lib: ['lib.es2023.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
     // Node's types for the Node-only reader; a declaration that needed them would fail below.
     types: ['node'],
-    typeRoots: [path.join(root, 'node_modules', '@types')],
+    typeRoots: typeRootsFrom(root),
     strict: true,
     skipLibCheck: true,
     allowImportingTsExtensions: true,
@@ -106,13 +108,23 @@ function locator(
   return (file) => {
     const resolved = path.resolve(file);
     const rel = path.relative(root, resolved).split(path.sep).join('/');
-    const vendored = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\/(.+)$/.exec(rel);
+    // Outside the toolkit's own files, by the last node_modules of the absolute path: an
+    // installed toolkit's openapi-fetch sits beside it, not inside.
+    const ours = !rel.startsWith('..') && !/(?:^|\/)node_modules\//.test(rel);
+    const vendored = ours
+      ? null
+      : /.*\/node_modules\/((?:@[^/]+\/)?[^/]+)\/(.+)$/.exec(resolved.split(path.sep).join('/'));
     if (vendored) {
       if (!VENDORED.has(vendored[1] as string)) return undefined;
       const key = `vendor/${vendored[1]}/${(vendored[2] as string).replace(/\.d\.[cm]?ts$/, '')}`;
       return { key, text: ts.sys.readFile(resolved) ?? '' };
     }
     if (rel.startsWith('..')) return undefined;
+    if (/^dist\/.*\.d\.ts$/.test(rel))
+      return {
+        key: `lib/${rel.slice('dist/'.length, -'.d.ts'.length)}`,
+        text: ts.sys.readFile(resolved) ?? '',
+      };
     const stem = rel.replace(/\.(d\.)?[cm]?tsx?$/, '');
     const text = emitted.get(path.join(outDir, `${stem}.d.ts`));
     if (text === undefined) return undefined;

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { ServiceModel } from '../../model/types.ts';
 import { doNotEditHeader } from '../emit/header.ts';
 import type { PackPlan } from './client-model.ts';
+import { packageDir } from './package-dir.ts';
 import { readmeOperations } from './readme.ts';
 
 export interface PackTexts {
@@ -44,7 +45,7 @@ CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.`;
 async function notices(root: string) {
   const out = [];
   for (const name of ['openapi-fetch', 'openapi-typescript-helpers']) {
-    const dir = path.join(root, 'node_modules', name);
+    const dir = packageDir(root, name);
     const manifest = JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8')) as {
       version: string;
       license: string;

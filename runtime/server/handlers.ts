@@ -2,17 +2,16 @@
  * Loads an integrator's handler files (handlers/<op-file-stem>.ts, each exporting
  * `export const getAirQuality: Handlers['getAirQuality'] = async (input) => ...`): every export
  * named like an operation of the model becomes that operation's handler; so does each member of a
- * default export that is an object keyed by operation id (handlers built in code). TypeScript files are
- * imported as they are: the `dataapi` command runs under tsx's loader (as every command but
- * `generate`); a server of your own runs them with `node --import tsx` (or compile them first).
+ * default export that is an object keyed by operation id (handlers built in code). TypeScript files
+ * are loaded through tsx when the process cannot read them itself (../shared/import-file.ts).
  * A file that cannot be loaded, or two files exporting the same operation, stop the load with a
  * message naming the file.
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { ServiceModel } from 'dataapi/model';
 import type { Handler } from './register.ts';
+import { importFile } from '../shared/import-file.ts';
 
 export async function loadHandlers(
   dir: string,
@@ -30,7 +29,7 @@ export async function loadHandlers(
   for (const name of names.sort()) {
     let mod: Record<string, unknown>;
     try {
-      mod = (await import(pathToFileURL(path.join(dir, name)).href)) as Record<string, unknown>;
+      mod = await importFile(path.join(dir, name));
     } catch (err) {
       throw new Error(
         `cannot load the handler file ${path.join(dir, name)}: ${(err as Error).message}`,

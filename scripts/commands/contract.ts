@@ -91,6 +91,7 @@ export function parseContractFlags(
       results: { type: 'string' },
       'report-dir': { type: 'string' },
       spec: { type: 'string' },
+      dir: { type: 'string', default: 'generated' },
       strict: { type: 'boolean', default: false },
       fuzz: { type: 'string' },
       seed: { type: 'string' },
@@ -182,7 +183,6 @@ function seedOf(v: unknown): number | undefined {
 }
 
 export const command: Command = {
-  summary: 'run the contract tests against a deployment (--base-url) or the embedded mock',
   usage,
   run: (argv) =>
     guard(async () => {

@@ -45,7 +45,6 @@ Exit codes: 0 no breaking change (warnings allowed), 1 breaking changes, 2 bad i
 (unreadable file, unknown revision, invalid description, bad flags) with nothing written.`;
 
 export const command: Command = {
-  summary: 'breaking-change gate: compare the spec with a file or a git revision',
   usage,
   run: (argv) =>
     guard(async () => {

@@ -75,7 +75,6 @@ function report(result: GenerateResult, out: string, check: boolean): number {
 }
 
 export const command: Command = {
-  summary: 'generate types, client, server stubs, mock and contract tests from the spec',
   usage,
   run: (argv) =>
     guard(async () => {

@@ -1,5 +1,6 @@
 /** `dataapi init`: a configuration file for a description in an existing repository (and, asked, the CI workflow). */
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from '../command.ts';
@@ -16,7 +17,7 @@ run's defaults, which every command then reads (flags still win).
                     spec/openapi.yaml, swagger.yaml, api/openapi.yaml found here
   --output DIR      where \`dataapi generate\` writes          default: generated
   --format FORMAT   ts (typed with defineConfig; loaded through tsx), mjs, js or json
-                    default: ts where a tsconfig.json is, else mjs
+                    default: ts where a tsconfig.json and tsx are, else mjs
   --ci              also write .github/workflows/dataapi.yml (lint, drift check, contract run
                     against the embedded mock, reports uploaded)
   --force           replace files that exist
@@ -49,6 +50,17 @@ function configText(format: string, spec: string, output: string): string {
     : `/** @type {import('dataapi').DataapiConfig} */\nexport default ${body.replace(/^defineConfig\((.*)\)$/s, '$1')};\n`;
 }
 
+/** TypeScript where the project is TypeScript and tsx can load the file; else an ES module. */
+function defaultFormat(): string {
+  if (!existsSync('tsconfig.json')) return 'mjs';
+  try {
+    createRequire(path.resolve('package.json')).resolve('tsx/esm/api');
+    return 'ts';
+  } catch {
+    return 'mjs';
+  }
+}
+
 async function writeNew(file: string, text: string, force: boolean): Promise<void> {
   if (existsSync(file) && !force)
     throw new UsageError(`${file} exists: pass --force to replace it`);
@@ -58,7 +70,6 @@ async function writeNew(file: string, text: string, force: boolean): Promise<voi
 }
 
 export const command: Command = {
-  summary: 'write a dataapi.config file (and the CI workflow with --ci)',
   usage,
   run: (argv) =>
     guard(async () => {
@@ -74,8 +85,7 @@ export const command: Command = {
         usage,
       );
       const force = values.force === true;
-      const format =
-        (values.format as string | undefined) ?? (existsSync('tsconfig.json') ? 'ts' : 'mjs');
+      const format = (values.format as string | undefined) ?? defaultFormat();
       if (!['ts', 'mjs', 'js', 'json'].includes(format))
         throw new UsageError(`--format must be ts, mjs, js or json, not ${JSON.stringify(format)}`);
       const spec = (values.spec as string | undefined) ?? CANDIDATES.find((f) => existsSync(f));
@@ -90,9 +100,14 @@ export const command: Command = {
         throw new UsageError(
           `${path.basename(existing)} exists: pass --force to write dataapi.config.${format} beside it (the first found is read)`,
         );
+      const file = `dataapi.config.${format}`;
+      const prettier = await import('prettier');
       await writeNew(
-        `dataapi.config.${format}`,
-        configText(format, spec, values.output as string),
+        file,
+        await prettier.format(configText(format, spec, values.output as string), {
+          ...((await prettier.resolveConfig(file)) ?? {}),
+          filepath: file,
+        }),
         force,
       );
       if (values.ci === true) await writeNew('.github/workflows/dataapi.yml', ciWorkflow(), force);

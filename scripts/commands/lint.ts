@@ -19,7 +19,6 @@ and a stable rule id (see docs/integrators.md).
 Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 bad input (spec, flags).`;
 
 export const command: Command = {
-  summary: "check the catalogue's rules (categories, envelopes, codes, examples, previews)",
   usage,
   run: (argv) =>
     guard(async () => {

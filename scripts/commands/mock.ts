@@ -34,8 +34,7 @@ type Create = (options: MockOptions) => Promise<FastifyInstance>;
 
 async function loadCreate(given: string | undefined, dir: string): Promise<Create> {
   // No --spec and no generated tree: the configuration file's description.
-  const spec =
-    given ?? (existsSync(path.join(dir, 'model.json')) ? undefined : configuredSpec());
+  const spec = given ?? (existsSync(path.join(dir, 'model.json')) ? undefined : configuredSpec());
   if (spec !== undefined) {
     const [{ loadSpec }, { normalise }, { createMock }] = await Promise.all([
       import('../../generator/load.ts'),
@@ -53,7 +52,6 @@ async function loadCreate(given: string | undefined, dir: string): Promise<Creat
 }
 
 export const command: Command = {
-  summary: 'serve the mock server (examples, samples, scenarios) on a port',
   usage,
   run: (argv) =>
     guard(async () => {

@@ -22,7 +22,6 @@ Exit codes: 0 written, 1 the client could not be built, 2 bad input (spec, flags
 an --out folder this command did not write).`;
 
 export const command: Command = {
-  summary: 'write the typed client as an npm package folder (ESM + CJS + .d.ts)',
   usage,
   run: (argv) =>
     guard(async () => {

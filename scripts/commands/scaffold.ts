@@ -141,7 +141,6 @@ function printResult(result: ScaffoldResult, out: string, dryRun: boolean): numb
 }
 
 export const command: Command = {
-  summary: 'add an operation to the spec with its preview, examples and handler, then regenerate',
   usage,
   run: (argv) =>
     guard(async () => {

@@ -80,7 +80,6 @@ async function loadExampleHandlers(model: ServiceModel): Promise<Record<string, 
 }
 
 export const command: Command = {
-  summary: 'run the service on the generated stubs and your handlers (keys, limits, /docs)',
   usage,
   run: (argv) =>
     guard(async () => {

@@ -27,7 +27,6 @@ With --spec FILE: the same for any OpenAPI 3.0/3.1 description, generated into a
 Exit codes: 0 every check passed, 1 a check failed, 2 bad input (spec, flags).`;
 
 export const command: Command = {
-  summary: 'generate, start the embedded mock and run the contract suite against it',
   usage,
   run: (argv) =>
     guard(async () => {

@@ -5,10 +5,10 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { didYouMean } from '../../model/suggest.ts';
 import { UsageError } from '../args-error.ts';
 import type { DataapiConfig } from './define.ts';
+import { importFile, TypeScriptLoaderMissing } from '../../runtime/shared/import-file.ts';
 
 export const CONFIG_NAMES = [
   'dataapi.config.ts',
@@ -44,18 +44,6 @@ export function findConfig(cwd = process.cwd()): string | undefined {
   return CONFIG_NAMES.map((n) => path.join(cwd, n)).find((f) => existsSync(f));
 }
 
-async function importTypeScript(file: string): Promise<unknown> {
-  let tsImport: (specifier: string, parent: string) => Promise<unknown>;
-  try {
-    ({ tsImport } = (await import('tsx/esm/api')) as unknown as { tsImport: typeof tsImport });
-  } catch {
-    throw new UsageError(
-      `${file} is TypeScript and no TypeScript loader is at hand (the tsx package): install it (npm i -D tsx), or write the configuration as dataapi.config.js or .json`,
-    );
-  }
-  return tsImport(pathToFileURL(file).href, import.meta.url);
-}
-
 async function readFile(file: string): Promise<unknown> {
   if (file.endsWith('.json')) {
     try {
@@ -64,9 +52,14 @@ async function readFile(file: string): Promise<unknown> {
       throw new UsageError(`${file}: not valid JSON (${(err as Error).message})`);
     }
   }
-  const mod = (
-    /\.m?ts$/.test(file) ? await importTypeScript(file) : await import(pathToFileURL(file).href)
-  ) as { default?: unknown };
+  let mod: { default?: unknown };
+  try {
+    mod = await importFile(file);
+  } catch (err) {
+    if (err instanceof TypeScriptLoaderMissing)
+      throw new UsageError(`${err.message} (or write dataapi.config.js or .json)`);
+    throw err;
+  }
   // tsx hands a CommonJS-shaped namespace back for some files: default may sit one level down.
   const value = mod.default as { default?: unknown } | undefined;
   return value && typeof value === 'object' && 'default' in value ? value.default : value;

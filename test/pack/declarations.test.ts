@@ -1,6 +1,6 @@
 /**
- * The runtime's declaration files (dist/types, built by `npm run prepare`, which `npm ci` runs,
- * and by `npm test` before vitest, so that no test writes them while another reads them):
+ * The runtime's declaration files (dist/, built by `npm run build`, which `npm ci` runs through
+ * prepare, and by `npm test` before vitest, so that no test writes them while another reads them):
  * a program without the `dataapi-source` condition (any project but this one) reads
  * `dataapi/...` through them, so `skipLibCheck` skips the runtime's implementation, and the
  * generated output type-checks against them with its types intact.
@@ -29,7 +29,7 @@ async function consumer(files: Record<string, string>): Promise<string> {
 }
 
 describe('declaration files of the runtime', () => {
-  // `npm test` builds them (`tsc -p tsconfig.types.json`) before vitest runs, as `npm ci` does.
+  // `npm test` builds them (`npm run build`) before vitest runs, as `npm ci` does.
   it('are what generated code type-checks against, without the sources', async () => {
     const dir = await consumer({
       'handlers.ts': `import { respond, type Handlers } from './server/index.ts';
@@ -53,8 +53,8 @@ export const getAirQuality: Handlers['getAirQuality'] = async (input) => {
     const listed = await run(process.execPath, [TSC, '--listFilesOnly', '-p', dir], ROOT);
     expect(listed.code).toBe(0);
     const files = listed.stdout.split('\n').map((f) => path.relative(ROOT, f.trim()));
-    expect(files).toContain('dist/types/runtime/server/index.d.ts');
-    expect(files).toContain('dist/types/contract-tests/index.d.ts');
+    expect(files).toContain('dist/runtime/server/index.d.ts');
+    expect(files).toContain('dist/contract-tests/index.d.ts');
     // No source of the runtime is in the program: none is checked with the consumer's code.
     expect(files.filter((f) => /^(runtime|model|contract-tests)\//.test(f))).toEqual([]);
     const checked = await run(process.execPath, [TSC, '--noEmit', '-p', dir], ROOT);
