@@ -40,7 +40,7 @@ try {
   // never built
 }
 if (previous === stamp && !process.argv.includes('--force')) {
-  process.stdout.write('build: dist/ is up to date\n');
+  process.stderr.write('build: dist/ is up to date\n');
   process.exit(0);
 }
 
