@@ -11,6 +11,7 @@ import { githubMock } from './mock-github.ts';
 import { clientPackage } from './client-package.ts';
 import { fuzzThroughput } from './fuzz.ts';
 import { serveThroughput } from './serve.ts';
+import { startup, STARTUP_TARGETS } from './startup.ts';
 
 export interface Benchmark {
   id: string;
@@ -120,6 +121,12 @@ export const BENCHMARKS: Benchmark[] = [
     title: '11. Fuzzing: generated requests per second and time to shrink',
     targets: [],
     run: fuzzThroughput,
+  },
+  {
+    id: 'startup',
+    title: '12. Start-up of the installed commands, and the package',
+    targets: STARTUP_TARGETS,
+    run: startup,
   },
 ];
 

@@ -45,11 +45,11 @@ export interface StampContext {
 export async function stampKey(inputs: string[], ctx: StampContext): Promise<string | undefined> {
   const hash = createHash('sha256');
   hash.update(`dataapi-generate-1\0${ctx.specLabel}\0${(ctx.kinds ?? ['*']).join(',')}\0`);
-  const sources = (f: string) => /\.(ts|mts|mjs)$/.test(f);
-  const toolkit = [
-    ...(await listFiles(path.join(ctx.projectRoot, 'generator'), sources)),
-    ...(await listFiles(path.join(ctx.projectRoot, 'model'), sources)),
-  ];
+  const sources = (f: string) => /\.(ts|mts|mjs|js)$/.test(f);
+  // The sources in this repository, the compiled files of an installed toolkit (its dist/).
+  const toolkit = [];
+  for (const dir of ['generator', 'model', 'dist/generator', 'dist/model'])
+    toolkit.push(...(await listFiles(path.join(ctx.projectRoot, dir), sources)));
   const templates = await listFiles(ctx.templatesDir, (f) => f.endsWith('.hbs'));
   const lockfile = path.join(ctx.projectRoot, 'package-lock.json');
   for (const file of [...inputs, ...templates, ...toolkit, lockfile]) {
