@@ -111,7 +111,9 @@ export class SpecFiles {
               t = this.target(file, value);
             } catch (err) {
               if (!(err instanceof PointerError)) throw err;
-              problems.push(this.problemAt(file, at, `$ref ${JSON.stringify(value)}: ${err.message}`));
+              problems.push(
+                this.problemAt(file, at, `$ref ${JSON.stringify(value)}: ${err.message}`),
+              );
               continue;
             }
             if (!t) continue;
