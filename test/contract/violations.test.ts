@@ -361,7 +361,7 @@ function group(title: string, cases: Case[], extraArgs: string[]) {
         ['--base-url', proxy.url, '--only', only, ...extraArgs],
         title.replace(/\W+/g, '-'),
       );
-    }, 120_000);
+    }, 300_000); // a safety net for a hung run, not a speed limit
     afterAll(() => close?.());
 
     it('fails the run (exit 1) and never shows the key', () => {
