@@ -257,7 +257,7 @@ export async function livePacing(ctx: BenchContext): Promise<Section> {
           .map((o) => `${o.id} (${o.rateLimit.limit}/${o.rateLimit.per})`)
           .join(
             ' and ',
-          )}, through the runner's transport (\`contract-tests/http.ts\`) and its scheduler served over loopback to two workers. Efficiency 100% means the requests arrived in the fewest whole windows the limit allows; the scheduler keeps a 25 ms margin per window, so about 97% is its ceiling on a one-second limit.`,
+          )}, through the runner's transport (\`contract-tests/http.ts\`) and its scheduler served over loopback to two workers. Efficiency 100% means the requests arrived in the fewest whole windows the limit allows; the scheduler keeps a 10 ms margin per window (\`PACING_MARGIN_MS\` in runtime/shared/pacing.ts, the client's too), so about 99% is its ceiling on a one-second limit.`,
         '',
         table(saturated.ops),
         '',

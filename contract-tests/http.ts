@@ -3,7 +3,7 @@
  * Retry-After, and returns everything a check needs. Never throws: a missing response is recorded.
  */
 import type { Operation } from 'dataapi/model';
-import { excerpt, redactorFor } from 'dataapi/runtime/shared';
+import { excerpt, parseRetryAfter, redactorFor } from 'dataapi/runtime/shared';
 import type { ContractConfig } from './config.ts';
 import type { ExchangeRecord } from './exchange.ts';
 import type { Outcome, Scheduler } from './scheduler.ts';
@@ -154,18 +154,12 @@ function businessCodeOf(op: Operation, body: unknown): number | undefined {
   return typeof code === 'number' ? code : undefined;
 }
 
-/** Retry-After in seconds or as an HTTP date; exponential fallback when absent. */
+/**
+ * How long to wait before retrying a 429: its Retry-After (runtime/shared/retry-after.ts, as the
+ * client reads it), or an exponential fallback when it is absent or not valid; capped.
+ */
 export function retryAfterMs(header: string | undefined, attempt: number, capMs: number): number {
-  let ms = 1000 * 2 ** attempt;
-  if (header !== undefined) {
-    const secs = Number(header);
-    if (Number.isFinite(secs) && secs >= 0) ms = secs * 1000;
-    else {
-      const at = Date.parse(header);
-      if (Number.isFinite(at)) ms = Math.max(0, at - Date.now());
-    }
-  }
-  return Math.min(ms, capMs);
+  return Math.min(parseRetryAfter(header) ?? 1000 * 2 ** attempt, capMs);
 }
 
 function isTimeout(err: unknown): boolean {

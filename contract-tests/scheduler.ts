@@ -8,6 +8,12 @@ import { Agent, createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RateLimit } from 'dataapi/model';
 import { Breakers, type Outcome } from './breakers.ts';
+import {
+  monotonicClock,
+  PACING_MARGIN_MS,
+  SlidingWindowPacer,
+  type Clock,
+} from 'dataapi/runtime/shared';
 
 export type { Outcome } from './breakers.ts';
 
@@ -32,31 +38,28 @@ export interface Scheduler {
 /** A slot whose release never came (a worker died) frees this long after its grant. */
 const LEASE_MS = 120_000;
 
-/** A granted request: when, and when its answer came (Infinity while in flight). */
-interface Slot {
-  granted: number;
-  done: number;
-}
-
 /**
- * Sliding window per key, counted from completion: a request holds its slot while in flight and
- * for one window after its response arrived. A request reaches the target before its response
- * comes back, so any `limit + 1` consecutive arrivals at the target span at least one window,
- * whatever the latency; timing from the send instead lets a slow request and a fast one land
- * closer together than the window (seen: 6 arrivals in 978 ms against 5 per second).
+ * The operation's windows, paced by the shared sliding-window pacer (runtime/shared/pacing.ts):
+ * a request holds its slot while in flight and for one window after its answer arrived, so any
+ * `limit + 1` consecutive arrivals at the target span at least one window, whatever the latency
+ * (timing from the send instead let 6 arrivals land in 978 ms against 5 per second).
  */
 export class LocalScheduler implements Scheduler {
-  /** key -> token -> its slot. */
-  private slots = new Map<string, Map<number, Slot>>();
+  /** key -> the pacer of its windows (the limits given with its first request). */
+  private pacers = new Map<string, SlidingWindowPacer>();
+  /** key -> token -> the release of its slots. */
+  private held = new Map<string, Map<number, () => void>>();
   private queues = new Map<string, Promise<unknown>>();
   private used = 0;
   private seq = 0;
 
   constructor(
     private budget?: number,
-    /** Extra time per window for clock granularity (default 10 ms). */
-    private marginMs = 10,
+    /** Extra time per window (default PACING_MARGIN_MS, the client's too). */
+    private marginMs = PACING_MARGIN_MS,
     readonly breakers = new Breakers(),
+    /** Where time is read and waited for (tests give a fake one). */
+    private clock: Clock = monotonicClock,
   ) {}
 
   get requests(): number {
@@ -68,7 +71,7 @@ export class LocalScheduler implements Scheduler {
   }
 
   acquire(key: string, limits: RateLimit[], route?: string): Promise<Grant> {
-    // Serialise per key so grants leave in order and the window arithmetic stays exact.
+    // Serialise per key so the budget and breakers are asked in order, after the previous grant.
     const prev = this.queues.get(key) ?? Promise.resolve();
     const next = prev.then(() => this.grant(key, limits, route ?? key));
     this.queues.set(
@@ -79,8 +82,9 @@ export class LocalScheduler implements Scheduler {
   }
 
   release(key: string, token: number, outcome?: Outcome): void {
-    const slot = this.slots.get(key)?.get(token);
-    if (slot && slot.done === Infinity) slot.done = performance.now();
+    const held = this.held.get(key);
+    held?.get(token)?.();
+    held?.delete(token);
     if (outcome) this.breakers.observe(key, outcome);
   }
 
@@ -88,44 +92,35 @@ export class LocalScheduler implements Scheduler {
     return this.breakers.mayRetry();
   }
 
+  private pacerOf(key: string, limits: RateLimit[]): SlidingWindowPacer {
+    let pacer = this.pacers.get(key);
+    if (!pacer) {
+      const windows = limits.map((l) => ({ limit: Math.max(1, l.limit), windowMs: l.windowMs }));
+      pacer = new SlidingWindowPacer(windows, {
+        marginMs: this.marginMs,
+        clock: this.clock,
+        leaseMs: LEASE_MS,
+      });
+      this.pacers.set(key, pacer);
+    }
+    return pacer;
+  }
+
   private async grant(key: string, limits: RateLimit[], route: string): Promise<Grant> {
     if (this.exhausted) return { ok: false, reason: `request budget of ${this.budget} exhausted` };
     const refused = this.breakers.refusal(route);
     if (refused) return { ok: false, reason: refused };
-    const slots = this.slots.get(key) ?? new Map<number, Slot>();
-    this.slots.set(key, slots);
-    for (;;) {
-      const wait = this.waitFor(slots, limits);
-      if (wait === 0) break;
-      await new Promise((r) => setTimeout(r, Math.max(1, Math.ceil(wait))));
+    const release = await this.pacerOf(key, limits).acquire();
+    if (this.exhausted) {
+      release();
+      return { ok: false, reason: `request budget of ${this.budget} exhausted` };
     }
-    if (this.exhausted) return { ok: false, reason: `request budget of ${this.budget} exhausted` };
     const token = ++this.seq;
-    slots.set(token, { granted: performance.now(), done: Infinity });
+    const held = this.held.get(key) ?? new Map<number, () => void>();
+    this.held.set(key, held);
+    held.set(token, release);
     this.used++;
     return { ok: true, token };
-  }
-
-  /**
-   * How long until every window has a free slot (0: now). Slots older than the longest window
-   * are dropped; an in-flight slot may be released any time, so the wait is at most 25 ms then.
-   */
-  private waitFor(slots: Map<number, Slot>, limits: RateLimit[]): number {
-    const now = performance.now();
-    const since = (slot: Slot) => now - Math.min(slot.done, slot.granted + LEASE_MS);
-    const longest = Math.max(0, ...limits.map((l) => l.windowMs)) + this.marginMs;
-    for (const [token, slot] of slots) if (since(slot) >= longest) slots.delete(token);
-    let wait = 0;
-    for (const limit of limits) {
-      const window = limit.windowMs + this.marginMs;
-      const held = [...slots.values()].filter((slot) => since(slot) < window);
-      if (held.length < Math.max(1, limit.limit)) continue;
-      let free = 25;
-      for (const slot of held)
-        if (slot.done !== Infinity) free = Math.min(free, window - since(slot));
-      wait = Math.max(wait, free);
-    }
-    return wait;
   }
 }
 

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseSpecText, SpecError, type SpecProblem } from './load-text.ts';
 import { isObject } from '../model/object.ts';
-import { joinPointer, splitPointer } from '../model/pointer.ts';
+import { joinPointer, PointerError, splitPointer } from '../model/pointer.ts';
 
 interface SpecFile {
   abs: string;
@@ -72,9 +72,10 @@ export class SpecFiles {
     if (isRemote(ref)) return undefined;
     const hash = ref.indexOf('#');
     const filePart = hash === -1 ? ref : ref.slice(0, hash);
-    const fragment = hash === -1 ? '' : ref.slice(hash + 1);
+    const fragment = hash === -1 ? '' : ref.slice(hash);
     const file =
       filePart === '' ? from.abs : path.resolve(path.dirname(from.abs), decodeURI(filePart));
+    // The fragment form: percent-decoded (a PointerError when its encoding is broken).
     return { file, tokens: splitPointer(fragment) };
   }
 
@@ -105,7 +106,16 @@ export class SpecFiles {
         for (const [key, value] of Object.entries(node)) {
           const at = [...tokens, key];
           if (key === '$ref' && typeof value === 'string') {
-            const t = this.target(file, value);
+            let t: ReturnType<typeof this.target>;
+            try {
+              t = this.target(file, value);
+            } catch (err) {
+              if (!(err instanceof PointerError)) throw err;
+              problems.push(
+                this.problemAt(file, at, `$ref ${JSON.stringify(value)}: ${err.message}`),
+              );
+              continue;
+            }
             if (!t) continue;
             let target: SpecFile;
             try {

@@ -1,6 +1,6 @@
 /** `$ref` resolution inside one bundled OpenAPI document (the normaliser's and the linter's input). */
 import { isObject } from './object.ts';
-import { splitPointer } from './pointer.ts';
+import { fragmentToPointer, splitPointer } from './pointer.ts';
 
 /** The node a pointer names in a document, or undefined when it names nothing. */
 export function getAt(doc: unknown, pointer: string): unknown {
@@ -17,7 +17,8 @@ export function getAt(doc: unknown, pointer: string): unknown {
 export function refPointer(value: unknown): string | undefined {
   if (!isObject(value) || typeof value['$ref'] !== 'string') return undefined;
   const ref = value['$ref'];
-  return ref.startsWith('#') ? ref.slice(1) : undefined;
+  // The fragment is percent-encoded; the pointer returned is plain (PointerError if malformed).
+  return ref.startsWith('#') ? fragmentToPointer(ref) : undefined;
 }
 
 /** Follows `$ref`s (of parameters, responses, bodies, headers, examples) to the object. */

@@ -9,7 +9,7 @@ export function resolveRef(model: SchemaRoot, ref: string): JsonSchema | undefin
   const hash = ref.indexOf('#');
   if (hash < 0) return undefined;
   let node: unknown = model.schemaRoot;
-  for (const key of splitPointer(ref.slice(hash + 1))) {
+  for (const key of splitPointer(ref.slice(hash))) {
     if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
     node = (node as Record<string, unknown>)[key];
   }

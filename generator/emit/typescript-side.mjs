@@ -53,17 +53,66 @@ export async function renderTypes(document, { owned = false, source } = {}) {
   // hide or join a word there (writing 13 MB of JSON again costs more than the search).
   const fromSource = source !== undefined && !source.includes('\\u');
   let text = fromSource ? source : JSON.stringify(document);
-  if (/dataapiTrapWord\d+x/.test(text)) {
-    throw new Error('the description uses the reserved word "dataapiTrapWord<n>x"');
+  if (/dataapiTrapWord\d+x|-dataapi-percent-/.test(text)) {
+    throw new Error(
+      'the description uses the reserved word "dataapiTrapWord<n>x" or "-dataapi-percent-"',
+    );
   }
   const trapped = new RegExp(TRAP.source).test(text);
   if (trapped || (fromSource && !owned)) text = JSON.stringify(document);
   if (trapped) text = text.replace(TRAP, (word) => placeholder(word));
-  const doc = trapped || !owned ? JSON.parse(text) : document;
+  let doc = trapped || !owned ? JSON.parse(text) : document;
   text = ''; // 13 MB on a large description: not kept through the transform
+  const percent = hasPercentKey(doc);
+  if (percent) doc = shieldPercent(doc);
   qualifyDiscriminatorMappings(doc);
-  const out = astToString(transformTypes(doc));
+  let out = astToString(transformTypes(doc));
+  if (percent) out = out.replaceAll(PERCENT, '%');
   return trapped ? out.replace(RESTORE, (_m, i) => TRAPS[Number(i)]) : out;
+}
+
+// openapi-typescript builds its internal pointers from keys and reads them back as URI fragments
+// (percent-decoding them): a key holding a `%` that is not percent-encoding (the path
+// `/rates/100%`) makes it throw "URI malformed". Such a `%` is swapped for a placeholder on the
+// way in, in keys and in the `$ref`s that name them, and back on the way out. Its dashes keep a
+// key that held a `%` quoted in the output, as the `%` itself would.
+const PERCENT = '-dataapi-percent-';
+
+function hasPercentKey(node) {
+  if (Array.isArray(node)) return node.some(hasPercentKey);
+  if (!isObj(node)) return false;
+  return Object.entries(node).some(([k, v]) => k.includes('%') || hasPercentKey(v));
+}
+
+function shieldPercent(node) {
+  if (Array.isArray(node)) return node.map(shieldPercent);
+  if (!isObj(node)) return node;
+  const out = {};
+  for (const [key, value] of Object.entries(node)) {
+    const shielded = key.replaceAll('%', PERCENT);
+    out[shielded] =
+      key === '$ref' && typeof value === 'string' ? shieldRef(value) : shieldPercent(value);
+  }
+  return out;
+}
+
+/** `#/paths/~1rates~1100%25` -> `#/paths/~1rates~1100dataapiTrapWord10x`. */
+function shieldRef(ref) {
+  if (!ref.startsWith('#')) return ref;
+  let pointer;
+  try {
+    pointer = decodeURIComponent(ref.slice(1));
+  } catch {
+    return ref; // the loader reports a broken fragment before this runs
+  }
+  if (!pointer.includes('%')) return ref;
+  return (
+    '#' +
+    pointer
+      .split('/')
+      .map((t) => encodeURIComponent(t.replaceAll('%', PERCENT)))
+      .join('/')
+  );
 }
 
 /**

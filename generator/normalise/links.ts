@@ -5,7 +5,7 @@
  * kinds the same way. A link that names no operation of the description is a finding, not an error.
  */
 import { resolve } from '../../model/refs.ts';
-import { escapeToken, joinPointer } from '../../model/pointer.ts';
+import { escapeToken, fragmentToPointer, joinPointer } from '../../model/pointer.ts';
 import { isObject, type Obj } from '../../model/object.ts';
 import type {
   LinkParameter,
@@ -78,7 +78,11 @@ function targetOf(
   if (typeof link['operationId'] === 'string') return byOperationId.get(link['operationId']);
   const ref = link['operationRef'];
   if (typeof ref !== 'string' || !ref.startsWith('#/')) return undefined;
-  return byPointer.get(decodeURIComponent(ref.slice(1)));
+  try {
+    return byPointer.get(fragmentToPointer(ref));
+  } catch {
+    return undefined; // broken percent-encoding: names no operation
+  }
 }
 
 /** `path.id`, `query.id` or a bare name (the target's first parameter of that name). */

@@ -1,7 +1,9 @@
 /**
  * When and how long to wait before sending a request again: exponential backoff with jitter,
- * or the server's `Retry-After` when it gives one.
+ * or the server's `Retry-After` when it gives one (read by runtime/shared/retry-after.ts).
  */
+
+export { parseRetryAfter } from '../shared/retry-after.ts';
 
 export interface RetryOptions {
   /** Retries after the first attempt (default 3). */
@@ -42,13 +44,4 @@ export function retryPolicy(options: RetryOptions | false | undefined): RetryPol
 export function backoffMs(policy: RetryPolicy, retry: number): number {
   const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
   return Math.round(step / 2 + (policy.random() * step) / 2);
-}
-
-/** `Retry-After` as milliseconds: delta-seconds or an HTTP date (RFC 9110 10.2.3). */
-export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
-  if (value === null) return undefined;
-  const text = value.trim();
-  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
-  const date = Date.parse(text);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

@@ -1,6 +1,7 @@
 /**
  * Runtime pieces shared by generated servers, the mock, the client and the contract tests:
- * envelope reading and building for both spellings, and redaction of the key. Schema validation
+ * envelope reading and building for both spellings, redaction of the key, and the pacing and
+ * Retry-After reading the client and the contract runner share. Schema validation
  * and the model's queries live in model/ and are re-exported here.
  */
 
@@ -40,3 +41,14 @@ export {
   type Redactor,
 } from './redact.ts';
 export * from './envelope.ts';
+export {
+  abortable,
+  monotonicClock,
+  PACING_MARGIN_MS,
+  SlidingWindowPacer,
+  sleep,
+  type Clock,
+  type PacerOptions,
+  type PaceWindow,
+} from './pacing.ts';
+export { parseHttpDate, parseRetryAfter } from './retry-after.ts';

@@ -123,12 +123,18 @@ describe('Ctrl-C during generate', () => {
       },
     );
     let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const said = new Promise<void>((resolve) =>
+      child.stderr.on('data', (c: Buffer) => {
+        stderr += c.toString();
+        if (/interrupted/.test(stderr)) resolve();
+      }),
+    );
     const writer = await open(fifo, 'w'); // resolves once generate has opened the spec
     child.kill('SIGINT');
     const code = new Promise<number | null>((r) => child.on('close', (c) => r(c)));
-    // Let the blocked read finish so the process can exit.
-    await new Promise((r) => setTimeout(r, 200));
+    // Once the signal was handled (its message is out), let the blocked read finish so the
+    // process can exit.
+    await said;
     await writer.close();
     expect(await code).toBe(130);
     expect(stderr).toMatch(/dataapi generate: interrupted; .*out was left as it was/);

@@ -3,7 +3,8 @@
  * The child is a fresh process: vitest's own environment variables are not passed on.
  */
 import { spawn } from 'node:child_process';
-import { readFile, mkdir } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CheckResult, ContractRunResult } from '../../contract-tests/results.ts';
@@ -24,9 +25,10 @@ export async function runCli(
   name: string,
   env: Record<string, string> = {},
 ): Promise<CliRun> {
-  const dir = path.join(ROOT, 'test', '.work', 'contract');
-  await mkdir(dir, { recursive: true });
-  const results = path.join(dir, `${name}.json`);
+  // The results file in a folder of this run's own: a run that writes none cannot be read as the
+  // result an earlier run left, and two runs at once never share one.
+  const dir = await mkdtemp(path.join(tmpdir(), `dataapi-contract-${name}-`));
+  const results = path.join(dir, 'results.json');
   const childEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env))
     if (v !== undefined && !k.startsWith('VITEST') && k !== 'NODE_OPTIONS' && k !== 'TEST')
@@ -50,6 +52,8 @@ export async function runCli(
     result = JSON.parse(await readFile(results, 'utf8')) as ContractRunResult;
   } catch {
     result = undefined;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
   return { code, stdout, stderr, ...(result ? { result } : {}) };
 }

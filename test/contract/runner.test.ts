@@ -47,7 +47,7 @@ describe('against a deployment', () => {
   it('reports an unreachable target clearly (exit 1, no stack, key not shown)', async () => {
     const run = await runCli(
       'contract',
-      ['--base-url', `http://127.0.0.1:9/?appkey=${KEY}`, '--timeout', '1000'],
+      ['--base-url', `http://127.0.0.1:9/?appkey=${KEY}`],
       'unreachable',
     );
     expect(run.code).toBe(1);

@@ -11,7 +11,7 @@ import { normalise } from '../../generator/normalise/index.ts';
 import { invalidValues, negativeCases } from '../../contract-tests/negatives.ts';
 import { serialise, validRequests } from '../../contract-tests/requests.ts';
 import { LocalScheduler } from '../../contract-tests/scheduler.ts';
-import { retryAfterMs } from '../../contract-tests/http.ts';
+import { FakeClock } from '../shared/fake-clock.ts';
 
 const labels = (id: string) => negativeCases(model, findOperation(model, id)).map((c) => c.label);
 
@@ -129,14 +129,19 @@ describe('requests from the examples', () => {
 });
 
 describe('scheduling', () => {
+  // Window arithmetic is tested with the pacer itself (test/shared/pacing.test.ts); here, what the
+  // scheduler adds: the budget, and the same windows for every caller of a key.
   it('grants at most `limit` per window and then stops at the budget', async () => {
-    const s = new LocalScheduler(4, 0);
+    const clock = new FakeClock();
+    const s = new LocalScheduler(4, 0, undefined, clock);
     const limit = { limit: 2, per: 'second' as const, windowMs: 200, source: 'operation' as const };
     const times: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const g = await s.acquire('op', [limit]);
+      const pending = s.acquire('op', [limit]);
+      await clock.advance(200);
+      const g = await pending;
       if (g.ok) {
-        times.push(performance.now());
+        times.push(clock.now());
         s.release('op', g.token);
       } else expect(g.reason).toMatch(/budget of 4/);
     }
@@ -146,39 +151,18 @@ describe('scheduling', () => {
   });
 
   it('holds a slot while its request is in flight and frees it one window after the answer', async () => {
-    const s = new LocalScheduler(undefined, 0);
+    const clock = new FakeClock();
+    const s = new LocalScheduler(undefined, 0, undefined, clock);
     const limit = { limit: 1, per: 'second' as const, windowMs: 100, source: 'operation' as const };
     const first = await s.acquire('op', [limit]);
-    let second = false;
-    const next = s.acquire('op', [limit]).then(() => (second = true));
+    let second: number | undefined;
+    const next = s.acquire('op', [limit]).then(() => (second = clock.now()));
     // The first request is still "in flight" well past one window: no second grant yet.
-    await new Promise((r) => setTimeout(r, 250));
-    expect(second).toBe(false);
-    const answered = performance.now();
+    await clock.advance(250);
+    expect(second).toBeUndefined();
     if (first.ok) s.release('op', first.token);
+    await clock.advance(100);
     await next;
-    expect(performance.now() - answered).toBeGreaterThanOrEqual(99);
-  });
-
-  it('keeps every window of an operation: a short one and a longer one', async () => {
-    const s = new LocalScheduler(undefined, 0);
-    const short = { limit: 2, per: 'second' as const, windowMs: 100, source: 'default' as const };
-    const long = { limit: 3, per: 'second' as const, windowMs: 400, source: 'operation' as const };
-    const times: number[] = [];
-    for (let i = 0; i < 4; i++) {
-      const g = await s.acquire('op', [short, long]);
-      if (!g.ok) throw new Error(g.reason);
-      times.push(performance.now());
-      s.release('op', g.token);
-    }
-    // The short window spaces the third grant; the long one holds the fourth a whole window.
-    expect(times[2]! - times[0]!).toBeGreaterThanOrEqual(99);
-    expect(times[3]! - times[0]!).toBeGreaterThanOrEqual(399);
-  });
-
-  it('reads Retry-After in seconds or as a date, capped', () => {
-    expect(retryAfterMs('2', 0, 60_000)).toBe(2000);
-    expect(retryAfterMs('soon', 1, 60_000)).toBe(2000);
-    expect(retryAfterMs('120', 0, 30_000)).toBe(30_000);
+    expect(second).toBe(350);
   });
 });

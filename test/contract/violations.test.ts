@@ -316,17 +316,6 @@ const WRITES: Case[] = [
     detail: (r) => expect(r.actual).toContain('is not listed'),
   },
   {
-    name: 'a response slower than --max-response-time',
-    operation: 'getFundOpenRealtime',
-    check: 'response-time',
-    fault: {
-      path: '/fund/open/realtime',
-      delayMs: 1200,
-      delayIf: (req) => req.method === 'GET' && req.query.has('appkey'),
-    },
-    detail: (r) => expect(r.expected).toBe('a response within 800 ms'),
-  },
-  {
     name: 'paging overflow on the preview variant',
     operation: 'getGlobalUniversityRanking',
     check: 'paging',
@@ -367,10 +356,12 @@ function group(title: string, cases: Case[], extraArgs: string[]) {
       const only = [...new Set(cases.map((c) => c.operation))].join(',');
       run = await runCli(
         'contract',
-        ['--base-url', proxy.url, '--only', only, '--timeout', '1500', ...extraArgs],
+        // No --timeout: the hung route never answers, so the default timeout fires whatever the
+        // machine's speed, and no other operation's answer is held to a short limit.
+        ['--base-url', proxy.url, '--only', only, ...extraArgs],
         title.replace(/\W+/g, '-'),
       );
-    }, 120_000);
+    }, 300_000); // a safety net for a hung run, not a speed limit
     afterAll(() => close?.());
 
     it('fails the run (exit 1) and never shows the key', () => {
@@ -390,9 +381,23 @@ function group(title: string, cases: Case[], extraArgs: string[]) {
 }
 
 // One run for all faults (each on its own operation, or its own variant): one CLI start, files in
-// parallel. --max-response-time sits between the mock's answers and the delayed ones.
-group(
-  'one fault per operation',
-  [...FUND, ...SERVICE, ...WRITES],
-  ['--allow-writes', '--max-response-time', '800'],
-);
+// parallel.
+group('one fault per operation', [...FUND, ...SERVICE, ...WRITES], ['--allow-writes']);
+
+// --max-response-time holds every answer of a run to it: the slow operation runs alone, so a busy
+// machine cannot make another operation's answers fail it. Its own answers are held longer than
+// the limit by the proxy, so they fail it however fast the machine is.
+const SLOW: Case[] = [
+  {
+    name: 'a response slower than --max-response-time',
+    operation: 'getFundOpenRealtime',
+    check: 'response-time',
+    fault: {
+      path: '/fund/open/realtime',
+      delayMs: 1200,
+      delayIf: (req) => req.method === 'GET' && req.query.has('appkey'),
+    },
+    detail: (r) => expect(r.expected).toBe('a response within 800 ms'),
+  },
+];
+group('a slow response', SLOW, ['--max-response-time', '800']);

@@ -80,8 +80,6 @@ describe('the key in reports of a target that echoes it', () => {
       'console,default,junit,json,html,vitest-junit,vitest-json',
       '--report-dir',
       dir,
-      '--timeout',
-      '3000',
     ]);
   }, 120_000);
   afterAll(async () => {

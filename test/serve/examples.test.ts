@@ -8,7 +8,8 @@
  *   title and every operation, an operation expands to its parameters, and the page loads
  *   nothing from anywhere but the server itself.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -17,19 +18,33 @@ import { failedOf, runCli } from '../contract/harness.ts';
 import { chromiumOrFail, launch } from '../reports/browser.ts';
 import { ROOT, startServe, type ServeProcess } from './helpers.ts';
 
-const WORK = path.join(ROOT, 'test/.work/serve-examples');
+// The run's own folder: keys, an empty handlers folder, reports and screenshots. Never the
+// repository's handlers/, which the README's scaffold example fills.
+const WORK = path.join(tmpdir(), `dataapi-serve-examples-${process.pid}`);
 const KEY = 'staging-key-5b1e';
 const chromium = chromiumOrFail();
 
 let serve: ServeProcess;
 beforeAll(async () => {
-  await mkdir(WORK, { recursive: true });
+  await mkdir(path.join(WORK, 'handlers'), { recursive: true });
   const keys = path.join(WORK, 'keys.txt');
   await writeFile(keys, `${KEY}\n`);
-  serve = await startServe(['--keys-file', keys, '--example-handlers', '--log-level', 'warn']);
+  serve = await startServe([
+    '--keys-file',
+    keys,
+    '--handlers',
+    path.join(WORK, 'handlers'),
+    // Named, not defaulted: /docs shows the description generated/ was made from.
+    '--spec',
+    path.join(ROOT, 'spec/openapi.yaml'),
+    '--example-handlers',
+    '--log-level',
+    'warn',
+  ]);
 });
 afterAll(async () => {
   await serve?.stop();
+  await rm(WORK, { recursive: true, force: true });
 });
 
 describe('serve --example-handlers', () => {

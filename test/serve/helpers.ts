@@ -14,6 +14,8 @@ export interface ServeProcess {
   pid: number;
   stdout(): string;
   stderr(): string;
+  /** Resolves with stdout's JSON log lines once `done` holds for them (checked on each write). */
+  untilLog(done: (lines: Record<string, unknown>[]) => boolean): Promise<Record<string, unknown>[]>;
   /** Sends the signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
   exited: Promise<number | null>;
@@ -52,7 +54,27 @@ export function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise
   const child = spawnServe(['--port', '0', '--host', '127.0.0.1', ...args], env);
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  const waiters = new Set<() => void>();
+  child.stdout.on('data', (c: Buffer) => {
+    stdout += c.toString();
+    for (const check of [...waiters]) check();
+  });
+  const untilLog = (done: (lines: Record<string, unknown>[]) => boolean) =>
+    new Promise<Record<string, unknown>[]>((resolve, reject) => {
+      const check = () => {
+        // Only whole lines: a write can end mid-line.
+        const lines = logLines(stdout.slice(0, stdout.lastIndexOf('\n') + 1));
+        if (!done(lines)) return;
+        waiters.delete(check);
+        resolve(lines);
+      };
+      waiters.add(check);
+      void exited.then(() => {
+        if (!waiters.delete(check)) return;
+        reject(new Error(`serve exited before the log line came:\n${stdout.slice(-2000)}`));
+      });
+      check();
+    });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -69,6 +91,7 @@ export function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise
         pid: child.pid!,
         stdout: () => stdout,
         stderr: () => stderr,
+        untilLog,
         exited,
         stop: (signal = 'SIGTERM') => {
           if (child.exitCode === null && child.signalCode === null) child.kill(signal);

@@ -6,15 +6,18 @@
  * lets the requests in flight finish.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readEnvelope } from 'dataapi/runtime/shared';
 import { businessCodeFor } from 'dataapi/runtime/server';
 import { model } from '../../generated/model.ts';
-import { FIXTURES, logLines, ROOT, runServe, startServe, type ServeProcess } from './helpers.ts';
+import { FIXTURES, logLines, runServe, startServe, type ServeProcess } from './helpers.ts';
 
-const WORK = path.join(ROOT, 'test/.work/serve');
+// Keys files live in this run's own temporary folder.
+const WORK = path.join(tmpdir(), `dataapi-serve-test-${process.pid}`);
+afterAll(() => rm(WORK, { recursive: true, force: true }));
 const op = (id: string) => model.operations.find((o) => o.id === id)!;
 const KEY = 'plain-key-Ünïcode';
 const HASHED_KEY = 'hashed-key-42';
@@ -114,8 +117,9 @@ describe('serve with a keys file and handlers', () => {
     const body = readEnvelope(ranking, JSON.parse(text));
     expect(body.description).toContain('trace-abc-123');
     expect(text).not.toMatch(/refused key|at .*\.ts:\d+|Error:/);
-    await new Promise((r) => setTimeout(r, 200)); // the log line is written after the answer
-    const failed = logLines(serve.stdout()).find((l) => l.msg === 'handler failed');
+    // The log line is written after the answer: wait for it.
+    const lines = await serve.untilLog((l) => l.some((x) => x.msg === 'handler failed'));
+    const failed = lines.find((l) => l.msg === 'handler failed');
     expect(failed?.reqId).toBe('trace-abc-123');
     expect(JSON.stringify(failed)).toContain('ranking database refused key');
   });
@@ -155,10 +159,11 @@ describe('graceful shutdown', () => {
     ]);
     const slow = Array.from({ length: 4 }, (_, i) =>
       fetch(`${serve.url}/v2/location/ip?appkey=k${i}&ip=1.1.1.1`, {
-        headers: { 'x-delay': '1500' },
+        headers: { 'x-hold': `request-${i}` },
       }).then(async (r) => ({ status: r.status, body: await r.text() })),
     );
-    await new Promise((r) => setTimeout(r, 400)); // the requests are in the handler now
+    // All four are in the handler, which answers only once the process has its SIGTERM.
+    await serve.untilLog((l) => l.filter((x) => x.msg === 'fixture: request held').length === 4);
     const exit = serve.stop('SIGTERM');
     const answers = await Promise.all(slow);
     for (const a of answers) {
