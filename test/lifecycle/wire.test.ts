@@ -5,6 +5,7 @@
  * it does not belong).
  */
 import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,8 +73,10 @@ describe('the mock', () => {
 
 describe('dataapi serve', () => {
   let serve: ServeProcess;
+  let out: string;
   beforeAll(async () => {
-    const out = path.join('test', '.work', `lifecycle-serve-${process.pid}`);
+    // Inside the project, so the generated code resolves dataapi/*; `.tmp-` keeps tsc out of it.
+    out = path.join('test', '.work', `.tmp-lifecycle-serve-${process.pid}`);
     const gen = spawnSync(
       process.execPath,
       ['bin/dataapi.js', 'generate', '--spec', NEWS, '--out', out, '--kinds', 'server'],
@@ -88,7 +91,10 @@ describe('dataapi serve', () => {
       '--insecure-any-key',
     ]);
   });
-  afterAll(() => serve?.stop());
+  afterAll(async () => {
+    await serve?.stop();
+    rmSync(path.join(root, out), { recursive: true, force: true });
+  });
 
   it('answers the deprecated operation with both headers and the link, the live one without', async () => {
     expect(await lifecycleHeaders(serve.url, '/v1/news')).toEqual({ status: 200, ...EXPECTED });
