@@ -32,7 +32,6 @@ export interface SarifResultInput {
 }
 
 const SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
-const INFORMATION_URI = 'https://github.com/dataapi/dataapi';
 
 /** A repository-relative URI of a report's file name (`origin/main:spec/a.yaml` -> `spec/a.yaml`). */
 export function artifactUri(file: string, cwd = process.cwd()): string {
@@ -61,7 +60,6 @@ export function sarifLog(
           driver: {
             name: tool.name,
             version: tool.version,
-            informationUri: INFORMATION_URI,
             rules: rules.map((r) => ({
               id: r.id,
               shortDescription: { text: r.description },
