@@ -29,7 +29,7 @@ $refs, split files and 3.0 vs 3.1 spellings of the same schema are no change.
                       by operation and severity) or sarif (SARIF 2.1.0 for code scanning)
                                                                     default: text
   --output FILE       write the report to FILE instead of stdout (nothing is written on bad input)
-  --today YYYY-MM-DD  the day sunsets are compared with               default: today (UTC)
+  --today YYYY-MM-DD  the day sunsets are compared with              default: today (UTC)
   --allow RULE[:operationId]
                       accept a change on purpose (repeatable); or list it with a reason under
                       x-dataapi-allow-breaking in the HEAD description

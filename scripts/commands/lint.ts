@@ -12,9 +12,9 @@ const usage = `Usage: dataapi lint [--spec spec/openapi.yaml] [--format text|jso
 
   --spec FILE      OpenAPI 3.0/3.1 description (YAML or JSON)    default: spec/openapi.yaml
   --format FORMAT  text (one line per finding), json (for tools) or sarif (SARIF 2.1.0 for
-                   code scanning)                                 default: text
+                   code scanning)                                default: text
   --output FILE    write the report to FILE instead of stdout
-  --today DAY      the day sunsets are compared with (YYYY-MM-DD)  default: today (UTC)
+  --today DAY      day sunsets are compared with (YYYY-MM-DD)    default: today (UTC)
 
 Checks, on top of OpenAPI validity: every operation has a category (a root tag), an envelope
 (x-dataapi-envelope, or none), a business code group when enveloped, a rate limit, examples for
