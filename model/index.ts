@@ -13,3 +13,4 @@ export * from './schema.ts';
 export * from './text.ts';
 // Validation (Ajv) is `dataapi/model/validate`: kept out of this entry so the packed client,
 // which imports the model's types and queries, carries no Ajv.
+export * from './lifecycle.ts';

@@ -261,6 +261,11 @@ export interface Operation {
   /** The operation's first tag, or 'default'. */
   category: string;
   deprecated: boolean;
+  /**
+   * When and for what a deprecated operation goes away (`x-dataapi-deprecated-since`,
+   * `x-dataapi-sunset`, `x-dataapi-successor`); present exactly when `deprecated` is.
+   */
+  deprecation?: Deprecation;
   /** Version marker found in the path (`v1`, `v2`), if any. */
   version?: string;
   parameters: Parameter[];
@@ -306,6 +311,16 @@ export interface Operation {
   assumed: string[];
   /** Details its source does not show (`x-dataapi-not-shown`). */
   notShown: string[];
+}
+
+/** The life cycle of a deprecated operation: dates are calendar days (`YYYY-MM-DD`, UTC). */
+export interface Deprecation {
+  /** The day it was deprecated, when the description gives it (the `Deprecation` header's date). */
+  since?: string;
+  /** The day it may be removed (RFC 8594 `Sunset`): removing it earlier is a breaking change. */
+  sunset?: string;
+  /** The model id of the operation that replaces it (`Link: <path>; rel="successor-version"`). */
+  successor?: string;
 }
 
 export interface Category {

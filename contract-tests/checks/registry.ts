@@ -7,6 +7,7 @@
  */
 import type { Variant } from '../exchange.ts';
 import { BEHAVIOUR_JUDGES } from './behaviour.ts';
+import { deprecation } from './deprecation.ts';
 import type { Judge } from './judge.ts';
 import { RESPONSE_JUDGES } from './response.ts';
 
@@ -106,6 +107,14 @@ export const CHECK_DEFINITIONS = [
     abbreviation: 'hd',
     variants: BOTH,
     judge: RESPONSE_JUDGES.headers,
+  },
+  {
+    name: 'deprecation',
+    title:
+      'a deprecated operation sends Deprecation, Sunset and its successor Link; others send none',
+    abbreviation: 'dp',
+    variants: BOTH,
+    judge: deprecation,
   },
   {
     name: 'response-time',

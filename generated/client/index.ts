@@ -23,6 +23,7 @@ export {
   type ClientOptions,
   type ClientOutcome,
   type ClientResult,
+  type DeprecationNotice,
   type FileInput,
   type ResponseStatus,
   type SseEvent,

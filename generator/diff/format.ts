@@ -1,8 +1,9 @@
 /** The report as text (terminals, CI logs), JSON (tools) and Markdown (a pull-request comment). */
+import { changelog, sarif } from './changelog.ts';
 import { RULES } from './rules.ts';
 import type { Change, DiffReport } from './types.ts';
 
-export type DiffFormat = 'text' | 'json' | 'markdown';
+export type DiffFormat = 'text' | 'json' | 'markdown' | 'changelog' | 'sarif';
 
 /** The first line of the Markdown report: CI finds its own comment by it and updates it. */
 export const MARKDOWN_MARKER = '<!-- dataapi-diff -->';
@@ -11,6 +12,8 @@ const MARKDOWN_BUDGET = 60_000;
 
 export function formatReport(report: DiffReport, format: DiffFormat): string {
   if (format === 'json') return `${JSON.stringify({ version: 1, ...report }, null, 2)}\n`;
+  if (format === 'changelog') return changelog(report);
+  if (format === 'sarif') return sarif(report);
   return format === 'markdown' ? markdown(report) : text(report);
 }
 

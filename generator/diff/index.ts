@@ -6,6 +6,7 @@ import { applyAllowances, parseAllowFlag, readAllowExtension, type Allowance } f
 import { dirtyKeys } from './canon.ts';
 import { compareOperations } from './operations.ts';
 import { severityOf } from './rules.ts';
+import { today } from '../../model/lifecycle.ts';
 import { DiffInputError, openSide } from './sides.ts';
 import { lineOf, type DiffSide } from './side.ts';
 import type { Change, DiffReport } from './types.ts';
@@ -25,12 +26,14 @@ export interface DiffOptions {
   cwd?: string;
   /** `RULE` or `RULE:operationId`. */
   allow?: string[];
+  /** The day sunsets are compared with (`YYYY-MM-DD`, UTC; default today): tests fix it. */
+  today?: string;
 }
 
 /** Compares two loaded sides (no allowances applied). */
-export function compareSides(base: DiffSide, head: DiffSide): Change[] {
+export function compareSides(base: DiffSide, head: DiffSide, day: string = today()): Change[] {
   const changes: Change[] = [];
-  compareOperations(base, head, dirtyKeys(base.space, head.space), (c) => changes.push(c));
+  compareOperations(base, head, dirtyKeys(base.space, head.space), (c) => changes.push(c), day);
   return changes;
 }
 
@@ -55,7 +58,7 @@ export async function diffSpecs(options: DiffOptions): Promise<DiffReport> {
       `HEAD ${head.label}: invalid x-dataapi-allow-breaking\n${lines.join('\n')}`,
     );
   }
-  const changes = compareSides(base, head);
+  const changes = compareSides(base, head, options.today);
   const unusedAllowances = applyAllowances(changes, [...flags, ...ext.allowances]);
   return report(base.label, head.label, changes, unusedAllowances);
 }

@@ -25,6 +25,7 @@ export function compareOperations(
   head: DiffSide,
   dirty: Set<string>,
   record: (change: Change) => void,
+  today: string,
 ): void {
   const bm = new Map(base.model.operations.map((o) => [routeKey(o), o]));
   const hm = new Map(head.model.operations.map((o) => [routeKey(o), o]));
@@ -35,7 +36,7 @@ export function compareOperations(
     const op = (h ?? b) as Operation;
     const emit = emitter(base, head, op, record);
     if (b && !h) {
-      emit('api-operation-removed', 'base', b.pointer, `${title(b)} (${nameOf(b)}) was removed`);
+      emitRemoval(b, emit, today);
     } else if (!b && h) {
       emit('api-operation-added', 'head', h.pointer, `${title(h)} (${nameOf(h)}) was added`);
     } else if (b && h) {
@@ -69,7 +70,7 @@ function compareOperation(pair: OperationPair): void {
       'api-operation-deprecated',
       'head',
       `${h.pointer}/deprecated`,
-      `${title(h)} is now deprecated`,
+      `${title(h)} is now deprecated${lifecycleOf(h)}`,
     );
   for (const key of ['summary', 'description'] as const) {
     if ((b[key] ?? '') !== (h[key] ?? ''))
@@ -79,6 +80,40 @@ function compareOperation(pair: OperationPair): void {
   compareParameters(pair);
   compareBody(pair);
   compareResponses(pair);
+}
+
+/** ` (sunset 2027-06-30; successor listNewsV2)`, or nothing. */
+function lifecycleOf(op: Operation): string {
+  const d = op.deprecation;
+  const parts = [
+    ...(d?.sunset !== undefined ? [`sunset ${d.sunset}`] : []),
+    ...(d?.successor !== undefined ? [`successor ${d.successor}`] : []),
+  ];
+  return parts.length > 0 ? ` (${parts.join('; ')})` : '';
+}
+
+/**
+ * A removal is breaking unless BASE deprecated the operation with a sunset day that has come:
+ * callers were told (on the wire and in the client) that it goes away from that day.
+ */
+function emitRemoval(b: Operation, emit: OperationEmit, today: string): void {
+  const removed = `${title(b)} (${nameOf(b)}) was removed`;
+  const sunset = b.deprecated ? b.deprecation?.sunset : undefined;
+  if (sunset === undefined) emit('api-operation-removed', 'base', b.pointer, removed);
+  else if (sunset > today)
+    emit(
+      'api-removed-before-sunset',
+      'base',
+      `${b.pointer}/x-dataapi-sunset`,
+      `${removed} before its sunset ${sunset} (today is ${today}): callers were promised it until then`,
+    );
+  else
+    emit(
+      'api-removed-after-sunset',
+      'base',
+      `${b.pointer}/x-dataapi-sunset`,
+      `${removed}, deprecated with sunset ${sunset}${b.deprecation?.successor !== undefined ? `; its successor is ${b.deprecation.successor}` : ''}`,
+    );
 }
 
 /** Reports the changes of one operation, each (rule, place) once. */

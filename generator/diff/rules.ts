@@ -25,6 +25,8 @@ export const RULES = {
   'api-operation-added': c('an operation was added'),
   'api-operation-id-changed': b("the operationId changed (it renames the client's method)"),
   'api-operation-deprecated': c('an operation was deprecated'),
+  'api-removed-before-sunset': b('a deprecated operation was removed before its sunset day'),
+  'api-removed-after-sunset': c('a deprecated operation was removed on or after its sunset day'),
   'api-operation-text-changed': c('summary or description changed (text only)'),
   'api-preview-removed': b('the /demo preview variant was removed'),
   'api-preview-added': c('a /demo preview variant was added'),

@@ -1,5 +1,6 @@
 /** Text and JSON renderings of a lint report. */
-import type { LintReport } from './types.ts';
+import { sarifLog, toolVersion } from '../sarif.ts';
+import { RULES, type LintReport } from './types.ts';
 
 /** One line per finding, `file:line:col  severity  rule  message  (#pointer)`, then a summary. */
 export function formatText(report: LintReport): string {
@@ -40,5 +41,30 @@ export function formatJson(report: LintReport): string {
       null,
       2,
     ) + '\n'
+  );
+}
+
+/** SARIF 2.1.0 for code scanning: one result per finding, at the description's line and column. */
+export function formatSarif(report: LintReport): string {
+  const used = [...new Set(report.findings.map((f) => f.rule))].sort();
+  return sarifLog(
+    { name: 'dataapi lint', version: toolVersion() },
+    used.map((id) => ({
+      id,
+      description: RULES[id],
+      level: report.findings.some((f) => f.rule === id && f.severity === 'error')
+        ? 'error'
+        : 'warning',
+    })),
+    report.findings.map((f) => ({
+      ruleId: f.rule,
+      level: f.severity,
+      message: `${f.operation !== undefined ? `${f.operation}: ` : ''}${f.message}`,
+      file: report.spec,
+      ...(f.line !== undefined ? { line: f.line } : {}),
+      ...(f.column !== undefined ? { column: f.column } : {}),
+      ...(f.operation !== undefined ? { logical: f.operation } : {}),
+      properties: { pointer: f.pointer },
+    })),
   );
 }

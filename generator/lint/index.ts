@@ -9,12 +9,19 @@ import { normalise } from '../normalise/index.ts';
 import { isObject, type Obj } from '../../model/object.ts';
 import { escapeToken } from '../../model/pointer.ts';
 import { checkCatalogue, checkOperationIds } from './rules.ts';
+import { checkSunsets, lifecycleRule } from './lifecycle.ts';
+import { today } from '../../model/lifecycle.ts';
 import { readAllowExtension } from '../diff/allow.ts';
 import type { Finding, LintReport } from './types.ts';
 
 export { RULES, type Finding, type LintReport, type RuleId, type Severity } from './types.ts';
 
-export async function lintSpec(specPath: string): Promise<LintReport> {
+export interface LintOptions {
+  /** The day sunsets are compared with (`YYYY-MM-DD`, UTC; default today): tests fix it. */
+  today?: string;
+}
+
+export async function lintSpec(specPath: string, options: LintOptions = {}): Promise<LintReport> {
   const { file, shown, text } = await readSpecText(specPath);
   const parsed = parseSpecText(shown, text);
   const findings: Omit<Finding, 'line' | 'column'>[] = [];
@@ -45,7 +52,7 @@ export async function lintSpec(specPath: string): Promise<LintReport> {
     onProblems: (problems) => {
       for (const p of problems)
         add({
-          rule: 'extension-invalid',
+          rule: lifecycleRule(p.pointer) ?? 'extension-invalid',
           severity: 'error',
           pointer: p.pointer ?? '',
           message: p.message,
@@ -53,6 +60,7 @@ export async function lintSpec(specPath: string): Promise<LintReport> {
     },
   });
   checkCatalogue(loaded.document, model, add);
+  checkSunsets(model, options.today ?? today(), add);
   return report(shown, findings, loaded.locate, model.operations.length);
 }
 

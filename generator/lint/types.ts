@@ -21,6 +21,9 @@ export const RULES = {
   'operation-id-safe': 'an operationId is used as is in generated code',
   'error-responses': 'every operation declares the error responses of docs/service.md §4',
   'extension-invalid': 'x-dataapi-* extensions are well formed',
+  'deprecation-sunset':
+    "x-dataapi-sunset and x-dataapi-deprecated-since are days (YYYY-MM-DD) on a deprecated operation, and a live operation's sunset is still to come",
+  'deprecation-successor': 'x-dataapi-successor names another operation by its operationId',
 } as const;
 
 export type RuleId = keyof typeof RULES;

@@ -19,6 +19,7 @@ import { readOperation, type Draft, type ReadContext } from './operation.ts';
 import { DEFAULT_RATE_LIMIT, readRateLimit } from './rate-limits.ts';
 import { readPathItems } from './paths.ts';
 import { Problems } from './problems.ts';
+import { readDeprecations } from './lifecycle.ts';
 import { isObject, setOwn, type Obj } from '../../model/object.ts';
 import { reportSharedRoutes } from './shared-routes.ts';
 import { readPaging } from './paging.ts';
@@ -75,6 +76,11 @@ export function normalise(
   const idOf = new Map([...operations, ...webhooks].map((o) => [o.pointer, o.id]));
   findings.renameOperations((pointer) => idOf.get(pointer));
   reportSharedRoutes(operations, findings);
+  readDeprecations(
+    drafts.filter((d) => operations.includes(d.op)),
+    operations,
+    problems,
+  );
   linkAsync(
     drafts.filter((d) => operations.includes(d.op)),
     operations,

@@ -9,6 +9,11 @@ export {
   type RuntimeClient,
 } from './client.ts';
 export { createMethods, type RuntimeMethods } from './methods.ts';
+export {
+  emitDeprecationWarning,
+  type DeprecationNotice,
+  type OnDeprecated,
+} from './deprecation.ts';
 export { DataApiError, isDataApiError, outcomeOfHttpStatus, type ClientOutcome } from './errors.ts';
 export type { ResponseStatus } from './envelope.ts';
 export { fileFromPath, toFormData, type FileInput } from './multipart.ts';

@@ -3,6 +3,7 @@ import type { ResponseStatus } from './envelope.ts';
 import type { RateLimitOptions } from './rate-limit.ts';
 import type { RetryOptions } from './retry.ts';
 import type { FetchLike } from './transport.ts';
+import type { OnDeprecated } from './deprecation.ts';
 
 export type KeyLocation = 'query' | 'header' | 'body' | 'cookie' | 'bearer' | 'basic';
 
@@ -28,6 +29,11 @@ export interface ClientOptions {
   headers?: Record<string, string>;
   /** Where to send the key when an operation accepts several transports (default: the first). */
   keyIn?: KeyLocation;
+  /**
+   * Told once per deprecated operation this client calls (the description deprecates it, or an
+   * answer carries `Deprecation`). Default: one `process.emitWarning` per operation; `false`: silent.
+   */
+  onDeprecated?: OnDeprecated | false;
 }
 
 export interface CallOptions {

@@ -74,6 +74,7 @@ export async function send(
     ctx: callContext(session, t, callOptions),
     url: `${session.options.baseUrl}${path}`,
   };
+  session.deprecations.beforeCall(t.op);
   const fetch = policyFetch(async (request) => {
     place.url = request.url;
     return session.fetch(request);
@@ -82,6 +83,7 @@ export async function send(
     const init = { ...fetchInit(session, t, parts, callOptions, parseAs), fetch };
     const result = await session.http.request(t.op.method as 'get', path as never, init as never);
     const { response } = result as { response: Response };
+    session.deprecations.afterCall(t.op, response.headers);
     const payload =
       (result as { data?: unknown; error?: unknown }).data ?? (result as { error?: unknown }).error;
     return { ...place, response, payload };

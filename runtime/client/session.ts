@@ -8,6 +8,7 @@ import type { Operation, ServiceModel } from 'dataapi/model';
 // Shared modules by file, not through runtime/shared's entry (which also carries validation):
 // the packed client must not depend on Ajv.
 import { basicHeader } from '../shared/credentials.ts';
+import { DeprecationNotices, emitDeprecationWarning } from './deprecation.ts';
 import type { ClientOptions } from './options.ts';
 import { settingsOf, WindowsLimiter } from './rate-limit.ts';
 import type { FetchLike } from './transport.ts';
@@ -29,6 +30,8 @@ export interface Session {
   /** The credentials and their Basic encodings: redacted from every error. */
   readonly secrets: (string | undefined)[];
   targetOf(id: string): Target;
+  /** Tells the caller once per deprecated operation (ClientOptions.onDeprecated). */
+  readonly deprecations: DeprecationNotices;
   /** The limiter of a target's rate-limit windows (one per target), unless pacing is off. */
   limiterFor(t: Target): WindowsLimiter | undefined;
 }
@@ -61,6 +64,7 @@ export function createSession(model: ServiceModel, options: ClientOptions): Sess
     http: createFetchClient<Record<string, never>>({ baseUrl: options.baseUrl }),
     fetch: options.fetch ?? ((r) => globalThis.fetch(r)),
     secrets: secretsOf(options),
+    deprecations: new DeprecationNotices(options.onDeprecated ?? emitDeprecationWarning),
     targetOf(id) {
       const t = targets.get(id);
       if (!t) throw new Error(`unknown operation ${JSON.stringify(id)}`);

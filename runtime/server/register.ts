@@ -18,6 +18,7 @@ import { installParamDecoding } from './param-styles.ts';
 import { installParsers } from './parsers.ts';
 import { installRequestChecks, type OnOperationRequest } from './route-checks.ts';
 import { installAuth } from './route-auth.ts';
+import { installDeprecationHeaders } from './route-deprecation.ts';
 import { routeContext } from './route-context.ts';
 import { routeHandler, type Handler } from './route-handler.ts';
 import { installRateLimits, type RateLimitOptions } from './route-limits.ts';
@@ -127,7 +128,9 @@ export async function registerService(
     ...(options.describeError ? { describeError: options.describeError } : {}),
   });
 
-  // Behaviours first: their onRoute hooks see the routes added below, in this order.
+  // Behaviours first: their onRoute hooks see the routes added below, in this order. The
+  // deprecation headers come first, so that every answer of the operation carries them.
+  installDeprecationHeaders(app, model);
   installRequestChecks(app, options.onOperationRequest);
   installAuth(app, verify);
   if (options.rateLimit !== false) {

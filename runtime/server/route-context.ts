@@ -4,7 +4,7 @@
  * `config.rateLimit`). Each behaviour (request checks, authentication, rate limits) is an
  * `onRoute` hook that reads this and attaches its own request hooks to the routes that need them.
  */
-import type { FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Operation, RateLimit } from 'dataapi/model';
 import { mediaEssence } from './parsers.ts';
 import type { PathMatcher } from './routes.ts';
@@ -60,7 +60,7 @@ type HookName = 'onRequest' | 'preValidation' | 'preHandler';
 export function appendHook(
   routeOptions: RouteOptions,
   name: HookName,
-  hook: (request: FastifyRequest) => Promise<void>,
+  hook: (request: FastifyRequest, reply: FastifyReply) => Promise<void>,
 ): void {
   const existing = routeOptions[name] as unknown;
   const list = Array.isArray(existing) ? existing : existing ? [existing] : [];

@@ -10,6 +10,7 @@ import {
   formatReport,
   type DiffFormat,
 } from '../../generator/diff/index.ts';
+import { isCalendarDay } from '../../model/lifecycle.ts';
 
 const usage = `Usage: dataapi diff BASE [HEAD] [options]
        dataapi diff --base origin/main [options]
@@ -24,8 +25,11 @@ $refs, split files and 3.0 vs 3.1 spellings of the same schema are no change.
 
   --base REV|FILE     BASE (instead of the first argument)
   --spec FILE         the description in the working tree           default: spec/openapi.yaml
-  --format FORMAT     text, json or markdown (a pull-request comment) default: text
+  --format FORMAT     text, json, markdown (a pull-request comment), changelog (release notes
+                      by operation and severity) or sarif (SARIF 2.1.0 for code scanning)
+                                                                    default: text
   --output FILE       write the report to FILE instead of stdout (nothing is written on bad input)
+  --today YYYY-MM-DD  the day sunsets are compared with              default: today (UTC)
   --allow RULE[:operationId]
                       accept a change on purpose (repeatable); or list it with a reason under
                       x-dataapi-allow-breaking in the HEAD description
@@ -33,7 +37,8 @@ $refs, split files and 3.0 vs 3.1 spellings of the same schema are no change.
 Checked, among others: removed operations, statuses, responses and /demo previews; added
 required parameters and body fields; optional made required; narrowed request types, enums
 and bounds; removed or retyped response fields; renamed operationIds; envelope spelling; key
-transports; lower rate limits; business codes. New response enum values are warnings.
+transports; lower rate limits; business codes. New response enum values are warnings. Removing
+a deprecated operation (x-dataapi-sunset) before its sunset day is breaking, from it on not.
 
 Examples:
   dataapi diff --base origin/main                          # CI: this branch's spec/ vs main
@@ -56,15 +61,19 @@ export const command: Command = {
           format: { type: 'string', default: 'text' },
           output: { type: 'string' },
           allow: { type: 'string', multiple: true },
+          today: { type: 'string' },
         },
         usage,
         { max: 3 }, // BASE [HEAD]; a third word is refused below with the usage
       );
       const format = values.format as string;
-      if (!['text', 'json', 'markdown'].includes(format))
+      if (!['text', 'json', 'markdown', 'changelog', 'sarif'].includes(format))
         throw new UsageError(
-          `--format must be text, json or markdown, not ${JSON.stringify(format)}`,
+          `--format must be text, json, markdown, changelog or sarif, not ${JSON.stringify(format)}`,
         );
+      const today = values.today as string | undefined;
+      if (today !== undefined && !isCalendarDay(today))
+        throw new UsageError(`--today must be a day YYYY-MM-DD, not ${JSON.stringify(today)}`);
       const flagBase = values.base as string | undefined;
       if (flagBase !== undefined && positionals.length > 1)
         throw new UsageError(`--base and a BASE argument both given\n\n${usage}`);
@@ -79,6 +88,7 @@ export const command: Command = {
           ...(head !== undefined ? { head } : {}),
           spec: values.spec as string,
           allow: (values.allow as string[] | undefined) ?? [],
+          ...(today !== undefined ? { today } : {}),
         });
       } catch (err) {
         if (err instanceof DiffInputError) {

@@ -1,19 +1,26 @@
 /** `dataapi lint`: check the catalogue's own rules on top of OpenAPI validity. */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Command } from '../command.ts';
 import { guard, parseFlags, UsageError } from '../args.ts';
 import { SpecError } from '../../generator/load.ts';
 import { lintSpec } from '../../generator/lint/index.ts';
-import { formatJson, formatText } from '../../generator/lint/format.ts';
+import { formatJson, formatSarif, formatText } from '../../generator/lint/format.ts';
+import { isCalendarDay } from '../../model/lifecycle.ts';
 
-const usage = `Usage: dataapi lint [--spec spec/openapi.yaml] [--format text|json]
+const usage = `Usage: dataapi lint [--spec spec/openapi.yaml] [--format text|json|sarif] [--output FILE]
 
   --spec FILE      OpenAPI 3.0/3.1 description (YAML or JSON)    default: spec/openapi.yaml
-  --format FORMAT  text (one line per finding) or json (for tools) default: text
+  --format FORMAT  text (one line per finding), json (for tools) or sarif (SARIF 2.1.0 for
+                   code scanning)                                default: text
+  --output FILE    write the report to FILE instead of stdout
+  --today DAY      day sunsets are compared with (YYYY-MM-DD)    default: today (UTC)
 
 Checks, on top of OpenAPI validity: every operation has a category (a root tag), an envelope
 (x-dataapi-envelope, or none), a business code group when enveloped, a rate limit, examples for
 request bodies and 200 responses that validate, its /demo preview variant when detailed, a unique
-operationId, and the error responses of docs/service.md §4. Each finding names the line, the JSON pointer
+operationId, the error responses of docs/service.md §4, and a deprecated operation's sunset
+(a day still to come) and successor (an operationId). Each finding names the line, the JSON pointer
 and a stable rule id (see docs/integrators.md).
 
 Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 bad input (spec, flags).`;
@@ -27,15 +34,20 @@ export const command: Command = {
         {
           spec: { type: 'string', default: 'spec/openapi.yaml' },
           format: { type: 'string', default: 'text' },
+          output: { type: 'string' },
+          today: { type: 'string' },
         },
         usage,
       );
       const format = values.format as string;
-      if (format !== 'text' && format !== 'json')
-        throw new UsageError(`--format must be text or json, not ${JSON.stringify(format)}`);
+      if (format !== 'text' && format !== 'json' && format !== 'sarif')
+        throw new UsageError(`--format must be text, json or sarif, not ${JSON.stringify(format)}`);
+      const today = values.today as string | undefined;
+      if (today !== undefined && !isCalendarDay(today))
+        throw new UsageError(`--today must be a day YYYY-MM-DD, not ${JSON.stringify(today)}`);
       let report;
       try {
-        report = await lintSpec(values.spec as string);
+        report = await lintSpec(values.spec as string, today !== undefined ? { today } : {});
       } catch (err) {
         if (err instanceof SpecError) {
           process.stderr.write(`dataapi lint: ${err.message}\n`);
@@ -43,7 +55,21 @@ export const command: Command = {
         }
         throw err;
       }
-      process.stdout.write(format === 'json' ? formatJson(report) : formatText(report));
+      const out =
+        format === 'json'
+          ? formatJson(report)
+          : format === 'sarif'
+            ? formatSarif(report)
+            : formatText(report);
+      const file = values.output as string | undefined;
+      if (file === undefined) process.stdout.write(out);
+      else {
+        await mkdir(path.dirname(path.resolve(file)), { recursive: true });
+        await writeFile(file, out);
+        process.stderr.write(
+          `dataapi lint: ${report.errors} errors, ${report.warnings} warnings -> ${file}\n`,
+        );
+      }
       return report.errors > 0 ? 1 : 0;
     }),
 };

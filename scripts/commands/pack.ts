@@ -5,12 +5,18 @@ import { guard, parseFlags, UsageError } from '../args.ts';
 import { SpecError } from '../../generator/load.ts';
 
 const usage = `Usage: dataapi pack client [--spec spec/openapi.yaml] [--out dist/client] [--name NAME] [--version V]
+       dataapi pack client --version auto --base REV [...]
 
   --spec FILE     OpenAPI 3.0/3.1 description (YAML or JSON)        default: spec/openapi.yaml
   --out DIR       package folder, replaced as a whole (only a folder
                   this command wrote, or an empty one)              default: dist/client
   --name NAME     npm package name                                  default: @dataapi/client
   --version V     package version (semver)          default: info.version (3.1 -> 3.1.0)
+                  auto: BASE's version raised by what changed since --base (dataapi diff:
+                  breaking -> major, other contract changes -> minor, else patch), and major
+                  when the package's own declarations lose a type or method the description
+                  did not remove (a template or generator change)
+  --base REV|FILE with --version auto: the previous release (a git revision or a file)
 
 Writes an npm package: ES module and CommonJS builds with their declarations, an exports map,
 engines, sideEffects: false, LICENSE and a README generated from the description. The runtime
@@ -20,6 +26,48 @@ Then: npm pack DIR (a tarball to hand out or test), or npm publish DIR.
 
 Exit codes: 0 written, 1 the client could not be built, 2 bad input (spec, flags, name, version,
 an --out folder this command did not write).`;
+
+/** `--version auto`: decide the version from the diff, pack, and check the declarations. */
+async function packAuto(
+  options: { spec: string; out: string; name?: string },
+  base: string,
+): ReturnType<typeof import('../../generator/pack/index.ts').packClient> {
+  const { packClient } = await import('../../generator/pack/index.ts');
+  const { bump, higher, versionFromDiff } = await import('../../generator/pack/auto-version.ts');
+  const { basePackage } = await import('../../generator/pack/base-package.ts');
+  const { surfaceBreaks, surfaceOf } = await import('../../generator/pack/surface.ts');
+  const decision = await versionFromDiff({ base, spec: options.spec });
+  let { level } = decision;
+  const reasons = [...decision.reasons];
+  let result = await packClient({ ...options, version: decision.version });
+  const previous = await basePackage({ base, spec: options.spec, cwd: process.cwd() });
+  if ('skipped' in previous) reasons.push(`declarations not compared: ${previous.skipped}`);
+  else {
+    try {
+      const breaks = surfaceBreaks(
+        surfaceOf(previous.dir),
+        surfaceOf(options.out),
+        decision.removedOperations,
+      );
+      for (const b of breaks)
+        reasons.push(
+          b.cause === 'toolkit'
+            ? `declarations: the ${b.kind} ${b.name} is gone, and the description did not remove it: a template or generator change breaks the client`
+            : `declarations: the ${b.kind} ${b.name} is gone (its operation was removed)`,
+        );
+      if (breaks.length > 0) level = higher(level, 'major');
+    } finally {
+      await previous.cleanup();
+    }
+  }
+  const version = bump(decision.base, level);
+  if (version !== result.version) result = await packClient({ ...options, version });
+  process.stderr.write(
+    `dataapi pack client: --version auto: ${version} (${level} from ${decision.base}, BASE ${base})\n` +
+      reasons.map((r) => `  ${r}\n`).join(''),
+  );
+  return result;
+}
 
 export const command: Command = {
   usage,
@@ -32,6 +80,7 @@ export const command: Command = {
           out: { type: 'string', default: 'dist/client' },
           name: { type: 'string' },
           version: { type: 'string' },
+          base: { type: 'string' },
         },
         usage,
         { max: 2 }, // `client`; a further word is refused below with the usage
@@ -42,15 +91,23 @@ export const command: Command = {
         throw new UsageError(`dataapi pack can pack "client", not ${JSON.stringify(what)}`);
       if (extra.length > 0)
         throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}\n\n${usage}`);
+      const auto = values.version === 'auto';
+      if (auto && values.base === undefined)
+        throw new UsageError('--version auto needs --base REV (the previous release)');
+      if (!auto && values.base !== undefined)
+        throw new UsageError('--base is read only with --version auto');
       const { packClient, PackError, PackInputError } =
         await import('../../generator/pack/index.ts');
       try {
-        const result = await packClient({
+        const options = {
           spec: values.spec as string,
           out: values.out as string,
           ...(values.name !== undefined ? { name: values.name as string } : {}),
           ...(values.version !== undefined ? { version: values.version as string } : {}),
-        });
+        };
+        const result = auto
+          ? await packAuto(options, values.base as string)
+          : await packClient(options);
         const bytes = result.files.reduce((n, f) => n + f.bytes, 0);
         const out = path.normalize(result.out);
         process.stdout.write(

@@ -1,0 +1,103 @@
+/**
+ * The client package as BASE built it, for the declarations check of `--version auto`: when BASE
+ * is a git revision that holds this toolkit (its bin/dataapi.js and templates/pack), that
+ * revision's tree is extracted (git archive) into a temporary folder, linked to this checkout's
+ * node_modules, and its own `dataapi pack client` packs BASE's description. A
+ * change of a template or of the generator then shows in the declarations even when the
+ * description did not change. Other BASEs (a file; a revision without the toolkit, as in a project
+ * that installs dataapi) build with the same toolkit, so only the description can differ: the
+ * check is skipped, and says so.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, symlink } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { repositoryRoot, resolveRevision } from '../diff/git.ts';
+import { PackError } from './errors.ts';
+
+export type BasePackage = { dir: string; cleanup(): Promise<void> } | { skipped: string };
+
+function run(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  stdin?: NodeJS.ReadableStream,
+): Promise<{ code: number; stderr: string; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, stdio: [stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+    if (stdin && child.stdin) stdin.pipe(child.stdin);
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? 1, stderr, stdout }));
+  });
+}
+
+async function holds(root: string, commit: string, file: string): Promise<boolean> {
+  return (await run('git', ['cat-file', '-e', `${commit}:${file}`], root)).code === 0;
+}
+
+export async function basePackage(options: {
+  base: string;
+  spec: string;
+  cwd: string;
+}): Promise<BasePackage> {
+  const { cwd } = options;
+  const root = await repositoryRoot(cwd);
+  const colon = options.base.indexOf(':');
+  const rev = colon > 0 ? options.base.slice(0, colon) : options.base;
+  const commit = root !== undefined ? await resolveRevision(cwd, rev) : undefined;
+  if (root === undefined || commit === undefined)
+    return { skipped: `BASE ${options.base} is not a git revision` };
+  for (const file of ['bin/dataapi.js', 'templates/pack/index.ts.hbs'])
+    if (!(await holds(root, commit, file)))
+      return {
+        skipped: `${rev} does not hold the toolkit (${file}): both sides build with this one`,
+      };
+  const given = colon > 0 ? options.base.slice(colon + 1) : undefined;
+  const spec = path
+    .relative(root, path.resolve(cwd, given ?? options.spec))
+    .split(path.sep)
+    .join('/');
+  // The revision's toolkit runs on this checkout's dependencies (it reads some by path).
+  const modules = path.join(root, 'node_modules');
+  if (!existsSync(modules))
+    return { skipped: `no node_modules in ${root} to run ${rev}'s toolkit with (npm ci first)` };
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'dataapi-pack-base-'));
+  const cleanup = () => rm(dir, { recursive: true, force: true });
+  try {
+    await symlink(modules, path.join(dir, 'node_modules'), 'junction');
+    const archive = spawn('git', ['archive', '--format=tar', commit], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const untar = await run('tar', ['-x', '-f', '-'], dir, archive.stdout);
+    if (untar.code !== 0) throw new PackError(`could not extract ${rev}: ${untar.stderr.trim()}`);
+    const packed = await run(
+      process.execPath,
+      [
+        'bin/dataapi.js',
+        'pack',
+        'client',
+        '--spec',
+        spec,
+        '--out',
+        '.dataapi-base-package',
+        '--version',
+        '0.0.0',
+      ],
+      dir,
+    );
+    if (packed.code !== 0)
+      throw new PackError(
+        `could not pack the client as ${rev} built it: ${packed.stderr.trim().split('\n').slice(0, 5).join('\n')}`,
+      );
+    return { dir: path.join(dir, '.dataapi-base-package'), cleanup };
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+}
