@@ -8,6 +8,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { packClient } from '../../generator/pack/index.ts';
 import { packageVersion, checkPackageName } from '../../generator/pack/manifest.ts';
+import { npmFolderArg } from '../../scripts/commands/pack.ts';
 import { npmPack, readTreeBytes, ROOT, run, tempDir } from './helpers.ts';
 
 const LONG = 600_000;
@@ -164,6 +165,28 @@ describe('dataapi pack (command line)', () => {
       expect(bad.code).toBe(2);
       expect(bad.stderr).toContain('not a semver version');
       expect(existsSync(path.join(work, 'x'))).toBe(false);
+    },
+    LONG,
+  );
+
+  it(
+    'prints a next step that npm runs as printed: npm pack ./dist/client (dist/client is a GitHub repo to npm)',
+    async () => {
+      const project = path.join(work, 'fresh');
+      await mkdir(project);
+      const r = await run(
+        process.execPath,
+        [path.join(ROOT, 'bin/dataapi.js'), 'pack', 'client', '--spec', SPEC],
+        project,
+      );
+      expect(r.code).toBe(0);
+      const next = /Next: npm pack (\S+)\s+\(-> (\S+)\)/.exec(r.stdout);
+      expect(next?.[1]).toBe(`.${path.sep}${path.join('dist', 'client')}`);
+      const packed = await run('npm', ['pack', next![1]!], project);
+      expect(packed.code, packed.stderr).toBe(0);
+      expect(existsSync(path.join(project, next![2]!))).toBe(true);
+      expect(npmFolderArg('/abs/out')).toBe('/abs/out');
+      expect(npmFolderArg('../out')).toBe('../out');
     },
     LONG,
   );
