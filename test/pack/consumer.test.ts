@@ -143,6 +143,44 @@ describe('TypeScript', () => {
   );
 
   it(
+    "compiles the package README's TypeScript as written (exactOptionalPropertyTypes on)",
+    async () => {
+      const { readFile } = await import('node:fs/promises');
+      const readme = await readFile(
+        path.join(esmProject, 'node_modules/@dataapi/client/README.md'),
+        'utf8',
+      );
+      const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+      expect(blocks.length).toBeGreaterThanOrEqual(2);
+      const names = blocks.map((_, i) => `readme-${i}.ts`);
+      // The snippets read process.env; the consumer project has no @types/node.
+      const prelude = 'declare const process: { env: Record<string, string | undefined> };\n';
+      for (const [i, code] of blocks.entries())
+        await writeFile(path.join(esmProject, names[i]!), prelude + code);
+      const config = path.join(esmProject, 'tsconfig.readme.json');
+      await writeFile(
+        config,
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            exactOptionalPropertyTypes: true,
+            module: 'nodenext',
+            target: 'es2022',
+            noEmit: true,
+            skipLibCheck: true, // the package's own declarations are checked by the tests above
+            types: [],
+          },
+          files: names,
+        }),
+      );
+      const r = await run(process.execPath, [TSC, '-p', config], esmProject);
+      expect(r.stdout).toBe('');
+      expect(r.code).toBe(0);
+    },
+    LONG,
+  );
+
+  it(
     'compiled with nodenext, returns typed data from the mock',
     async () => {
       await writeFile(path.join(esmProject, 'typed.ts'), files.TYPED);

@@ -89,6 +89,16 @@ describe('the package folder', () => {
     expect(readme).toMatch(/\| `location` \| query \| `string` \| no \|/);
     expect(readme).toMatch(/Business codes: .*`505` Call count exceeded \(`quota_exceeded`\)/);
     expect(readme).toMatch(/Errors: `400` /);
+    // What a reader copies works and reads cleanly: a real base URL, the call's required input,
+    // Markdown rendered (no escaped backticks), no doubled punctuation, no "seed" citations.
+    expect(readme).toContain('baseUrl: "https://api.dataapi.invalid"');
+    expect(readme).not.toContain('{base_url}');
+    expect(readme).toContain('await api.getAirQuality({ query: { location: "北京" } });');
+    expect(readme).toContain('await getAirQuality(caller, { query: { location: "北京" } });');
+    expect(readme).not.toContain('\\`');
+    expect(readme).toContain('At least one of `location` and `city` must be sent');
+    expect(readme).not.toMatch(/\.[;.]|; \n/);
+    expect(readme).not.toMatch(/\bseed \d/i);
     expect(await read('LICENSE')).toContain('Proprietary');
     expect(await read('THIRD-PARTY-NOTICES.md')).toContain('openapi-fetch');
   });
