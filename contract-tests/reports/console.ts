@@ -52,7 +52,12 @@ export function renderConsole(report: ContractReport, o: ConsoleOptions = {}): s
         const r = row.cells[c];
         return r ? ` ${paint(COLOUR[r.status], SYMBOL[r.status])}` : '  ';
       });
-      lines.push(`${oneLine(row.label).padEnd(width)}  ${cells.join(' ')}`);
+      // A row skipped whole (an operation that writes, without --allow-writes) says why.
+      const present = CHECKS.map((c) => row.cells[c]).filter((r) => r !== undefined);
+      const reasons = new Set(present.map((r) => (r.status === 'skipped' ? r.message : undefined)));
+      const [reason] = reasons;
+      const why = present.length > 0 && reasons.size === 1 && reason ? `  skipped: ${oneLine(reason)}` : '';
+      lines.push(`${oneLine(row.label).padEnd(width)}  ${cells.join(' ')}${why}`);
     }
     lines.push(
       '',
