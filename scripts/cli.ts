@@ -34,7 +34,7 @@ export async function main(argv: string[]): Promise<number> {
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     const lines = (await available()).map(([n, c]) => `  ${n.padEnd(10)} ${c.summary}`);
     process.stdout.write(
-      `Usage: dataapi <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun \`dataapi <command> --help\` for a command's options.\n`,
+      `Usage: dataapi <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nOptions:\n  --help, -h     this list\n  --version, -v  the toolkit's version\n\nRun \`dataapi <command> --help\` for a command's options.\n`,
     );
     return name === undefined ? 2 : 0;
   }

@@ -21,7 +21,10 @@ route and Prism, and writes the medians, ratios and targets to BENCHMARKS.md. No
                 (the other sections of the file are kept as they were)
   --runs N      measured runs per figure (median reported)   default 5 (quick: 1)
   --warmup N    warm-up runs before measuring                default 1 (quick: 0)
-  --out FILE    report file                                   default BENCHMARKS.md`;
+  --out FILE    report file                                   default BENCHMARKS.md
+
+Exit codes: 0 written (a missed target is reported, not an error), 1 a benchmark could not run,
+2 bad input (flags).`;
 
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
