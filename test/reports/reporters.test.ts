@@ -71,6 +71,14 @@ describe('console report', () => {
     expect(out.find((l) => l.startsWith('getAirQuality (preview) '))).not.toContain('skipped:');
   });
 
+  it('counts one operation and one request in the singular', () => {
+    const r = loadFixture();
+    r.results = r.results.filter((x) => x.operation === 'getAirQuality' && x.variant === 'main');
+    r.summary = { ...r.summary, requests: 1 };
+    const out = renderConsole(buildReport(r, model));
+    expect(out).toMatch(/\(1 operation, 1 request[,)]/);
+  });
+
   it("prints each failure's request (key redacted), expected, actual and Ajv error path", () => {
     const at = lines.findIndex((l) => l.includes('✗ getAirQuality · schema'));
     const block = lines.slice(at, at + 8).join('\n');
