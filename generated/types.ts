@@ -1550,7 +1550,7 @@ export interface components {
      */
     KnowledgeBaseId: string;
     /** @description The IPv4 or IPv6 address to locate. */
-    IpAddress: string | unknown | unknown;
+    IpAddress: string;
     /**
      * @description The site, written as a full address with scheme, for example https://<host>.
      * @example https://www.example.com
