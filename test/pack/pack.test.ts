@@ -192,6 +192,10 @@ describe('dataapi pack (command line)', () => {
       expect(r.code).toBe(0);
       const next = /Next: npm pack (\S+)\s+\(-> (\S+)\)/.exec(r.stdout);
       expect(next?.[1]).toBe(`.${path.sep}${path.join('dist', 'client')}`);
+      // The README's packing step is this printed command.
+      const readme = await readFile(path.join(ROOT, 'README.md'), 'utf8');
+      expect(readme).toMatch(/^npx dataapi pack client --out dist\/client /m);
+      expect(readme).toMatch(/^npm pack \.\/dist\/client /m);
       const packed = await run('npm', ['pack', next![1]!], project);
       expect(packed.code, packed.stderr).toBe(0);
       expect(existsSync(path.join(project, next![2]!))).toBe(true);
