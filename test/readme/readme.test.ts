@@ -77,6 +77,14 @@ describe('the README', () => {
     expect(problems).toEqual([]);
   });
 
+  it('quick start: `npm start` is `dataapi start` (run whole by nothing here: a full suite, ~40 s)', async () => {
+    expect(SH_BLOCKS[0]).toMatch(/^npm ci && npm start /m);
+    const pkg = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    expect(pkg.scripts['start']).toMatch(/dataapi(\.js)? start$/);
+  });
+
   it('CI: `npx dataapi lint` passes as written', async () => {
     expect(calls.some((c) => c.command === 'lint' && c.args.length === 0)).toBe(true);
     const r = await run(process.execPath, [BIN, 'lint'], { cwd: ROOT });
