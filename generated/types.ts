@@ -10,7 +10,7 @@ export interface paths {
     };
     /**
      * Air quality for a location or city
-     * @description Current air quality for the matched locations (seed 4.1). At least one of `location` and `city` must be sent (`x-dataapi-require-any-of`); `location` wins over `city` when both are sent. The response is the capitalised envelope with `Data` as an array, one item per matched location (seed 2.2). Rate limit: 100 requests per minute.
+     * @description Current air quality for the matched locations. At least one of `location` and `city` must be sent (`x-dataapi-require-any-of`); `location` wins over `city` when both are sent. The response is the capitalised envelope with `Data` as an array, one item per matched location. Rate limit: 100 requests per minute.
      */
     get: operations['getAirQuality'];
     put?: never;
@@ -30,7 +30,7 @@ export interface paths {
     };
     /**
      * Air quality (preview, no key)
-     * @description Preview variant of getAirQuality at the same path plus /demo (seed 1.4), called without an appkey. Parameters and responses are those of getAirQuality.
+     * @description Preview variant of getAirQuality at the same path plus /demo, called without an appkey. Parameters and responses are those of getAirQuality.
      */
     get: operations['getAirQualityDemo'];
     put?: never;
@@ -52,7 +52,7 @@ export interface paths {
     put?: never;
     /**
      * Rank major admission lines by probability
-     * @description Major admission lines for a candidate, ranked by admission probability (seed 4.2). The response is the capitalised envelope with a `Data` payload whose internal structure is not shown.
+     * @description Major admission lines for a candidate, ranked by admission probability. The response is the capitalised envelope with a `Data` payload whose internal structure is not shown.
      */
     post: operations['rankAdmissionMajorLines'];
     delete?: never;
@@ -72,7 +72,7 @@ export interface paths {
     put?: never;
     /**
      * Rank major admission lines (preview, no key)
-     * @description Preview variant of rankAdmissionMajorLines at the same path plus /demo (seed 1.4), called without an appkey. Body and responses are those of rankAdmissionMajorLines.
+     * @description Preview variant of rankAdmissionMajorLines at the same path plus /demo, called without an appkey. Body and responses are those of rankAdmissionMajorLines.
      */
     post: operations['rankAdmissionMajorLinesDemo'];
     delete?: never;
@@ -92,7 +92,7 @@ export interface paths {
     put?: never;
     /**
      * Assess admission opportunity and tier
-     * @description Admission opportunity and tier assessment per college (seed 4.3, 2.3). The request body fields are not shown. Probabilities are model references, not a promise of admission.
+     * @description Admission opportunity and tier assessment per college. The request body fields are not shown. Probabilities are model references, not a promise of admission.
      */
     post: operations['predictAdmission'];
     delete?: never;
@@ -112,7 +112,7 @@ export interface paths {
     put?: never;
     /**
      * Assess admission opportunity and tier (preview, no key)
-     * @description Preview variant of predictAdmission at the same path plus /demo (seed 1.4), called without an appkey. Body and responses are those of predictAdmission.
+     * @description Preview variant of predictAdmission at the same path plus /demo, called without an appkey. Body and responses are those of predictAdmission.
      */
     post: operations['predictAdmissionDemo'];
     delete?: never;
@@ -132,7 +132,7 @@ export interface paths {
     put?: never;
     /**
      * Upload documents to a knowledge base
-     * @description Uploads one or more documents into a knowledge base (seed 4.4) as multipart form input. The result lists each document with its upload, parse and index status (seed 2.8). This operation changes state (`x-dataapi-writes`).
+     * @description Uploads one or more documents into a knowledge base as multipart form input. The result lists each document with its upload, parse and index status. This operation changes state (`x-dataapi-writes`).
      */
     post: operations['uploadKnowledgeBaseDocuments'];
     delete?: never;
@@ -152,7 +152,7 @@ export interface paths {
     put?: never;
     /**
      * Upload documents to a knowledge base (preview, no key)
-     * @description Preview variant of uploadKnowledgeBaseDocuments at the same path plus /demo (seed 1.4), called without an appkey. Parameters, body and responses are those of uploadKnowledgeBaseDocuments. Whether the preview really stores documents is not shown, so it is marked as writing too.
+     * @description Preview variant of uploadKnowledgeBaseDocuments at the same path plus /demo, called without an appkey. Parameters, body and responses are those of uploadKnowledgeBaseDocuments. Whether the preview really stores documents is not shown, so it is marked as writing too.
      */
     post: operations['uploadKnowledgeBaseDocumentsDemo'];
     delete?: never;
@@ -172,7 +172,7 @@ export interface paths {
     put?: never;
     /**
      * Compare two exam questions for similarity
-     * @description Compares the texts of two exam questions (seed 4.5). The key is sent in the X-SERVICE-APPKEY header (seed 5.3). The operation is offered in variants that differ only in how the key is sent; those variants are not shown. The 200 response body is an empty object in its sample (seed 2.10); its fields are not shown, and it carries no envelope.
+     * @description Compares the texts of two exam questions. The key is sent in the X-SERVICE-APPKEY header. The operation is offered in variants that differ only in how the key is sent; those variants are not shown. The 200 response body is an empty object in its sample; its fields are not shown, and it carries no envelope.
      */
     post: operations['compareExamQuestions'];
     delete?: never;
@@ -192,7 +192,7 @@ export interface paths {
     put?: never;
     /**
      * Compare two exam questions (preview, no key)
-     * @description Preview variant of compareExamQuestions at the same path plus /demo (seed 1.4), called without a key. Body and responses are those of compareExamQuestions.
+     * @description Preview variant of compareExamQuestions at the same path plus /demo, called without a key. Body and responses are those of compareExamQuestions.
      */
     post: operations['compareExamQuestionsDemo'];
     delete?: never;
@@ -212,7 +212,7 @@ export interface paths {
     put?: never;
     /**
      * Extract the article at a web address
-     * @description Fetches the page at the given address and cleans it of advertising, navigation and other non-content elements (seed 4.6). The key may be sent as the query parameter appkey or as the JSON body field appkey (seed 5.4, `x-dataapi-body-key`). The response is the capitalised envelope with the extracted article as `Data` (seed 2.5).
+     * @description Fetches the page at the given address and cleans it of advertising, navigation and other non-content elements. The key may be sent as the query parameter appkey or as the JSON body field appkey (`x-dataapi-body-key`). The response is the capitalised envelope with the extracted article as `Data`.
      */
     post: operations['extractArticle'];
     delete?: never;
@@ -232,7 +232,7 @@ export interface paths {
     put?: never;
     /**
      * Extract the article at a web address (preview, no key)
-     * @description Preview variant of extractArticle at the same path plus /demo (seed 1.4), called without an appkey (neither in the query nor in the body). Body and responses are those of extractArticle.
+     * @description Preview variant of extractArticle at the same path plus /demo, called without an appkey (neither in the query nor in the body). Body and responses are those of extractArticle.
      */
     post: operations['extractArticleDemo'];
     delete?: never;
@@ -252,7 +252,7 @@ export interface paths {
     put?: never;
     /**
      * Extract an article from an HTML string
-     * @description A separate operation that takes an HTML string (seed 4.6). Its parameters and response are not shown: the body and the `Data` payload are open, and the method, media type and envelope are assumed.
+     * @description A separate operation that takes an HTML string. Its parameters and response are not shown: the body and the `Data` payload are open, and the method, media type and envelope are assumed.
      */
     post: operations['extractArticleFromHtml'];
     delete?: never;
@@ -270,7 +270,7 @@ export interface paths {
     };
     /**
      * Locate an IPv4 or IPv6 address
-     * @description Country, state, city and coordinates of an IP address (seed 4.7, 2.6). The response uses the lower camel case envelope (dataStatus / data); its sample also carries a capitalised DataStatus with the same four fields (seed 2.1).
+     * @description Country, state, city and coordinates of an IP address. The response uses the lower camel case envelope (dataStatus / data); its sample also carries a capitalised DataStatus with the same four fields.
      */
     get: operations['getIpLocation'];
     put?: never;
@@ -290,7 +290,7 @@ export interface paths {
     };
     /**
      * Locate an IP address (preview, no key)
-     * @description Preview variant of getIpLocation at the same path plus /demo (seed 1.4), called without an appkey. Parameters and responses are those of getIpLocation.
+     * @description Preview variant of getIpLocation at the same path plus /demo, called without an appkey. Parameters and responses are those of getIpLocation.
      */
     get: operations['getIpLocationDemo'];
     put?: never;
@@ -310,7 +310,7 @@ export interface paths {
     };
     /**
      * SSL certificate information of a site
-     * @description The SSL certificate of a site (seed 4.8, 2.7). The response uses the lower camel case envelope; its status object also has a `status` field (request status), and its sample also carries a capitalised DataStatus with the same four fields (seed 2.1). Business codes follow group C (200 = success). Rate limit: 100 requests per second.
+     * @description The SSL certificate of a site. The response uses the lower camel case envelope; its status object also has a `status` field (request status), and its sample also carries a capitalised DataStatus with the same four fields. Business codes follow group C (200 = success). Rate limit: 100 requests per second.
      */
     get: operations['getSslCertInfo'];
     put?: never;
@@ -330,7 +330,7 @@ export interface paths {
     };
     /**
      * SSL certificate information (preview, no key)
-     * @description Preview variant of getSslCertInfo at the same path plus /demo (seed 1.4), called without an appkey. Parameters and responses are those of getSslCertInfo.
+     * @description Preview variant of getSslCertInfo at the same path plus /demo, called without an appkey. Parameters and responses are those of getSslCertInfo.
      */
     get: operations['getSslCertInfoDemo'];
     put?: never;
@@ -350,7 +350,7 @@ export interface paths {
     };
     /**
      * Global university ranking
-     * @description Global university ranking records, with fuzzy search on the school name (seed 4.9, 2.4). When name is omitted, all data is returned, page by page. The data updates quarterly. Rate limit: 100 requests per second.
+     * @description Global university ranking records, with fuzzy search on the school name. When name is omitted, all data is returned, page by page. The data updates quarterly. Rate limit: 100 requests per second.
      */
     get: operations['getGlobalUniversityRanking'];
     put?: never;
@@ -370,7 +370,7 @@ export interface paths {
     };
     /**
      * Global university ranking (preview, no key)
-     * @description Preview variant of getGlobalUniversityRanking at the same path plus /demo (seed 1.4), called without an appkey. Parameters and responses are those of getGlobalUniversityRanking.
+     * @description Preview variant of getGlobalUniversityRanking at the same path plus /demo, called without an appkey. Parameters and responses are those of getGlobalUniversityRanking.
      */
     get: operations['getGlobalUniversityRankingDemo'];
     put?: never;
@@ -392,7 +392,7 @@ export interface paths {
     put?: never;
     /**
      * Extract fields from a document or text
-     * @description Parses standard JSON from a document or plain text according to the caller's field structure (seed 4.10). Multipart form input; the result is described in seed 2.9.
+     * @description Parses standard JSON from a document or plain text according to the caller's field structure. Multipart form input; the result is described with the synchronous operation.
      */
     post: operations['extractDocumentFields'];
     delete?: never;
@@ -412,7 +412,7 @@ export interface paths {
     put?: never;
     /**
      * Extract fields from a document or text (preview, no key)
-     * @description Preview variant of extractDocumentFields at the same path plus /demo (seed 1.4), called without an appkey. Body and responses are those of extractDocumentFields.
+     * @description Preview variant of extractDocumentFields at the same path plus /demo, called without an appkey. Body and responses are those of extractDocumentFields.
      */
     post: operations['extractDocumentFieldsDemo'];
     delete?: never;
@@ -432,7 +432,7 @@ export interface paths {
     put?: never;
     /**
      * Submit a document field extraction task (asynchronous)
-     * @description Asynchronous submit variant of extractDocumentFields (seed 3, 4.10). It takes the same multipart body and answers with the task's operationId, status, pollingUrl and expiresAt (seed 2.9); the result is then read with getDocumentExtractionTask. The path and method are assumed: the source does not show them.
+     * @description Asynchronous submit variant of extractDocumentFields. It takes the same multipart body and answers with the task's operationId, status, pollingUrl and expiresAt; the result is then read with getDocumentExtractionTask. The path and method are assumed: the source does not show them.
      */
     post: operations['submitDocumentExtraction'];
     delete?: never;
@@ -450,7 +450,7 @@ export interface paths {
     };
     /**
      * Read a document field extraction task (asynchronous)
-     * @description Task-status variant of extractDocumentFields (seed 3, 4.10): the state of a task submitted with submitDocumentExtraction and, once available, its result (seed 2.9). The path and method are assumed: the source does not show them.
+     * @description Task-status variant of extractDocumentFields: the state of a task submitted with submitDocumentExtraction and, once available, its result. The path and method are assumed: the source does not show them.
      */
     get: operations['getDocumentExtractionTask'];
     put?: never;
@@ -470,7 +470,7 @@ export interface paths {
     };
     /**
      * Fund operation at /fund/open/realtime
-     * @description Fund operation listed in seed 4.11. Its parameters and response are not shown; the capitalised envelope with an open Data payload is assumed from seed 2.1.
+     * @description Fund operation listed in the catalogue. Its parameters and response are not shown; the capitalised envelope with an open Data payload is assumed, as most operations have it.
      */
     get: operations['getFundOpenRealtime'];
     put?: never;
@@ -490,7 +490,7 @@ export interface paths {
     };
     /**
      * Fund operation at /fund/open/history
-     * @description Fund operation listed in seed 4.11. Its parameters and response are not shown; the capitalised envelope with an open Data payload is assumed from seed 2.1.
+     * @description Fund operation listed in the catalogue. Its parameters and response are not shown; the capitalised envelope with an open Data payload is assumed, as most operations have it.
      */
     get: operations['getFundOpenHistory'];
     put?: never;
@@ -510,7 +510,7 @@ export interface paths {
     };
     /**
      * Fund operation at /fund/historyminute
-     * @description Fund operation listed in seed 4.11. Its parameters and response are not shown; the capitalised envelope with an open Data payload is assumed from seed 2.1.
+     * @description Fund operation listed in the catalogue. Its parameters and response are not shown; the capitalised envelope with an open Data payload is assumed, as most operations have it.
      */
     get: operations['getFundHistoryMinute'];
     put?: never;
@@ -530,7 +530,7 @@ export interface paths {
     };
     /**
      * Fund operation at /fund/open/etfrealtime
-     * @description Fund operation listed in seed 4.11. Its parameters and response are not shown; the capitalised envelope with an open Data payload is assumed from seed 2.1.
+     * @description Fund operation listed in the catalogue. Its parameters and response are not shown; the capitalised envelope with an open Data payload is assumed, as most operations have it.
      */
     get: operations['getFundOpenEtfRealtime'];
     put?: never;
@@ -550,7 +550,7 @@ export interface paths {
     };
     /**
      * Fund operation at /fund/basicinfo
-     * @description Fund operation listed in seed 4.11. Its parameters and response are not shown; the capitalised envelope with an open Data payload is assumed from seed 2.1.
+     * @description Fund operation listed in the catalogue. Its parameters and response are not shown; the capitalised envelope with an open Data payload is assumed, as most operations have it.
      */
     get: operations['getFundBasicInfo'];
     put?: never;
@@ -570,7 +570,7 @@ export interface paths {
     };
     /**
      * Fund operation at /fund/open/etfhistory
-     * @description Fund operation listed in seed 4.11. Its parameters and response are not shown; the capitalised envelope with an open Data payload is assumed from seed 2.1.
+     * @description Fund operation listed in the catalogue. Its parameters and response are not shown; the capitalised envelope with an open Data payload is assumed, as most operations have it.
      */
     get: operations['getFundOpenEtfHistory'];
     put?: never;
@@ -590,7 +590,7 @@ export interface paths {
     };
     /**
      * Fund operation at /fund/basic/index
-     * @description Fund operation listed in seed 4.11. Its parameters and response are not shown; the capitalised envelope with an open Data payload is assumed from seed 2.1.
+     * @description Fund operation listed in the catalogue. Its parameters and response are not shown; the capitalised envelope with an open Data payload is assumed, as most operations have it.
      */
     get: operations['getFundBasicIndex'];
     put?: never;
@@ -610,7 +610,7 @@ export interface paths {
     };
     /**
      * Fund operation at /fund/open-nav-realtime
-     * @description Fund operation listed in seed 4.11. Its parameters and response are not shown; the capitalised envelope with an open Data payload is assumed from seed 2.1.
+     * @description Fund operation listed in the catalogue. Its parameters and response are not shown; the capitalised envelope with an open Data payload is assumed, as most operations have it.
      */
     get: operations['getFundOpenNavRealtime'];
     put?: never;
@@ -630,7 +630,7 @@ export interface paths {
     };
     /**
      * Fund operation at /fund/open-nav-history
-     * @description Fund operation listed in seed 4.11. Its parameters and response are not shown; the capitalised envelope with an open Data payload is assumed from seed 2.1.
+     * @description Fund operation listed in the catalogue. Its parameters and response are not shown; the capitalised envelope with an open Data payload is assumed, as most operations have it.
      */
     get: operations['getFundOpenNavHistory'];
     put?: never;
@@ -650,7 +650,7 @@ export interface paths {
     };
     /**
      * Fund operation at /fund/fund-open-ranking-list
-     * @description Fund operation listed in seed 4.11. Its parameters and response are not shown; the capitalised envelope with an open Data payload is assumed from seed 2.1.
+     * @description Fund operation listed in the catalogue. Its parameters and response are not shown; the capitalised envelope with an open Data payload is assumed, as most operations have it.
      */
     get: operations['getFundOpenRankingList'];
     put?: never;
@@ -670,7 +670,7 @@ export interface paths {
     };
     /**
      * Fund operation at /fund/fund-etf-open-ranking-list
-     * @description Fund operation listed in seed 4.11. Its parameters and response are not shown; the capitalised envelope with an open Data payload is assumed from seed 2.1.
+     * @description Fund operation listed in the catalogue. Its parameters and response are not shown; the capitalised envelope with an open Data payload is assumed, as most operations have it.
      */
     get: operations['getFundEtfOpenRankingList'];
     put?: never;
@@ -690,7 +690,7 @@ export interface paths {
     };
     /**
      * Fund operation at /fund/fund-value-estimation
-     * @description Fund operation listed in seed 4.11. Its parameters and response are not shown; the capitalised envelope with an open Data payload is assumed from seed 2.1.
+     * @description Fund operation listed in the catalogue. Its parameters and response are not shown; the capitalised envelope with an open Data payload is assumed, as most operations have it.
      */
     get: operations['getFundValueEstimation'];
     put?: never;
@@ -705,7 +705,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    /** @description Status object of the capitalised envelope (seed 2.1). StatusCode carries the business status code; 100 means the business operation succeeded (group C: 200). */
+    /** @description Status object of the capitalised envelope. StatusCode carries the business status code; 100 means the business operation succeeded (group C: 200). */
     DataStatus: {
       /**
        * Format: int32
@@ -724,14 +724,14 @@ export interface components {
       /** @description Summary of the request parameters (optional). */
       RequestParameter?: string;
     };
-    /** @description Status object of the admission-prediction response: DataStatus plus RequestId and NoDataReason (seed 2.1). Whether these two are always present is not shown. */
+    /** @description Status object of the admission-prediction response: DataStatus plus RequestId and NoDataReason. Whether these two are always present is not shown. */
     AdmissionDataStatus: components['schemas']['DataStatus'] & {
       /** @description Request identifier; present on the admission-prediction response only. */
       RequestId?: string;
       /** @description Reason code when a valid request returns no result (its values are not shown). */
       NoDataReason?: string;
     };
-    /** @description Status object of the lower camel case envelope (seed 2.1): the fields of DataStatus with a lower-case first letter. */
+    /** @description Status object of the lower camel case envelope: the fields of DataStatus with a lower-case first letter. */
     LowerCamelDataStatus: {
       /**
        * Format: int32
@@ -750,7 +750,7 @@ export interface components {
       /** @description Summary of the request parameters (optional). */
       requestParameter?: string;
     };
-    /** @description Status object of the SSL certificate response: LowerCamelDataStatus plus status (seed 2.1). */
+    /** @description Status object of the SSL certificate response: LowerCamelDataStatus plus status. */
     SslDataStatus: components['schemas']['LowerCamelDataStatus'] & {
       /** @description Request status (its values are not shown). */
       status?: string;
@@ -768,7 +768,7 @@ export interface components {
       /** @description One item per matched location. */
       Data: components['schemas']['AirQualityItem'][];
     };
-    /** @description Air quality of one matched location (seed 2.2). */
+    /** @description Air quality of one matched location. */
     AirQualityItem: {
       /** @description First-level administrative area. */
       Province?: string | null;
@@ -835,7 +835,7 @@ export interface components {
       Id?: string | null;
       Name?: string | null;
     };
-    /** @description Body of the major-line rank operation (seed 4.2). */
+    /** @description Body of the major-line rank operation. */
     MajorLineRankRequest: {
       /** @description Candidate's province. */
       province: string;
@@ -914,17 +914,17 @@ export interface components {
     /** @description Capitalised envelope of the major-line rank operation. */
     MajorLineRankResponse: {
       DataStatus: components['schemas']['DataStatus'];
-      /** @description The ranked major lines. The internal structure is not shown (seed 2.3). */
+      /** @description The ranked major lines. The internal structure is not shown. */
       Data: unknown;
     };
-    /** @description Body of the admission prediction operation. Its fields are not shown (seed 4.3), so any JSON object is accepted. */
+    /** @description Body of the admission prediction operation. Its fields are not shown, so any JSON object is accepted. */
     AdmissionPredictRequest: Record<string, unknown>;
     /** @description Capitalised envelope of the admission prediction operation. */
     AdmissionPredictionResponse: {
       DataStatus: components['schemas']['AdmissionDataStatus'];
       Data: components['schemas']['AdmissionPredictionData'];
     };
-    /** @description Admission prediction result (seed 2.3). Fields beyond predictions are not shown, so further properties are allowed. */
+    /** @description Admission prediction result. Fields beyond predictions are not shown, so further properties are allowed. */
     AdmissionPredictionData: {
       predictions?: components['schemas']['AdmissionPrediction'][];
     } & {
@@ -983,7 +983,7 @@ export interface components {
     } & {
       [key: string]: unknown;
     };
-    /** @description Multipart form of the upload (seed 4.4). Which fields are required is not shown. */
+    /** @description Multipart form of the upload. Which fields are required is not shown. */
     KnowledgeBaseUploadRequest: {
       /** @description One or more files. */
       files?: string[];
@@ -1001,7 +1001,7 @@ export interface components {
       DataStatus: components['schemas']['DataStatus'];
       Data: components['schemas']['KnowledgeBaseUploadResult'];
     };
-    /** @description Knowledge base upload result (seed 2.8). */
+    /** @description Knowledge base upload result. */
     KnowledgeBaseUploadResult: {
       knowledge_base_id?: string;
       documents?: components['schemas']['KnowledgeBaseDocument'][];
@@ -1017,23 +1017,23 @@ export interface components {
       chunk_count?: number;
       token_estimate?: number;
     };
-    /** @description The two question texts (seed 4.5). Whether they are required is not shown. */
+    /** @description The two question texts. Whether they are required is not shown. */
     ExamSimilarityRequest: {
       /** @description Text of the first question. */
       exam1?: string;
       /** @description Text of the second question. */
       exam2?: string;
     };
-    /** @description Plain JSON body without envelope; an empty object in its sample. Its fields are not shown (seed 2.10), so any JSON object is accepted. */
+    /** @description Plain JSON body without envelope; an empty object in its sample. Its fields are not shown, so any JSON object is accepted. */
     ExamSimilarityResponse: Record<string, unknown>;
-    /** @description Body of the article extraction (seed 4.6). */
+    /** @description Body of the article extraction. */
     ArticleExtractionRequest: {
       /**
        * Format: uri
        * @description Address of the page to fetch and clean.
        */
       url: string;
-      /** @description The application key, as an alternative to the appkey query parameter (seed 5.4). Preview (/demo) calls send none. */
+      /** @description The application key, as an alternative to the appkey query parameter. Preview (/demo) calls send none. */
       appkey?: string;
     };
     /** @description Capitalised envelope of the article extraction. */
@@ -1041,7 +1041,7 @@ export interface components {
       DataStatus: components['schemas']['DataStatus'];
       Data: components['schemas']['ExtractedArticle'];
     };
-    /** @description The extracted article (seed 2.5). It has 16 fields; 12 are shown here and the other four are not shown, so further properties are allowed. */
+    /** @description The extracted article. It has 16 fields; 12 are shown here and the other four are not shown, so further properties are allowed. */
     ExtractedArticle: {
       url?: string;
       title?: string;
@@ -1059,9 +1059,9 @@ export interface components {
     } & {
       [key: string]: unknown;
     };
-    /** @description Body of extractFromHtml, which takes an HTML string (seed 4.6). Its fields are not shown, so any JSON object is accepted. */
+    /** @description Body of extractFromHtml, which takes an HTML string. Its fields are not shown, so any JSON object is accepted. */
     ArticleFromHtmlRequest: Record<string, unknown>;
-    /** @description Capitalised envelope assumed from seed 2.1 for an operation whose response is not shown. Data may be any JSON value. */
+    /** @description Capitalised envelope assumed (most operations have it) for an operation whose response is not shown. Data may be any JSON value. */
     NotShownDataResponse: {
       DataStatus: components['schemas']['DataStatus'];
       /** @description The payload. Its structure is not shown. */
@@ -1073,7 +1073,7 @@ export interface components {
       data: components['schemas']['IpLocation'];
       DataStatus?: components['schemas']['DataStatus'];
     };
-    /** @description Location of the address (seed 2.6). The response has 9 fields, of which these and the four status fields are shown; the remaining fields are not shown, so further properties are allowed. */
+    /** @description Location of the address. The response has 9 fields, of which these and the four status fields are shown; the remaining fields are not shown, so further properties are allowed. */
     IpLocation: {
       countryCode?: string;
       state?: string;
@@ -1089,7 +1089,7 @@ export interface components {
       data: components['schemas']['SslCertInfo'];
       DataStatus?: components['schemas']['DataStatus'];
     };
-    /** @description The site's certificate (seed 2.7); all values are strings. */
+    /** @description The site's certificate; all values are strings. */
     SslCertInfo: {
       subjectDN?: string;
       issuerDN?: string;
@@ -1113,7 +1113,7 @@ export interface components {
       DataStatus: components['schemas']['DataStatus'];
       Data: components['schemas']['UniversityRankingRecord'][];
     };
-    /** @description One university (seed 2.4). All fields are strings. Each indicator has a Rank and a Score field. */
+    /** @description One university. All fields are strings. Each indicator has a Rank and a Score field. */
     UniversityRankingRecord: {
       Id?: string;
       UniversityName?: string;
@@ -1143,7 +1143,7 @@ export interface components {
       SustainabilityRank?: string;
       SustainabilityScore?: string;
     };
-    /** @description Multipart form of the document field extraction (seed 4.10). Which fields are required is not shown. */
+    /** @description Multipart form of the document field extraction. Which fields are required is not shown. */
     DocumentExtractionRequest: {
       /** @description The document. */
       file?: string;
@@ -1168,7 +1168,7 @@ export interface components {
       DataStatus: components['schemas']['DataStatus'];
       Data: components['schemas']['DocumentExtractionResult'];
     };
-    /** @description Document field extraction result (seed 2.9). The same object serves the synchronous operation and the task-status operation. */
+    /** @description Document field extraction result. The same object serves the synchronous operation and the task-status operation. */
     DocumentExtractionResult: {
       requestId?: string;
       mode?: string;
@@ -1233,7 +1233,7 @@ export interface components {
       DataStatus: components['schemas']['DataStatus'];
       Data: components['schemas']['DocumentExtractionTask'];
     };
-    /** @description The task fields of seed 2.9 (operationId, status, pollingUrl, expiresAt) as answered by the asynchronous submit. */
+    /** @description The task fields (operationId, status, pollingUrl, expiresAt) as answered by the asynchronous submit. */
     DocumentExtractionTask: {
       /** @description Task identifier for asynchronous use. */
       operationId?: string;
@@ -1244,7 +1244,7 @@ export interface components {
     };
   };
   responses: {
-    /** @description Accepted by the gateway. The business outcome is in DataStatus.StatusCode (group A); Data holds one item per matched location (seed 2.2). */
+    /** @description Accepted by the gateway. The business outcome is in DataStatus.StatusCode (group A); Data holds one item per matched location. */
     AirQualityOk: {
       headers: {
         [name: string]: unknown;
@@ -1253,7 +1253,7 @@ export interface components {
         'application/json': components['schemas']['AirQualityResponse'];
       };
     };
-    /** @description Accepted by the gateway. The business outcome is in DataStatus.StatusCode (group B). The internal structure of Data is not shown (seed 2.3). */
+    /** @description Accepted by the gateway. The business outcome is in DataStatus.StatusCode (group B). The internal structure of Data is not shown. */
     MajorLineRankOk: {
       headers: {
         [name: string]: unknown;
@@ -1262,7 +1262,7 @@ export interface components {
         'application/json': components['schemas']['MajorLineRankResponse'];
       };
     };
-    /** @description Accepted by the gateway. The business outcome is in DataStatus.StatusCode (group B); Data.predictions holds one assessment per college (seed 2.3). */
+    /** @description Accepted by the gateway. The business outcome is in DataStatus.StatusCode (group B); Data.predictions holds one assessment per college. */
     AdmissionPredictionOk: {
       headers: {
         [name: string]: unknown;
@@ -1271,7 +1271,7 @@ export interface components {
         'application/json': components['schemas']['AdmissionPredictionResponse'];
       };
     };
-    /** @description Accepted by the gateway. The business outcome is in DataStatus.StatusCode (base group); Data lists the uploaded documents (seed 2.8). */
+    /** @description Accepted by the gateway. The business outcome is in DataStatus.StatusCode (base group); Data lists the uploaded documents. */
     KnowledgeBaseUploadOk: {
       headers: {
         [name: string]: unknown;
@@ -1280,7 +1280,7 @@ export interface components {
         'application/json': components['schemas']['KnowledgeBaseUploadResponse'];
       };
     };
-    /** @description Accepted by the gateway. The body is an empty object in its sample; its fields are not shown (seed 2.10). No envelope. */
+    /** @description Accepted by the gateway. The body is an empty object in its sample; its fields are not shown. No envelope. */
     ExamSimilarityOk: {
       headers: {
         [name: string]: unknown;
@@ -1289,7 +1289,7 @@ export interface components {
         'application/json': components['schemas']['ExamSimilarityResponse'];
       };
     };
-    /** @description Accepted by the gateway. The business outcome is in DataStatus.StatusCode (base group); Data is the extracted article (seed 2.5). */
+    /** @description Accepted by the gateway. The business outcome is in DataStatus.StatusCode (base group); Data is the extracted article. */
     ArticleExtractionOk: {
       headers: {
         [name: string]: unknown;
@@ -1298,7 +1298,7 @@ export interface components {
         'application/json': components['schemas']['ArticleExtractionResponse'];
       };
     };
-    /** @description Accepted by the gateway. The response of this operation is not shown; the capitalised envelope is assumed from seed 2.1 and Data is open. */
+    /** @description Accepted by the gateway. The response of this operation is not shown; the capitalised envelope is assumed (most operations have it) and Data is open. */
     NotShownDataOk: {
       headers: {
         [name: string]: unknown;
@@ -1307,7 +1307,7 @@ export interface components {
         'application/json': components['schemas']['NotShownDataResponse'];
       };
     };
-    /** @description Accepted by the gateway. Lower camel case envelope: the business outcome is in dataStatus.statusCode (base group); data is the location (seed 2.6). The capitalised DataStatus of the sample may also be present. */
+    /** @description Accepted by the gateway. Lower camel case envelope: the business outcome is in dataStatus.statusCode (base group); data is the location. The capitalised DataStatus of the sample may also be present. */
     IpLocationOk: {
       headers: {
         [name: string]: unknown;
@@ -1316,7 +1316,7 @@ export interface components {
         'application/json': components['schemas']['IpLocationResponse'];
       };
     };
-    /** @description Accepted by the gateway. Lower camel case envelope with the extra status field; the business outcome follows group C (200 = success); data is the certificate (seed 2.7). The capitalised DataStatus of the sample may also be present. */
+    /** @description Accepted by the gateway. Lower camel case envelope with the extra status field; the business outcome follows group C (200 = success); data is the certificate. The capitalised DataStatus of the sample may also be present. */
     SslCertInfoOk: {
       headers: {
         [name: string]: unknown;
@@ -1325,7 +1325,7 @@ export interface components {
         'application/json': components['schemas']['SslCertInfoResponse'];
       };
     };
-    /** @description Accepted by the gateway. The business outcome is in DataStatus.StatusCode (group A); Data holds the ranking records (seed 2.4). The data updates quarterly. */
+    /** @description Accepted by the gateway. The business outcome is in DataStatus.StatusCode (group A); Data holds the ranking records. The data updates quarterly. */
     UniversityRankingOk: {
       headers: {
         [name: string]: unknown;
@@ -1334,7 +1334,7 @@ export interface components {
         'application/json': components['schemas']['UniversityRankingResponse'];
       };
     };
-    /** @description Accepted by the gateway. The business outcome is in DataStatus.StatusCode (base group); Data is the extraction result (seed 2.9). */
+    /** @description Accepted by the gateway. The business outcome is in DataStatus.StatusCode (base group); Data is the extraction result. */
     DocumentExtractionOk: {
       headers: {
         [name: string]: unknown;
@@ -1343,7 +1343,7 @@ export interface components {
         'application/json': components['schemas']['DocumentExtractionResponse'];
       };
     };
-    /** @description Accepted by the gateway (assumed answer of the asynchronous submit). The business outcome is in DataStatus.StatusCode (base group); Data identifies the task (seed 2.9). */
+    /** @description Accepted by the gateway (assumed answer of the asynchronous submit). The business outcome is in DataStatus.StatusCode (base group); Data identifies the task. */
     DocumentExtractionSubmittedOk: {
       headers: {
         [name: string]: unknown;
@@ -1352,7 +1352,7 @@ export interface components {
         'application/json': components['schemas']['DocumentExtractionSubmittedResponse'];
       };
     };
-    /** @description Accepted by the gateway. The business outcome is in DataStatus.StatusCode (base group); Data is the task's state and, once available, its result (seed 2.9). */
+    /** @description Accepted by the gateway. The business outcome is in DataStatus.StatusCode (base group); Data is the task's state and, once available, its result. */
     DocumentExtractionTaskOk: {
       headers: {
         [name: string]: unknown;
@@ -1361,7 +1361,7 @@ export interface components {
         'application/json': components['schemas']['DocumentExtractionResponse'];
       };
     };
-    /** @description Parameter missing, malformed or illegal combination (seed 7.1). */
+    /** @description Parameter missing, malformed or illegal combination. */
     BadRequest: {
       headers: {
         [name: string]: unknown;
@@ -1370,7 +1370,7 @@ export interface components {
         'application/json': components['schemas']['CommonResponse'];
       };
     };
-    /** @description appkey missing or invalid (seed 7.1, 5.5); the body carries the wrong-key business code of the operation's group. */
+    /** @description appkey missing or invalid; the body carries the wrong-key business code of the operation's group. */
     Unauthorized: {
       headers: {
         [name: string]: unknown;
@@ -1379,7 +1379,7 @@ export interface components {
         'application/json': components['schemas']['CommonResponse'];
       };
     };
-    /** @description Order expired, insufficient permission, or quota unavailable (seed 7.1, 5.6). */
+    /** @description Order expired, insufficient permission, or quota unavailable. */
     Forbidden: {
       headers: {
         [name: string]: unknown;
@@ -1388,7 +1388,7 @@ export interface components {
         'application/json': components['schemas']['CommonResponse'];
       };
     };
-    /** @description Path does not exist (seed 7.1). */
+    /** @description Path does not exist. */
     NotFound: {
       headers: {
         [name: string]: unknown;
@@ -1397,7 +1397,7 @@ export interface components {
         'application/json': components['schemas']['CommonResponse'];
       };
     };
-    /** @description HTTP method not allowed for the path (seed 7.1). */
+    /** @description HTTP method not allowed for the path. */
     MethodNotAllowed: {
       headers: {
         Allow: components['headers']['Allow'];
@@ -1407,7 +1407,7 @@ export interface components {
         'application/json': components['schemas']['CommonResponse'];
       };
     };
-    /** @description Content type of upload or body not accepted (seed 7.1). */
+    /** @description Content type of upload or body not accepted. */
     UnsupportedMediaType: {
       headers: {
         [name: string]: unknown;
@@ -1416,7 +1416,7 @@ export interface components {
         'application/json': components['schemas']['CommonResponse'];
       };
     };
-    /** @description Rate limit exceeded (seed 7.1, 8): over the operation's x-dataapi-rate-limit the gateway may return 429. */
+    /** @description Rate limit exceeded: over the operation's x-dataapi-rate-limit the gateway may return 429. */
     TooManyRequests: {
       headers: {
         'Retry-After': components['headers']['RetryAfter'];
@@ -1426,7 +1426,7 @@ export interface components {
         'application/json': components['schemas']['CommonResponse'];
       };
     };
-    /** @description Internal error; retry later (seed 7.1). */
+    /** @description Internal error; retry later. */
     InternalServerError: {
       headers: {
         [name: string]: unknown;
@@ -1435,7 +1435,7 @@ export interface components {
         'application/json': components['schemas']['CommonResponse'];
       };
     };
-    /** @description Upstream dependency unavailable or abnormal (seed 7.1); on air quality: data service temporarily unavailable. */
+    /** @description Upstream dependency unavailable or abnormal; on air quality: data service temporarily unavailable. */
     BadGateway: {
       headers: {
         [name: string]: unknown;
@@ -1444,7 +1444,7 @@ export interface components {
         'application/json': components['schemas']['CommonResponse'];
       };
     };
-    /** @description Parameter missing, malformed or illegal combination (seed 7.1). */
+    /** @description Parameter missing, malformed or illegal combination. */
     AdmissionBadRequest: {
       headers: {
         [name: string]: unknown;
@@ -1453,7 +1453,7 @@ export interface components {
         'application/json': components['schemas']['AdmissionErrorBody'];
       };
     };
-    /** @description appkey missing or invalid (seed 7.1, 5.5); the body carries the wrong-key business code 504. */
+    /** @description appkey missing or invalid; the body carries the wrong-key business code 504. */
     AdmissionUnauthorized: {
       headers: {
         [name: string]: unknown;
@@ -1462,7 +1462,7 @@ export interface components {
         'application/json': components['schemas']['AdmissionErrorBody'];
       };
     };
-    /** @description Order expired, insufficient permission, or quota unavailable (seed 7.1, 5.6). */
+    /** @description Order expired, insufficient permission, or quota unavailable. */
     AdmissionForbidden: {
       headers: {
         [name: string]: unknown;
@@ -1471,7 +1471,7 @@ export interface components {
         'application/json': components['schemas']['AdmissionErrorBody'];
       };
     };
-    /** @description Path does not exist (seed 7.1). */
+    /** @description Path does not exist. */
     AdmissionNotFound: {
       headers: {
         [name: string]: unknown;
@@ -1480,7 +1480,7 @@ export interface components {
         'application/json': components['schemas']['AdmissionErrorBody'];
       };
     };
-    /** @description HTTP method not allowed for the path (seed 7.1). */
+    /** @description HTTP method not allowed for the path. */
     AdmissionMethodNotAllowed: {
       headers: {
         Allow: components['headers']['Allow'];
@@ -1490,7 +1490,7 @@ export interface components {
         'application/json': components['schemas']['AdmissionErrorBody'];
       };
     };
-    /** @description Content type of upload or body not accepted (seed 7.1). */
+    /** @description Content type of upload or body not accepted. */
     AdmissionUnsupportedMediaType: {
       headers: {
         [name: string]: unknown;
@@ -1499,7 +1499,7 @@ export interface components {
         'application/json': components['schemas']['AdmissionErrorBody'];
       };
     };
-    /** @description Rate limit exceeded (seed 7.1, 8): over the operation's x-dataapi-rate-limit the gateway may return 429. */
+    /** @description Rate limit exceeded: over the operation's x-dataapi-rate-limit the gateway may return 429. */
     AdmissionTooManyRequests: {
       headers: {
         'Retry-After': components['headers']['RetryAfter'];
@@ -1509,7 +1509,7 @@ export interface components {
         'application/json': components['schemas']['AdmissionErrorBody'];
       };
     };
-    /** @description Internal error; retry later (seed 7.1). */
+    /** @description Internal error; retry later. */
     AdmissionInternalServerError: {
       headers: {
         [name: string]: unknown;
@@ -1518,7 +1518,7 @@ export interface components {
         'application/json': components['schemas']['AdmissionErrorBody'];
       };
     };
-    /** @description Upstream dependency unavailable or abnormal (seed 7.1). */
+    /** @description Upstream dependency unavailable or abnormal. */
     AdmissionBadGateway: {
       headers: {
         [name: string]: unknown;
@@ -1550,7 +1550,7 @@ export interface components {
      */
     KnowledgeBaseId: string;
     /** @description The IPv4 or IPv6 address to locate. */
-    IpAddress: string | unknown | unknown;
+    IpAddress: string;
     /**
      * @description The site, written as a full address with scheme, for example https://<host>.
      * @example https://www.example.com
@@ -1578,49 +1578,49 @@ export interface components {
     TaskId: string;
   };
   requestBodies: {
-    /** @description The candidate and the filters for the ranking (seed 4.2). */
+    /** @description The candidate and the filters for the ranking. */
     MajorLineRankBody: {
       content: {
         'application/json': components['schemas']['MajorLineRankRequest'];
       };
     };
-    /** @description The prediction request. Its fields are not shown (seed 4.3), so the schema is an open object. */
+    /** @description The prediction request. Its fields are not shown, so the schema is an open object. */
     AdmissionPredictBody: {
       content: {
         'application/json': components['schemas']['AdmissionPredictRequest'];
       };
     };
-    /** @description Multipart form input with one or more files (seed 4.4). */
+    /** @description Multipart form input with one or more files. */
     KnowledgeBaseUploadBody: {
       content: {
         'multipart/form-data': components['schemas']['KnowledgeBaseUploadRequest'];
       };
     };
-    /** @description The two question texts to compare (seed 4.5). */
+    /** @description The two question texts to compare. */
     ExamSimilarityBody: {
       content: {
         'application/json': components['schemas']['ExamSimilarityRequest'];
       };
     };
-    /** @description The address of the page to extract (seed 4.6). The key may be sent here as appkey instead of in the query (seed 5.4). */
+    /** @description The address of the page to extract. The key may be sent here as appkey instead of in the query. */
     ArticleExtractBody: {
       content: {
         'application/json': components['schemas']['ArticleExtractionRequest'];
       };
     };
-    /** @description The address of the page to extract (seed 4.6). Preview calls are shown without an appkey (seed 1.4), so the body carries none. */
+    /** @description The address of the page to extract. Preview calls are shown without an appkey, so the body carries none. */
     ArticleExtractDemoBody: {
       content: {
         'application/json': components['schemas']['ArticleExtractionRequest'];
       };
     };
-    /** @description Takes an HTML string (seed 4.6). The body's fields and media type are not shown; the schema is an open JSON object. */
+    /** @description Takes an HTML string. The body's fields and media type are not shown; the schema is an open JSON object. */
     ArticleExtractFromHtmlBody: {
       content: {
         'application/json': components['schemas']['ArticleFromHtmlRequest'];
       };
     };
-    /** @description Multipart form input (seed 4.10): a document file or plain text, the caller's field structure and an instruction. */
+    /** @description Multipart form input: a document file or plain text, the caller's field structure and an instruction. */
     DocumentExtractionBody: {
       content: {
         'multipart/form-data': components['schemas']['DocumentExtractionRequest'];

@@ -165,6 +165,7 @@ function toSpecError(file: string, files: SpecFiles, err: unknown): SpecError {
     for (const d of details) {
       const pointer = d.instancePath ?? '';
       if (!pointer.startsWith(deepest.split('/').slice(0, -1).join('/'))) continue;
+      if (isEcho(d, details)) continue;
       const message = describeAjvError(d);
       const key = pointer + message;
       if (seen.has(key) || problems.length >= 5) continue;
@@ -181,6 +182,27 @@ function toSpecError(file: string, files: SpecFiles, err: unknown): SpecError {
   return new SpecError(file, [
     pointer !== undefined ? { ...files.trace(pointer), message } : { message },
   ]);
+}
+
+/** Keywords whose failure only repeats a failure inside them ("must match "else" schema"). */
+const COMBINATORS = new Set(['if', 'then', 'else', 'oneOf', 'anyOf', 'allOf', 'not']);
+
+/**
+ * An error that echoes a deeper one: a combinator's, or unevaluated properties at a pointer
+ * above a real problem (the branch that would have evaluated them failed). Kept when nothing
+ * else would be said.
+ */
+function isEcho(d: AjvLikeError, all: AjvLikeError[]): boolean {
+  const pointer = d.instancePath ?? '';
+  const deeper = all.some(
+    (o) =>
+      o !== d &&
+      !COMBINATORS.has(o.keyword ?? '') &&
+      o.keyword !== 'unevaluatedProperties' &&
+      (o.instancePath ?? '').startsWith(pointer),
+  );
+  if (!deeper) return false;
+  return COMBINATORS.has(d.keyword ?? '') || d.keyword === 'unevaluatedProperties';
 }
 
 function describeAjvError(d: AjvLikeError): string {

@@ -9,6 +9,7 @@ import type { CoverageReport } from './coverage.ts';
 import { oneLine } from './escape.ts';
 import {
   answerLine,
+  counted,
   responseOf,
   CHECK_ABBREVIATIONS,
   failuresOf,
@@ -52,7 +53,12 @@ export function renderConsole(report: ContractReport, o: ConsoleOptions = {}): s
         const r = row.cells[c];
         return r ? ` ${paint(COLOUR[r.status], SYMBOL[r.status])}` : '  ';
       });
-      lines.push(`${oneLine(row.label).padEnd(width)}  ${cells.join(' ')}`);
+      // A row skipped whole (an operation that writes, without --allow-writes) says why.
+      const present = CHECKS.map((c) => row.cells[c]).filter((r) => r !== undefined);
+      const reasons = new Set(present.map((r) => (r.status === 'skipped' ? r.message : undefined)));
+      const [reason] = reasons;
+      const why = present.length > 0 && reasons.size === 1 && reason ? `  skipped: ${oneLine(reason)}` : '';
+      lines.push(`${oneLine(row.label).padEnd(width)}  ${cells.join(' ')}${why}`);
     }
     lines.push(
       '',
@@ -124,7 +130,7 @@ function totalsLine(report: ContractReport, paint: (c: string, t: string) => str
     (report.warnings?.length
       ? `, ${report.warnings.length} description warning${report.warnings.length === 1 ? '' : 's'}`
       : '') +
-    ` (${new Set(report.results.map((r) => r.operation)).size} operations, ${s.requests} requests` +
+    ` (${counted(new Set(report.results.map((r) => r.operation)).size, 'operation')}, ${counted(s.requests, 'request')}` +
     (report.fuzz ? ` of which ${generatedRequests(report)} generated` : '') +
     (waits.retries ? `, 429 retries: ${waits.retries} (waited ${Math.round(waits.waitedMs)} ms)` : '') +
     `, ${(report.durationMs / 1000).toFixed(1)} s)` +
@@ -215,6 +221,6 @@ export function coverageLines(c: CoverageReport): string[] {
     never('boundary values (fuzz)', f.missed.boundaries);
   }
   if (c.operations.notInRun.length)
-    out.push(`  not in this run (--only/--shard): ${c.operations.notInRun.length} operations`);
+    out.push(`  not in this run (--only/--shard): ${counted(c.operations.notInRun.length, 'operation')}`);
   return out;
 }

@@ -15,6 +15,7 @@ import { SCRIPT, STYLE } from './html-assets.ts';
 import {
   answerLine,
   failuresOf,
+  counted,
   fuzzLines,
   headline,
   responseOf,
@@ -79,7 +80,7 @@ function header(r: ContractReport): string {
 <p class="meta">Started ${html(r.startedAt)}, took ${(r.durationMs / 1000).toFixed(1)} s; ${html(opts.join('; '))}</p>
 <ul class="totals" id="totals">
 <li class="passed">${s.passed} passed</li><li class="${s.failed ? 'failed' : 'none-failed'}">${s.failed} failed</li><li class="skipped">${s.skipped} skipped</li>
-<li class="info">${new Set(r.results.map((x) => x.operation)).size} operations</li><li class="info">${s.requests} requests</li>${waits.retries ? `<li class="info">429 retries: ${waits.retries} (waited ${Math.round(waits.waitedMs)} ms)</li>` : ''}${r.budgetExhausted ? '<li class="failed">request budget ran out</li>' : ''}
+<li class="info">${counted(new Set(r.results.map((x) => x.operation)).size, 'operation')}</li><li class="info">${counted(s.requests, 'request')}</li>${waits.retries ? `<li class="info">429 retries: ${waits.retries} (waited ${Math.round(waits.waitedMs)} ms)</li>` : ''}${r.budgetExhausted ? '<li class="failed">request budget ran out</li>' : ''}
 </ul>
 </header>`;
 }

@@ -19,6 +19,12 @@ import {
 import { computeCoverage, type CoverageReport } from './coverage.ts';
 
 /** The JSON report: a ContractRunResult plus what reporters compute from it (docs/reports.md). */
+
+/** `1 operation`, `7 requests`: a count with its noun in the right number. */
+export function counted(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 export interface ContractReport extends ContractRunResult {
   /** Version of the fields this module adds; changes only if one changes meaning. */
   reportVersion: 1;

@@ -116,6 +116,7 @@ export function applyAllowances(changes: Change[], allowances: Allowance[]): Unu
         a.rule === change.rule &&
         (a.operation === undefined ||
           a.operation === change.operation ||
+          a.operation === change.previousOperation ||
           a.operation === `${change.method} ${change.path}`),
     );
     if (!match) continue;

@@ -34,7 +34,7 @@ export function compareOperations(
     const b = bm.get(key);
     const h = hm.get(key);
     const op = (h ?? b) as Operation;
-    const emit = emitter(base, head, op, record);
+    const emit = emitter(base, head, op, record, b && h ? b : undefined);
     if (b && !h) {
       emitRemoval(b, emit, today);
     } else if (!b && h) {
@@ -122,7 +122,11 @@ function emitter(
   head: DiffSide,
   op: Operation,
   record: (c: Change) => void,
+  before?: Operation,
 ): OperationEmit {
+  // A renamed operation is known by both names: `--allow RULE:OLD` and `RULE:NEW` both match.
+  const previous =
+    before !== undefined && nameOf(before) !== nameOf(op) ? nameOf(before) : undefined;
   const seen = new Set<string>();
   return (rule, side, pointer, message) => {
     const key = `${rule}\u0000${side}\u0000${pointer ?? message}`;
@@ -135,6 +139,7 @@ function emitter(
       severity: severityOf(rule),
       message,
       operation: nameOf(op),
+      ...(previous !== undefined ? { previousOperation: previous } : {}),
       method: op.method.toUpperCase(),
       path: op.path,
       pointer: at,

@@ -98,6 +98,11 @@ async function load(file: string, label: string, role: string, tmp?: string): Pr
       for (const prefix of [tmp + path.sep, path.relative(process.cwd(), tmp) + path.sep])
         message = message.split(prefix).join(rev);
     }
-    throw new DiffInputError(`${role} ${message}`);
+    // Say which side is broken in words that cannot be mistaken for the revision HEAD.
+    const side =
+      role === 'BASE'
+        ? `the base side (${label}${tmp === undefined ? ' on disk' : ''})`
+        : `the new side (${label}${tmp === undefined ? ' on disk' : ''})`;
+    throw new DiffInputError(`${side} is not a valid description: ${message}`);
   }
 }

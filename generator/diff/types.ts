@@ -9,6 +9,8 @@ export interface Change {
   message: string;
   /** The operation concerned: its operationId (HEAD's, or BASE's when removed), else its id. */
   operation?: string;
+  /** BASE's operationId of a renamed operation (an allowance may name either). */
+  previousOperation?: string;
   method?: string;
   path?: string;
   /** JSON pointer into the bundled description of `side` (following `$ref`s to where it is written). */

@@ -13,6 +13,7 @@ import {
   jsonLiteral,
   lineComment,
   markdownBlock,
+  markdownInline,
   markdownCode,
   markdownText,
   propertyKey,
@@ -46,6 +47,8 @@ export function createEngine(): typeof Handlebars {
   hb.registerHelper('md', (v: unknown) => markdownText(v));
   hb.registerHelper('mdcode', (v: unknown) => markdownCode(v));
   hb.registerHelper('mdblock', (v: unknown) => markdownBlock(v));
+  hb.registerHelper('mdinline', (v: unknown) => markdownInline(v));
+  hb.registerHelper('mdcell', (v: unknown) => markdownInline(v, true));
   hb.registerHelper('eq', (...args: unknown[]) => last(args)[0] === last(args)[1]);
   hb.registerHelper('and', (...args: unknown[]) => last(args).every(Boolean));
   hb.registerHelper('or', (...args: unknown[]) => last(args).some(Boolean));

@@ -83,6 +83,22 @@ export function markdownCode(value: unknown): string {
   return `${fence}${pad}${text}${pad}${fence}`;
 }
 
+/**
+ * The description author's Markdown on one line (a paragraph, or a table cell with `cell`): inline
+ * code and emphasis kept, line breaks joined, raw HTML neutralised, and nothing at its start that
+ * would open a block (a heading, list, quote).
+ */
+export function markdownInline(value: unknown, cell = false): string {
+  const text = String(value ?? '')
+    .replace(/[\r\n\u2028\u2029]+/g, ' ')
+    .trim()
+    .replace(/</g, '&lt;')
+    .replace(/^([#>+*-]|\d+[.)])/, (m) =>
+      /^\d/.test(m) ? m.replace(/([.)])$/, '\\$1') : `\\${m}`,
+    );
+  return cell ? text.replace(/\|/g, '\\|') : text;
+}
+
 /** A Markdown block written by the description's author: kept as Markdown, raw HTML neutralised. */
 export function markdownBlock(value: unknown): string {
   return String(value ?? '')

@@ -26,6 +26,8 @@ export const SAFE_HELPERS = [
   'md',
   'mdcode',
   'mdblock',
+  'mdinline',
+  'mdcell',
 ] as const;
 /** Helpers that return data for block use (#each, #if), never text. */
 export const DATA_HELPERS = ['eq', 'and', 'or', 'not', 'hasItems'] as const;

@@ -132,7 +132,7 @@ function pairPreviews(drafts: Draft[], problems: Problems): Operation[] {
     if (d.previewOf !== undefined && !base) {
       problems.add(
         `${d.op.pointer}/x-dataapi-preview-of`,
-        `no operation has operationId ${JSON.stringify(d.previewOf)}`,
+        `no operation has operationId ${JSON.stringify(d.previewOf)}: x-dataapi-preview-of names the base operation of this preview; if that operation was renamed, update this x-dataapi-preview-of to its new operationId`,
       );
       continue;
     }

@@ -116,7 +116,7 @@ export async function packClient(options: PackOptions): Promise<PackResult> {
     name,
     version,
     tarball: tarballName(name, version),
-    baseUrl: model.servers[0]?.url ?? 'https://api.example.com',
+    baseUrl: defaultServerUrl(model.servers[0]),
     license,
     specLabel,
   });
@@ -147,4 +147,18 @@ export async function packClient(options: PackOptions): Promise<PackResult> {
       .map(([p, text]) => ({ path: p, bytes: Buffer.byteLength(text) }))
       .sort((a, b) => (a.path < b.path ? -1 : 1)),
   };
+}
+
+/**
+ * The README's base URL: the first server with its variables' defaults (`{base_url}` ->
+ * https://api.dataapi.invalid, a placeholder by its very name), else an example address.
+ */
+export function defaultServerUrl(
+  server: { url: string; variables: Record<string, { default: string }> } | undefined,
+): string {
+  if (!server) return 'https://api.example.com';
+  return server.url.replace(
+    /\{([^}]+)\}/g,
+    (whole, name: string) => server.variables[name]?.default ?? whole,
+  );
 }

@@ -98,7 +98,7 @@ export function readmeOperations(model: ServiceModel): ReadmeOperation[] {
       result: resultOf(op),
       errors: op.responses
         .filter((r) => !/^2/.test(r.status))
-        .map((r) => ({ status: r.status, text: r.description })),
+        .map((r) => ({ status: r.status, text: r.description.trim().replace(/\.$/, '') })),
       businessCodes: (group?.codes ?? [])
         .filter((c) => c.code !== group?.successCode)
         .map((c) => ({ code: c.code, meaning: c.meaning, outcome: c.outcome })),

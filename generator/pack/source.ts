@@ -56,13 +56,28 @@ async function notices(root: string) {
   return out;
 }
 
+/** A value as a TypeScript object literal (`{ query: { city: "北京" } }`), as people write it. */
+function literal(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(literal).join(', ')}]`;
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  const entries = Object.entries(value).map(
+    ([k, v]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${literal(v)}`,
+  );
+  return entries.length === 0 ? '{}' : `{ ${entries.join(', ')} }`;
+}
+
 /** An example call for the README: the first plain operation, its required parameters filled. */
 function exampleOf(model: ServiceModel, plan: PackPlan) {
   const op =
     model.operations.find((o) => !o.streaming && !o.body && !o.async) ?? model.operations[0];
   if (!op) return undefined;
   const input: Record<string, Record<string, unknown>> = {};
-  for (const p of op.parameters.filter((x) => x.required)) {
+  // The required parameters, and one of each group of which one must be sent (air quality's
+  // location or city): a call the server accepts.
+  const wanted = new Set(op.requireAnyOf.map((group) => group[0]));
+  for (const p of op.parameters.filter(
+    (x) => x.required || (x.in === 'query' && wanted.has(x.name)),
+  )) {
     const value = p.example ?? (p.in === 'path' ? 'id' : 'value');
     (input[p.in] ??= {})[p.name] = value;
   }
@@ -70,7 +85,7 @@ function exampleOf(model: ServiceModel, plan: PackPlan) {
   return {
     id: op.id,
     name,
-    input: Object.keys(input).length > 0 ? JSON.stringify(input).replace(/[<]/g, '\\u003c') : '',
+    input: literal(input).replace(/[<]/g, '\\u003c'),
   };
 }
 

@@ -14,34 +14,34 @@ export interface ClientOptions {
    * The credential (the application key; `user:password` for HTTP Basic). Preview variants never
    * send it.
    */
-  appkey?: string;
+  appkey?: string | undefined;
   /** Credentials per security scheme name, where one differs from `appkey`. */
-  credentials?: Record<string, string>;
+  credentials?: Record<string, string> | undefined;
   /** A fetch implementation (default: global fetch). */
-  fetch?: FetchLike;
+  fetch?: FetchLike | undefined;
   /** Per attempt, including reading the body (default 30 s; 0 disables). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Retry policy; `false` disables retries. */
-  retry?: RetryOptions | false;
+  retry?: RetryOptions | false | undefined;
   /** Client-side pacing under each operation's rate-limit windows; `false` disables it. */
-  rateLimit?: RateLimitOptions | false;
+  rateLimit?: RateLimitOptions | false | undefined;
   /** Headers sent with every request. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** Where to send the key when an operation accepts several transports (default: the first). */
-  keyIn?: KeyLocation;
+  keyIn?: KeyLocation | undefined;
   /**
    * Told once per deprecated operation this client calls (the description deprecates it, or an
    * answer carries `Deprecation`). Default: one `process.emitWarning` per operation; `false`: silent.
    */
-  onDeprecated?: OnDeprecated | false;
+  onDeprecated?: OnDeprecated | false | undefined;
 }
 
 export interface CallOptions {
-  signal?: AbortSignal;
-  timeoutMs?: number;
-  headers?: Record<string, string>;
-  retry?: RetryOptions | false;
-  keyIn?: KeyLocation;
+  signal?: AbortSignal | undefined;
+  timeoutMs?: number | undefined;
+  headers?: Record<string, string> | undefined;
+  retry?: RetryOptions | false | undefined;
+  keyIn?: KeyLocation | undefined;
 }
 
 export interface ClientResult<T = unknown> {

@@ -15,9 +15,10 @@ export interface RateLimitSetting {
 
 export interface RateLimitOptions {
   /** Per operation (or preview variant) id: one window in place of the declared ones. */
-  overrides?: Record<string, RateLimitSetting | { limit: number; per: RateLimit['per'] }>;
+  overrides?:
+    Record<string, RateLimitSetting | { limit: number; per: RateLimit['per'] }> | undefined;
   /** Extra spacing added to each window (default PACING_MARGIN_MS, 10 ms). */
-  marginMs?: number;
+  marginMs?: number | undefined;
 }
 
 /** The windows an operation's calls are paced by: its `rateLimits`, or the override alone. */

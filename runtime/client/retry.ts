@@ -7,22 +7,22 @@ export { parseRetryAfter } from '../shared/retry-after.ts';
 
 export interface RetryOptions {
   /** Retries after the first attempt (default 3). */
-  retries?: number;
+  retries?: number | undefined;
   /** First backoff step (default 250 ms); doubles on each retry. */
-  baseDelayMs?: number;
+  baseDelayMs?: number | undefined;
   /** Longest backoff step (default 8 s). */
-  maxDelayMs?: number;
+  maxDelayMs?: number | undefined;
   /** A `Retry-After` longer than this is not waited for: the error is thrown (default 60 s). */
-  maxRetryAfterMs?: number;
+  maxRetryAfterMs?: number | undefined;
   /** HTTP statuses worth retrying (default 429 and 502). Network errors are always retried. */
-  statuses?: number[];
+  statuses?: number[] | undefined;
   /**
    * Also retry operations that change state (`writes` in the model: uploads, submits, POSTs not
    * marked otherwise). Off by default: a lost response does not prove the server did nothing.
    */
-  writes?: boolean;
+  writes?: boolean | undefined;
   /** Random source for the jitter (tests). */
-  random?: () => number;
+  random?: (() => number) | undefined;
 }
 
 export type RetryPolicy = Required<Omit<RetryOptions, 'random'>> & { random: () => number };

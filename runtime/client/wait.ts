@@ -26,15 +26,15 @@ export const DEFAULT_FINAL_STATES = [
 
 export interface WaitOptions extends CallOptions {
   /** First polling interval (default 500 ms); grows by `factor` up to `maxIntervalMs`. */
-  intervalMs?: number;
-  maxIntervalMs?: number;
-  factor?: number;
+  intervalMs?: number | undefined;
+  maxIntervalMs?: number | undefined;
+  factor?: number | undefined;
   /** Overall deadline from the submit (default 120 s). */
-  waitTimeoutMs?: number;
+  waitTimeoutMs?: number | undefined;
   /** Whether a task state is final (default: DEFAULT_FINAL_STATES, case-insensitive). */
-  isFinal?: (state: string | undefined, data: unknown) => boolean;
+  isFinal?: ((state: string | undefined, data: unknown) => boolean) | undefined;
   /** Called with each polled result (progress reporting). */
-  onPoll?: (result: ClientResult) => void;
+  onPoll?: ((result: ClientResult) => void) | undefined;
 }
 
 const field = (data: unknown, name: string): string | undefined => {

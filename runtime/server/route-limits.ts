@@ -7,8 +7,12 @@
  * request goes through ('open', the default) or is answered 503 ('closed'), with a log line.
  */
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, {
+  type FastifyRateLimitStore,
+  type FastifyRateLimitStoreCtor,
+} from '@fastify/rate-limit';
 import { WINDOW_MS, type RateLimit } from 'dataapi/model';
 import { HttpError } from './errors.ts';
 import { appendHook, contextOf } from './route-context.ts';
@@ -52,6 +56,36 @@ function limitText(w: RateLimit): string {
   return `${w.limit} per ${WINDOW_MS[w.per] === w.windowMs ? w.per : `${w.windowMs} ms`}`;
 }
 
+/**
+ * The plugin's own Redis store (its Lua scripts), except for one thing: a limiter made by
+ * `createRateLimit` has no route, so the plugin's child store would prefix every key with the
+ * route's method and URL, `undefinedundefined-`. Our keys already name the operation and window
+ * (`dataapi:ratelimit:getIpLocation:1000:key:...`), so a child store is the store itself.
+ */
+function redisStore(redis: RedisClient, nameSpace: string): FastifyRateLimitStoreCtor {
+  type RedisStoreCtor = new (
+    continueExceeding: boolean | undefined,
+    exponentialBackoff: boolean | undefined,
+    redis: RedisClient,
+    key: string,
+  ) => FastifyRateLimitStore;
+  const RedisStore = createRequire(import.meta.url)(
+    '@fastify/rate-limit/store/RedisStore.js',
+  ) as RedisStoreCtor;
+  return class {
+    constructor(params: { continueExceeding?: boolean; exponentialBackoff?: boolean }) {
+      const store = new RedisStore(
+        params.continueExceeding,
+        params.exponentialBackoff,
+        redis,
+        nameSpace,
+      );
+      store.child = () => store;
+      return store;
+    }
+  } as unknown as FastifyRateLimitStoreCtor;
+}
+
 /** Registers @fastify/rate-limit and adds the limits to every operation route registered later. */
 export async function installRateLimits(
   app: FastifyInstance,
@@ -62,7 +96,7 @@ export async function installRateLimits(
     skipOnError: false,
     cache: LOCAL_BUCKETS,
     ...(options.redis
-      ? { redis: options.redis, nameSpace: options.nameSpace ?? 'dataapi:ratelimit:' }
+      ? { store: redisStore(options.redis, options.nameSpace ?? 'dataapi:ratelimit:') }
       : {}),
   });
   const failClosed = options.onStoreError === 'closed';

@@ -32,7 +32,8 @@ $refs, split files and 3.0 vs 3.1 spellings of the same schema are no change.
   --today YYYY-MM-DD  the day sunsets are compared with              default: today (UTC)
   --allow RULE[:operationId]
                       accept a change on purpose (repeatable); or list it with a reason under
-                      x-dataapi-allow-breaking in the HEAD description
+                      x-dataapi-allow-breaking in the HEAD description; a renamed
+                      operation matches by its old or its new operationId
 
 Checked, among others: removed operations, statuses, responses and /demo previews; added
 required parameters and body fields; optional made required; narrowed request types, enums

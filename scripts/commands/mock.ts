@@ -28,7 +28,9 @@ const usage = `Usage: dataapi mock [--port 4010] [--host 127.0.0.1] [--no-rate-l
 Key: the mock accepts the value of DATAAPI_APPKEY, or \`mock-appkey\` when that is unset.
 Scenarios: Prefer: code=429 | example=NAME | dynamic=true | business-code=N (or __code=...
 in the query). code=N answers the response declared for N, else the default response, else 404;
-a code that is not three digits is a 422. GET /__health answers when the mock is ready.`;
+a code that is not three digits is a 422. GET /__health answers when the mock is ready.
+
+Exit codes: 0 stopped cleanly (SIGINT/SIGTERM), 1 could not listen, 2 bad input (spec, flags).`;
 
 type Create = (options: MockOptions) => Promise<FastifyInstance>;
 

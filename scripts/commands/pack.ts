@@ -22,7 +22,8 @@ Writes an npm package: ES module and CommonJS builds with their declarations, an
 engines, sideEffects: false, LICENSE and a README generated from the description. The runtime
 is bundled in: the package has no dependencies. Same input, same bytes.
 
-Then: npm pack DIR (a tarball to hand out or test), or npm publish DIR.
+Then: npm pack ./DIR (a tarball to hand out or test), or npm publish ./DIR (the ./ matters:
+npm reads a bare dist/client as a GitHub repository).
 
 Exit codes: 0 written, 1 the client could not be built, 2 bad input (spec, flags, name, version,
 an --out folder this command did not write).`;
@@ -69,6 +70,12 @@ async function packAuto(
   return result;
 }
 
+/** npm reads `dist/client` as the GitHub repository dist/client: a folder must look like a path. */
+export function npmFolderArg(dir: string): string {
+  if (path.isAbsolute(dir) || /^\.\.?([/\\]|$)/.test(dir)) return dir;
+  return `.${path.sep}${dir}`;
+}
+
 export const command: Command = {
   usage,
   run: (argv) =>
@@ -109,7 +116,7 @@ export const command: Command = {
           ? await packAuto(options, values.base as string)
           : await packClient(options);
         const bytes = result.files.reduce((n, f) => n + f.bytes, 0);
-        const out = path.normalize(result.out);
+        const out = npmFolderArg(path.normalize(result.out));
         process.stdout.write(
           `dataapi pack client: ${result.name}@${result.version} (${result.operations} operations) in ${out}: ${result.files.length} files, ${(bytes / 1024).toFixed(1)} kB\n` +
             `Next: npm pack ${out}   (-> ${result.tarball}), or npm publish ${out}\n`,

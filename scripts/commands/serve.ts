@@ -63,7 +63,10 @@ async function loadHandlerDir(
   model: ServiceModel,
 ): Promise<Record<string, Handler>> {
   if (!existsSync(dir)) {
-    if (explicit) throw new UsageError(`--handlers ${dir}: no such folder`);
+    if (explicit)
+      throw new UsageError(
+        `--handlers ${dir}: no such folder. Create it with .ts files exporting handlers named by operationId (typed by Handlers from generated/server/index.ts; dataapi scaffold operation adds one per new operation), leave --handlers out, or use --example-handlers`,
+      );
     return {};
   }
   const { loadHandlers } = await import('../../runtime/server/index.ts');

@@ -18,11 +18,13 @@ spec and output), starts the embedded mock on an
 ephemeral port, runs the contract suite against it and prints the summary.
 With --spec FILE: the same for any OpenAPI 3.0/3.1 description, generated into a cache folder
 (node_modules/.cache/dataapi/); generated/ is left alone.
+  --spec FILE        any OpenAPI 3.0/3.1 description (see above)    default: spec/openapi.yaml
   --base-url URL     test this deployment instead of the embedded mock (key: DATAAPI_APPKEY)
-  --reporter NAME,.. console (default), junit, json, html: as \`dataapi contract\`
-  --report-dir DIR   where report files go                         default: reports
-  --timeout MS       per-request timeout                           default: 10000
-  --dir DIR          the generated tree                            default: generated
+  --reporter NAME,...
+                     console (default), junit, json, html: see dataapi contract --help
+  --timeout MS       per-request timeout: a later response fails    default: 10000
+  --report-dir DIR   where report files go                          default: reports
+  --dir DIR          the generated tree                             default: generated
   --strict           description warnings (with their JSON pointers) fail the run too
 Exit codes: 0 every check passed, 1 a check failed, 2 bad input (spec, flags).`;
 

@@ -56,6 +56,9 @@ describe('the generated client is typed from the spec', () => {
     never(() => client.getIpLocation());
     // @ts-expect-error: unknown parameter name
     never(() => client.getIpLocation({ query: { ip: '1.1.1.1', ipp: 'x' } }));
+    // @ts-expect-error: ip is a string (an IPv4 or IPv6 address), not unknown
+    never(() => client.getIpLocation({ query: { ip: 42 } }));
+    expectTypeOf<components['parameters']['IpAddress']>().toEqualTypeOf<string>();
     // @ts-expect-error: lang is 'zh' | 'en'
     never(() => client.getAirQuality({ query: { location: '北京', lang: 'fr' } }));
     // @ts-expect-error: pageSize is a number

@@ -1,7 +1,9 @@
 /** Accepting changes on purpose: --allow RULE[:operationId] and x-dataapi-allow-breaking. */
 import { describe, expect, it } from 'vitest';
 import { DiffInputError, diffSpecs, exitCodeOf } from '../../generator/diff/index.ts';
-import { BASE, headFile, scratch, type Doc } from './helpers.ts';
+import { BASE, baseDoc, headFile, scratch, type Doc } from './helpers.ts';
+
+const baseDocId = (): string => baseDoc().paths['/pets/{petId}'].get.operationId as string;
 
 const dir = scratch('allow');
 const rename = (d: Doc) => (d.paths['/pets/{petId}'].get.operationId = 'fetchPet');
@@ -37,6 +39,31 @@ describe('dataapi diff: accepting a change on purpose', () => {
     expect(r.unusedAllowances).toEqual([
       { rule: 'api-operation-id-changed', operation: 'listPets', by: 'flag' },
     ]);
+  });
+
+  it('a renamed operation is accepted by its old operationId as well as its new one', async () => {
+    const head = headFile(dir, 'rename-old', rename);
+    const before = baseDocId();
+    for (const name of [before, 'fetchPet']) {
+      const r = await diffSpecs({ base: BASE, head, allow: [`api-operation-id-changed:${name}`] });
+      expect(r.summary, name).toMatchObject({ breaking: 0, allowed: 1 });
+      expect(r.unusedAllowances).toEqual([]);
+    }
+  });
+
+  it('a preview left naming the old operationId: the new side is blamed, with what to update', async () => {
+    const head = headFile(dir, 'rename-previewed', (d) => {
+      d.paths['/pets'].get.operationId = 'findPets';
+    });
+    const err = await diffSpecs({ base: BASE, head }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DiffInputError);
+    const message = (err as Error).message;
+    expect(message).toMatch(
+      /^the new side \(\S+rename-previewed\.yaml on disk\) is not a valid description/,
+    );
+    expect(message).toMatch(
+      /x-dataapi-preview-of: no operation has operationId "listPets".*update this x-dataapi-preview-of to its new operationId/,
+    );
   });
 
   it('--allow with an unknown rule is bad input', async () => {

@@ -2,7 +2,9 @@
  * Load: a bad description fails with the file, the JSON pointer and the line and column, the CLI
  * exits 2 and nothing is written; a split description with external `$ref`s loads and generates.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec, parseSpecText, SpecError } from '../../generator/load.ts';
@@ -103,6 +105,34 @@ describe('loadSpec() on a bad description', () => {
       expect(first?.message).toMatch(c.message);
     });
   }
+});
+
+describe('loadSpec() says the problem once, without the schema combinators echoing it', () => {
+  it('a security scheme with a bad `in`: the enum error only, no "must match "else" schema"', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'dataapi-load-echo-'));
+    try {
+      const file = path.join(dir, 'openapi.yaml');
+      writeFileSync(
+        file,
+        [
+          'openapi: 3.1.0',
+          'info: { title: echo, version: "1" }',
+          'paths: {}',
+          'components:',
+          '  securitySchemes:',
+          '    key: { type: apiKey, name: appkey, in: queryx }',
+          '',
+        ].join('\n'),
+      );
+      const err = (await loadSpec(file).catch((e: unknown) => e)) as SpecError;
+      expect(err).toBeInstanceOf(SpecError);
+      expect(err.problems.map((p) => p.message)).toEqual([
+        'must be equal to one of the allowed values: "query", "header", "cookie"',
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('dataapi generate on a bad description', () => {

@@ -38,6 +38,8 @@ describe('templates/', () => {
         'md',
         'mdcode',
         'mdblock',
+        'mdinline',
+        'mdcell',
       ].sort(),
     );
   });
@@ -141,5 +143,18 @@ describe('the engine', () => {
     await expect(loadTemplates(dir, createEngine())).rejects.toThrow(
       /unsafe template[\s\S]*client\/leak\.ts\.hbs:1:5/,
     );
+  });
+});
+
+describe('markdownInline (the description author’s Markdown on one line)', () => {
+  it('keeps inline code, joins lines, neutralises HTML and a block opener, escapes | in a cell', async () => {
+    const { markdownInline } = await import('../../generator/emit/escape.ts');
+    expect(markdownInline('At least `location`\nor `city`.')).toBe(
+      'At least `location` or `city`.',
+    );
+    expect(markdownInline('<script>x</script>')).toBe('&lt;script>x&lt;/script>');
+    expect(markdownInline('# not a heading')).toBe('\\# not a heading');
+    expect(markdownInline('502. not an item')).toBe('502\\. not an item');
+    expect(markdownInline('a | b', true)).toBe('a \\| b');
   });
 });

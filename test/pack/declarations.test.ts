@@ -5,7 +5,7 @@
  * `dataapi/...` through them, so `skipLibCheck` skips the runtime's implementation, and the
  * generated output type-checks against them with its types intact.
  */
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeTsconfig } from '../generator/helpers.ts';
@@ -71,5 +71,29 @@ export const getAirQuality: Handlers['getAirQuality'] = async () => ({ City: 1 }
     const checked = await run(process.execPath, [TSC, '--noEmit', '-p', dir], ROOT);
     expect(checked.code).not.toBe(0);
     expect(checked.stdout).toMatch(/handlers\.ts\(2,\d+\): error TS2322/);
+  }, 120_000);
+
+  it("compile the README's client snippet as written under tsc --init's exactOptionalPropertyTypes", async () => {
+    // `appkey: process.env.DATAAPI_APPKEY` is string | undefined: the options must take it (TS2379).
+    const readme = await readFile(path.join(ROOT, 'README.md'), 'utf8');
+    const snippet = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)]
+      .map((m) => m[1]!)
+      .find((code) => code.includes("from './generated/client/index.ts'"));
+    expect(snippet).toBeDefined();
+    const dir = await consumer({
+      'readme-client.ts': `${snippet!.replace('./generated/client/', './client/')}\nexport {};\n`,
+    });
+    await writeFile(
+      path.join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        extends: path.relative(dir, path.join(ROOT, 'tsconfig.json')),
+        compilerOptions: { customConditions: [], exactOptionalPropertyTypes: true },
+        include: ['**/*.ts'],
+        exclude: [],
+      }),
+    );
+    const checked = await run(process.execPath, [TSC, '--noEmit', '-p', dir], ROOT);
+    expect(checked.stdout + checked.stderr).toBe('');
+    expect(checked.code).toBe(0);
   }, 120_000);
 });

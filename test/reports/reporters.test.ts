@@ -58,6 +58,27 @@ describe('console report', () => {
     expect(row('getAirQuality (preview)')[column('negative')]).toBe(' ');
   });
 
+  it('says why a row is skipped whole (an operation that writes, without --allow-writes)', () => {
+    const r = loadFixture();
+    for (const x of r.results.filter((x) => x.operation === 'getAirQuality' && x.variant === 'main')) {
+      x.status = 'skipped';
+      x.message = 'writes: run with --allow-writes';
+    }
+    const out = renderConsole(buildReport(r, model)).split('\n');
+    const row = out.find((l) => l.startsWith('getAirQuality '))!;
+    expect(row).toMatch(/^getAirQuality +(· +){13}skipped: writes: run with --allow-writes$/);
+    // A row with anything but one shared skip reason says nothing more.
+    expect(out.find((l) => l.startsWith('getAirQuality (preview) '))).not.toContain('skipped:');
+  });
+
+  it('counts one operation and one request in the singular', () => {
+    const r = loadFixture();
+    r.results = r.results.filter((x) => x.operation === 'getAirQuality' && x.variant === 'main');
+    r.summary = { ...r.summary, requests: 1 };
+    const out = renderConsole(buildReport(r, model));
+    expect(out).toMatch(/\(1 operation, 1 request[,)]/);
+  });
+
   it("prints each failure's request (key redacted), expected, actual and Ajv error path", () => {
     const at = lines.findIndex((l) => l.includes('✗ getAirQuality · schema'));
     const block = lines.slice(at, at + 8).join('\n');

@@ -136,6 +136,9 @@ describe.skipIf(!redisServer)(
         try {
           const keys = await client.keys('*');
           expect(keys.some((k) => k.includes('getIpLocation'))).toBe(true);
+          // Namespace, operation, window, who: no route fragment (once `undefinedundefined-`).
+          for (const k of keys)
+            expect(k).toMatch(/^dataapi:ratelimit:getIpLocation:\d+:(key|ip):[\w.:-]+$/);
           expect(keys.join('\n')).not.toContain('secret-key-1');
         } finally {
           client.disconnect();
