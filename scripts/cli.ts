@@ -15,6 +15,7 @@ const COMMANDS: Record<string, () => Promise<{ command: Command }>> = {
   bench: () => import('./commands/bench.ts'),
   diff: () => import('./commands/diff.ts'),
   pack: () => import('./commands/pack.ts'),
+  proxy: () => import('./commands/proxy.ts'),
 };
 
 async function available(): Promise<[string, Command][]> {
