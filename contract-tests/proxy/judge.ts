@@ -93,8 +93,14 @@ export function judgeObserved(model: ServiceModel, o: Observed, redactor: Redact
   const findings: Finding[] = [];
   const keys = variant === 'main' ? sentKeys(model, o) : [];
   const takes = op.auth.transports.map(describeTransport);
-  const keyed = keys.some((k) => takes.includes(describeTransport(k.transport)));
-  if (variant === 'main' && op.auth.required && keys.length > 0 && !keyed)
+  // A key sent the wrong way is one finding (below), not also a request without a key.
+  const keyed = keys.length > 0;
+  if (
+    variant === 'main' &&
+    op.auth.required &&
+    keyed &&
+    !keys.some((k) => takes.includes(describeTransport(k.transport)))
+  )
     findings.push({
       kind: 'failure',
       ...at,

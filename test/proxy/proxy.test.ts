@@ -149,6 +149,34 @@ describe('dataapi proxy', () => {
     ]);
   });
 
+  it('says when the key is missing or sent the wrong way, and passes large bodies whole', async () => {
+    const proxy = await runTestProxy(upstream.url);
+    try {
+      const noKey = await fetch(`${proxy.url}/Weather/AirQuality?location=x`);
+      expect(noKey.status).toBe(200);
+      await noKey.arrayBuffer();
+      const inHeader = await fetch(`${proxy.url}/Weather/AirQuality?location=x`, {
+        headers: { 'x-service-appkey': KEY },
+      });
+      await inHeader.arrayBuffer();
+      const big = Buffer.from(
+        await (await fetch(`${proxy.url}/fund/open/history?appkey=${KEY}`)).arrayBuffer(),
+      );
+      expect(big.equals(upstream.sent.get('/fund/open/history')!)).toBe(true);
+    } finally {
+      await proxy.stop();
+    }
+    const lines = proxy.findings();
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(
+      /^✗ getAirQuality auth: .*expected HTTP 401, business code 104, got HTTP 200/,
+    );
+    expect(lines[1]).toMatch(
+      /^✗ getAirQuality auth: .*expected the key in query parameter appkey, got the key in header X-SERVICE-APPKEY/,
+    );
+    expect(proxy.output()).not.toContain(KEY);
+  });
+
   it('answers 502 in the envelope when the deployment is down, with one finding', async () => {
     const dead = await startUpstream();
     await dead.close();
