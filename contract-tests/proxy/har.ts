@@ -138,8 +138,11 @@ export class HarError extends Error {}
  */
 export async function readHar(file: string): Promise<Observed[]> {
   let doc: { log?: { entries?: HarEntry[] } };
+  const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+    throw new HarError(`${file}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`);
+  });
   try {
-    doc = JSON.parse(await readFile(file, 'utf8')) as typeof doc;
+    doc = JSON.parse(text) as typeof doc;
   } catch (err) {
     throw new HarError(`${file}: not a HAR file (${(err as Error).message.split('\n')[0]})`);
   }

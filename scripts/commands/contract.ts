@@ -6,12 +6,15 @@ import { reporterError } from '../../contract-tests/reports/index.ts';
 import { SpecInputError, suiteFor } from '../spec-suite.ts';
 import { readReplayFile } from '../../contract-tests/fuzz/replay-file.ts';
 import { replayContract } from '../../contract-tests/replay.ts';
+import { harFlags, runFromHar } from './contract-har.ts';
 
 export const usage = `Usage: dataapi contract [--spec FILE] [--base-url URL] [--only id,...] [--reporter NAME,...]
                         [--timeout ms] [--shard i/n] [--allow-writes] [--max-response-time ms]
                         [--budget N] [--report-dir DIR] [--results FILE] [--strict]
                         [--fuzz N [--seed S]]
        dataapi contract --replay FILE [--spec FILE] [--base-url URL] [--allow-writes]
+       dataapi contract --from-har FILE [--replay-to URL [--allow-writes]] [--spec FILE]
+                        [--reporter NAME,...] [--report-dir DIR]
 
   --spec FILE               test against this OpenAPI description: its own suite and mock are
                             generated into node_modules/.cache/dataapi/ (generated/ is left alone)
@@ -47,6 +50,12 @@ export const usage = `Usage: dataapi contract [--spec FILE] [--base-url URL] [--
   --replay FILE             send the minimal request of one fuzzing failure again (a file the
                             run wrote under <report-dir>/fuzz/) and judge it: exit 1 while it
                             still fails, 0 once it passes
+  --from-har FILE           judge the exchanges a HAR file recorded (\`dataapi proxy --record\`, a
+                            browser, another proxy) with the proxy's checks: offline, nothing is
+                            sent. Reports as for a run; exit 1 when an exchange fails a check
+  --replay-to URL           with --from-har: send the recorded requests to this deployment again
+                            and judge its answers (the key from DATAAPI_APPKEY replaces a
+                            redacted one); requests that write only with --allow-writes
 
 Two kinds of finding: the target is wrong (a failure: exit 1), or the description is wrong or
 silent (an example that does not match its schema, a status a probe received that the operation
@@ -71,7 +80,7 @@ function positiveInt(name: string, v: unknown): number | undefined {
 
 export function parseContractFlags(
   argv: string[],
-): RunOptions & { spec?: string; replay?: string } {
+): RunOptions & { spec?: string; replay?: string; fromHar?: string; replayTo?: string } {
   const { values } = parseFlags(
     argv,
     {
@@ -90,6 +99,8 @@ export function parseContractFlags(
       fuzz: { type: 'string' },
       seed: { type: 'string' },
       replay: { type: 'string' },
+      'from-har': { type: 'string' },
+      'replay-to': { type: 'string' },
     },
     usage,
     // `contract getAirQuality` must not quietly run everything.
@@ -116,6 +127,7 @@ export function parseContractFlags(
   );
   if (replay !== undefined && clash)
     throw new UsageError(`--replay sends one recorded request: it takes no --${clash}\n\n${usage}`);
+  const har = harFlags(values, usage);
   const budget = positiveInt('budget', values.budget);
   const reporters = ((values.reporter as string[] | undefined) ?? []).flatMap((r) =>
     r
@@ -154,6 +166,7 @@ export function parseContractFlags(
     ...(fuzz !== undefined ? { fuzz } : {}),
     ...(seed !== undefined ? { seed } : {}),
     ...(replay !== undefined ? { replay } : {}),
+    ...har,
   };
 }
 
@@ -175,8 +188,15 @@ export const command: Command = {
   usage,
   run: (argv) =>
     guard(async () => {
-      const { spec: given, replay, ...rest } = parseContractFlags(argv);
+      const { spec: given, replay, fromHar, replayTo, ...rest } = parseContractFlags(argv);
       const options: RunOptions = rest;
+      if (fromHar !== undefined)
+        return runFromHar({
+          ...options,
+          fromHar,
+          ...(given ? { spec: given } : {}),
+          ...(replayTo ? { replayTo } : {}),
+        });
       try {
         const file = replay !== undefined ? await readReplayFile(replay) : undefined;
         if (typeof file === 'string') throw new UsageError(file);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { model } from '../../generated/model.ts';
 import { runProxy } from '../../contract-tests/proxy/run.ts';
+import { createClient } from '../../generated/client/index.ts';
 
 export const KEY = 'proxy-secret-key-7f3a9c41';
 
@@ -59,4 +60,33 @@ export async function runTestProxy(
       return done;
     },
   };
+}
+
+/** Calls the generated client through the proxy, keeping the bytes each answer had. */
+export async function driveClient(proxyUrl: string) {
+  const bodies = new Map<string, Buffer>();
+  const c = createClient({
+    baseUrl: proxyUrl,
+    appkey: KEY,
+    retry: false,
+    fetch: async (request: Request) => {
+      const res = await fetch(request);
+      bodies.set(new URL(request.url).pathname, Buffer.from(await res.clone().arrayBuffer()));
+      return res;
+    },
+  });
+  const settle = (p: Promise<unknown>) =>
+    p.then(
+      () => 'ok',
+      (e: Error) => e.name,
+    );
+  const outcomes = {
+    airQuality: await settle(c.getAirQuality({ query: { location: '北京' } })),
+    ip: await settle(c.getIpLocation({ query: { ip: '223.5.5.5' } })),
+    ssl: await settle(c.getSslCertInfo({ query: { domain: 'https://www.example.com' } })),
+    ranking: await settle(c.getGlobalUniversityRanking({ query: { name: '清华' } })),
+    realtime: await settle(c.getFundOpenRealtime()),
+    basicInfo: await settle(c.getFundBasicInfo()),
+  };
+  return { bodies, outcomes };
 }

@@ -7,44 +7,14 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient } from '../../generated/client/index.ts';
-import { KEY, runTestProxy } from './harness.ts';
-import { PLANTED, startUpstream, type Upstream } from './upstream.ts';
+import { driveClient, KEY, runTestProxy } from './harness.ts';
+import { startUpstream, type Upstream } from './upstream.ts';
 
 let upstream: Upstream;
 beforeAll(async () => {
   upstream = await startUpstream();
 });
 afterAll(() => upstream.close());
-
-/** Calls the generated client through the proxy, keeping the bytes each answer had. */
-async function driveClient(proxyUrl: string) {
-  const bodies = new Map<string, Buffer>();
-  const c = createClient({
-    baseUrl: proxyUrl,
-    appkey: KEY,
-    retry: false,
-    fetch: async (request: Request) => {
-      const res = await fetch(request);
-      bodies.set(new URL(request.url).pathname, Buffer.from(await res.clone().arrayBuffer()));
-      return res;
-    },
-  });
-  const settle = (p: Promise<unknown>) =>
-    p.then(
-      () => 'ok',
-      (e: Error) => e.name,
-    );
-  const outcomes = {
-    airQuality: await settle(c.getAirQuality({ query: { location: '北京' } })),
-    ip: await settle(c.getIpLocation({ query: { ip: '223.5.5.5' } })),
-    ssl: await settle(c.getSslCertInfo({ query: { domain: 'https://www.example.com' } })),
-    ranking: await settle(c.getGlobalUniversityRanking({ query: { name: '清华' } })),
-    realtime: await settle(c.getFundOpenRealtime()),
-    basicInfo: await settle(c.getFundBasicInfo()),
-  };
-  return { bodies, outcomes };
-}
 
 describe('dataapi proxy', () => {
   it('reports each planted violation once, nothing else, and passes the bytes through', async () => {

@@ -21,6 +21,8 @@ export interface Upstream {
   url: string;
   /** Response bytes sent, by request path. */
   sent: Map<string, Buffer>;
+  /** Request lines received (`GET /path?query`). */
+  lines: string[];
   /** Request bodies received, by request path. */
   received: Map<string, Buffer>;
   /** Lets /events send its second event and end. */
@@ -39,7 +41,11 @@ export const PLANTED = {
 export async function startUpstream(): Promise<Upstream> {
   const sent = new Map<string, Buffer>();
   const received = new Map<string, Buffer>();
+  const lines: string[] = [];
   const app = Fastify({ logger: false });
+  app.addHook('onRequest', async (req) => {
+    lines.push(`${req.method} ${req.url}`);
+  });
   app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' }, (req, body, done) => {
     received.set(req.url.split('?')[0]!, body as Buffer);
     done(null, body);
@@ -87,6 +93,7 @@ export async function startUpstream(): Promise<Upstream> {
   return {
     url: `http://127.0.0.1:${port}`,
     sent,
+    lines,
     received,
     release,
     close: async () => {
