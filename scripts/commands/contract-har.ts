@@ -1,8 +1,12 @@
-/** `dataapi contract --from-har FILE [--replay-to URL]`: the flags' checks and the hand-over. */
+/**
+ * `dataapi contract --from-har FILE [--replay-to URL]` and `--compare-mock`: the flags' checks and
+ * the hand-over (kept out of contract.ts, which runs the suite).
+ */
 import path from 'node:path';
 import { UsageError } from '../args.ts';
 import { HarError } from '../../contract-tests/proxy/har.ts';
 import { judgeHar } from '../../contract-tests/proxy/from-har.ts';
+import { compareWithMock } from '../../contract-tests/drift/compare.ts';
 import { loadModel, RunError, type RunOptions } from '../../contract-tests/runner.ts';
 import { SpecInputError, suiteFor } from '../spec-suite.ts';
 
@@ -72,6 +76,50 @@ export async function runFromHar(
     if ((err as { code?: string }).code === 'ENOENT') {
       process.stderr.write(`dataapi contract: --from-har ${o.fromHar}: no such file\n`);
       return 2;
+    }
+    throw err;
+  }
+}
+
+/** Flags a comparison with the mock cannot take. */
+const NOT_COMPARED = ['fuzz', 'seed', 'replay', 'from-har', 'shard', 'budget'];
+
+export function compareFlags(
+  values: Record<string, unknown>,
+  usage: string,
+): { compareMock?: true } {
+  if (values['compare-mock'] !== true) return {};
+  if (values['base-url'] === undefined)
+    throw new UsageError(
+      `--compare-mock compares a deployment with the mock: give --base-url URL\n\n${usage}`,
+    );
+  const clash = NOT_COMPARED.find((k) => values[k] !== undefined);
+  if (clash) throw new UsageError(`--compare-mock takes no --${clash}\n\n${usage}`);
+  return { compareMock: true };
+}
+
+export async function runCompareMock(o: RunOptions & { spec?: string }): Promise<number> {
+  const root = path.resolve(o.root ?? process.cwd());
+  try {
+    const generatedDir =
+      o.spec !== undefined ? (await suiteFor(o.spec)).generatedDir : path.join(root, 'generated');
+    const { exitCode } = await compareWithMock({
+      model: await loadModel(generatedDir),
+      generatedDir,
+      baseUrl: o.baseUrl!,
+      appkey: o.appkey ?? '',
+      timeoutMs: o.timeoutMs,
+      allowWrites: o.allowWrites,
+      ...(o.only ? { only: o.only } : {}),
+      reportDir: o.reportDir ?? 'reports',
+      root,
+      out: process.stdout,
+    });
+    return exitCode;
+  } catch (err) {
+    if (err instanceof SpecInputError || err instanceof RunError) {
+      process.stderr.write(`dataapi contract: ${err.message}\n`);
+      return err instanceof RunError ? err.exitCode : 2;
     }
     throw err;
   }

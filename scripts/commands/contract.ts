@@ -6,7 +6,7 @@ import { reporterError } from '../../contract-tests/reports/index.ts';
 import { SpecInputError, suiteFor } from '../spec-suite.ts';
 import { readReplayFile } from '../../contract-tests/fuzz/replay-file.ts';
 import { replayContract } from '../../contract-tests/replay.ts';
-import { harFlags, runFromHar } from './contract-har.ts';
+import { compareFlags, harFlags, runCompareMock, runFromHar } from './contract-har.ts';
 
 export const usage = `Usage: dataapi contract [--spec FILE] [--base-url URL] [--only id,...] [--reporter NAME,...]
                         [--timeout ms] [--shard i/n] [--allow-writes] [--max-response-time ms]
@@ -15,6 +15,7 @@ export const usage = `Usage: dataapi contract [--spec FILE] [--base-url URL] [--
        dataapi contract --replay FILE [--spec FILE] [--base-url URL] [--allow-writes]
        dataapi contract --from-har FILE [--replay-to URL [--allow-writes]] [--spec FILE]
                         [--reporter NAME,...] [--report-dir DIR]
+       dataapi contract --base-url URL --compare-mock [--only id,...] [--allow-writes]
 
   --spec FILE               test against this OpenAPI description: its own suite and mock are
                             generated into node_modules/.cache/dataapi/ (generated/ is left alone)
@@ -56,6 +57,11 @@ export const usage = `Usage: dataapi contract [--spec FILE] [--base-url URL] [--
   --replay-to URL           with --from-har: send the recorded requests to this deployment again
                             and judge its answers (the key from DATAAPI_APPKEY replaces a
                             redacted one); requests that write only with --allow-writes
+  --compare-mock            with --base-url: send each request of the suite to the deployment and
+                            to the embedded mock, and report where they disagree (status,
+                            business code, envelope, content type, the schema-valid fields
+                            present) as drift, both answers side by side
+                            (<report-dir>/contract-drift.json); exit 1 on any drift
 
 Two kinds of finding: the target is wrong (a failure: exit 1), or the description is wrong or
 silent (an example that does not match its schema, a status a probe received that the operation
@@ -78,9 +84,13 @@ function positiveInt(name: string, v: unknown): number | undefined {
   return n;
 }
 
-export function parseContractFlags(
-  argv: string[],
-): RunOptions & { spec?: string; replay?: string; fromHar?: string; replayTo?: string } {
+export function parseContractFlags(argv: string[]): RunOptions & {
+  spec?: string;
+  replay?: string;
+  fromHar?: string;
+  replayTo?: string;
+  compareMock?: boolean;
+} {
   const { values } = parseFlags(
     argv,
     {
@@ -101,6 +111,7 @@ export function parseContractFlags(
       replay: { type: 'string' },
       'from-har': { type: 'string' },
       'replay-to': { type: 'string' },
+      'compare-mock': { type: 'boolean', default: false },
     },
     usage,
     // `contract getAirQuality` must not quietly run everything.
@@ -127,7 +138,7 @@ export function parseContractFlags(
   );
   if (replay !== undefined && clash)
     throw new UsageError(`--replay sends one recorded request: it takes no --${clash}\n\n${usage}`);
-  const har = harFlags(values, usage);
+  const har = { ...harFlags(values, usage), ...compareFlags(values, usage) };
   const budget = positiveInt('budget', values.budget);
   const reporters = ((values.reporter as string[] | undefined) ?? []).flatMap((r) =>
     r
@@ -188,8 +199,16 @@ export const command: Command = {
   usage,
   run: (argv) =>
     guard(async () => {
-      const { spec: given, replay, fromHar, replayTo, ...rest } = parseContractFlags(argv);
+      const {
+        spec: given,
+        replay,
+        fromHar,
+        replayTo,
+        compareMock,
+        ...rest
+      } = parseContractFlags(argv);
       const options: RunOptions = rest;
+      if (compareMock) return runCompareMock({ ...options, ...(given ? { spec: given } : {}) });
       if (fromHar !== undefined)
         return runFromHar({
           ...options,
