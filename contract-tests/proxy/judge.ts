@@ -11,7 +11,7 @@ import { RETRY_DEFAULTS, type ContractConfig } from '../config.ts';
 import type { Variant } from '../exchange.ts';
 import type { Probe } from '../probe.ts';
 import { describeTransport, sentKeys } from './credentials.ts';
-import { truncated, type Observed } from './observed.ts';
+import { headerOf, truncated, type Observed } from './observed.ts';
 import { probeOf } from './probe.ts';
 import { routeOf } from './route.ts';
 
@@ -68,6 +68,9 @@ export function judgeObserved(model: ServiceModel, o: Observed, redactor: Redact
   const method = o.method.toUpperCase();
   const url = redactor.url(`${o.origin}${o.pathAndQuery}`);
   const path = new URL(o.pathAndQuery, 'http://x').pathname;
+  // A browser's CORS preflight asks the server, not the API: no operation documents it.
+  if (method === 'OPTIONS' && headerOf(o.requestHeaders, 'access-control-request-method'))
+    return { findings: [], judged: [] };
   const route = routeOf(model, method, path);
   const base = { method, url, ...(o.status !== undefined ? { status: o.status } : {}) };
   if (route.kind !== 'operation') {
