@@ -129,6 +129,15 @@ describe('dataapi proxy', () => {
         headers: { 'x-service-appkey': KEY },
       });
       await inHeader.arrayBuffer();
+      const preflight = await fetch(`${proxy.url}/Weather/AirQuality`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://app.example', 'access-control-request-method': 'GET' },
+      });
+      await preflight.arrayBuffer();
+      const wrongMethod = await fetch(`${proxy.url}/Weather/AirQuality?appkey=${KEY}`, {
+        method: 'DELETE',
+      });
+      await wrongMethod.arrayBuffer();
       const big = Buffer.from(
         await (await fetch(`${proxy.url}/fund/open/history?appkey=${KEY}`)).arrayBuffer(),
       );
@@ -137,7 +146,10 @@ describe('dataapi proxy', () => {
       await proxy.stop();
     }
     const lines = proxy.findings();
-    expect(lines).toHaveLength(2);
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toMatch(
+      /^✗ undocumented: DELETE .* -> HTTP \d+: expected a method the path documents \(GET\)/,
+    );
     expect(lines[0]).toMatch(
       /^✗ getAirQuality auth: .*expected HTTP 401, business code 104, got HTTP 200/,
     );
