@@ -11,6 +11,7 @@ import { githubMock } from './mock-github.ts';
 import { clientPackage } from './client-package.ts';
 import { fuzzThroughput } from './fuzz.ts';
 import { serveThroughput } from './serve.ts';
+import { proxyOverhead } from './proxy.ts';
 
 export interface Benchmark {
   id: string;
@@ -120,6 +121,12 @@ export const BENCHMARKS: Benchmark[] = [
     title: '11. Fuzzing: generated requests per second and time to shrink',
     targets: [],
     run: fuzzThroughput,
+  },
+  {
+    id: 'proxy',
+    title: '12. Validation proxy overhead (air quality)',
+    targets: [],
+    run: proxyOverhead,
   },
 ];
 
