@@ -30,11 +30,17 @@ export function describeTransport(t: KeyTransport): string {
   }
 }
 
+const transportsOf = new WeakMap<ServiceModel, KeyTransport[]>();
+
 function allTransports(model: ServiceModel): KeyTransport[] {
+  const known = transportsOf.get(model);
+  if (known) return known;
   const seen = new Map<string, KeyTransport>();
   for (const op of model.operations)
     for (const t of op.auth.transports) seen.set(describeTransport(t), t);
-  return [...seen.values()];
+  const list = [...seen.values()];
+  transportsOf.set(model, list);
+  return list;
 }
 
 function jsonBody(o: Observed): Record<string, unknown> | undefined {
