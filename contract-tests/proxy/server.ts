@@ -95,6 +95,9 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
       agent,
     });
     req.on('data', (c: Buffer) => reqBody.push(c));
+    // A client that hangs up mid-upload: the deployment is told by the request's end, never a crash.
+    req.on('error', () => up.destroy());
+    res.on('error', () => up.destroy());
     req.pipe(up);
     up.on('response', (ur) => {
       observed.status = ur.statusCode;

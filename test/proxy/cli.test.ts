@@ -7,7 +7,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { KEY } from './harness.ts';
+import { KEY, runTestProxy } from './harness.ts';
 import { PLANTED, startUpstream, type Upstream } from './upstream.ts';
 
 let upstream: Upstream;
@@ -84,4 +84,26 @@ it('prints findings live and writes reports and the HAR on SIGINT', async () => 
   expect(log.entries[0].response.content.text).toBe(
     upstream.sent.get(PLANTED.wrongCode)!.toString(),
   );
+});
+
+it('rewrites the reports every --report-every seconds while it runs', async () => {
+  const proxy = await runTestProxy(upstream.url, { reportEverySeconds: 1, record: true });
+  try {
+    const res = await fetch(`${proxy.url}${PLANTED.wrongCode}?ip=1.2.3.4&appkey=${KEY}`);
+    await res.arrayBuffer();
+    const file = path.join(proxy.dir, 'reports', 'contract-results.json');
+    // Waits for the periodic write (the proxy is still running): the file with the request in it.
+    let results: { summary: { requests: number; failed: number } } | undefined;
+    while (!results || results.summary.requests < 1) {
+      await new Promise((r) => setTimeout(r, 100));
+      results = await readFile(file, 'utf8').then(JSON.parse, () => undefined);
+    }
+    expect(results.summary.failed).toBe(1);
+    const har = JSON.parse(await readFile(path.join(proxy.dir, 'traffic.har'), 'utf8'));
+    expect(har.log.entries).toHaveLength(1);
+    // Periodic writes print nothing: the live output stays findings only.
+    expect(proxy.output()).not.toContain('Checks:');
+  } finally {
+    await proxy.stop();
+  }
 });

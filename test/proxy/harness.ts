@@ -22,7 +22,7 @@ export interface ProxyHandle {
 
 export async function runTestProxy(
   upstream: string,
-  o: { record?: boolean; reporters?: string[] } = {},
+  o: { record?: boolean; reporters?: string[]; reportEverySeconds?: number } = {},
 ): Promise<ProxyHandle> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'dataapi-proxy-'));
   let text = '';
@@ -44,6 +44,7 @@ export async function runTestProxy(
     root: dir,
     reporters: o.reporters ?? ['junit', 'json', 'html'],
     ...(o.record ? { record: path.join(dir, 'traffic.har') } : {}),
+    ...(o.reportEverySeconds ? { reportEverySeconds: o.reportEverySeconds } : {}),
     version: '0.0.0-test',
     out,
     stop: stopped,
