@@ -29,7 +29,13 @@ export interface FromHarOptions {
 
 /** Exit code: 1 when an exchange failed a check, else 0. */
 export async function judgeHar(o: FromHarOptions): Promise<number> {
-  const recorded = await readHar(path.resolve(o.root, o.file));
+  const all = await readHar(path.resolve(o.root, o.file));
+  // A browser's HAR holds the page's scripts, styles and images too: only the origins with at
+  // least one request the description documents are the service's.
+  const isApi = (r: Observed) =>
+    routeOf(o.model, r.method, new URL(r.pathAndQuery, 'http://x').pathname).kind === 'operation';
+  const origins = new Set(all.filter(isApi).map((r) => r.origin));
+  const recorded = all.filter((r) => origins.has(r.origin));
   const secrets = new Set(o.appkey ? [o.appkey] : []);
   const session = new TrafficSession({ model: o.model, out: o.out, secrets: () => [...secrets] });
   const redactor = () => redactorFor([...secrets]);
@@ -37,6 +43,10 @@ export async function judgeHar(o: FromHarOptions): Promise<number> {
   o.out.write(
     `dataapi contract: ${recorded.length} recorded exchange(s) from ${o.file}, ${o.replayTo ? `re-sent to ${redactor().url(o.replayTo)}` : 'judged offline (nothing is sent)'}\n`,
   );
+  if (recorded.length < all.length)
+    o.out.write(
+      `dataapi contract: ${all.length - recorded.length} exchange(s) with other origins (${[...new Set(all.filter((r) => !origins.has(r.origin)).map((r) => r.origin))].slice(0, 3).join(', ')}${new Set(all.map((r) => r.origin)).size - origins.size > 3 ? ', ...' : ''}) left out: none of their requests is the service's\n`,
+    );
   let skipped = 0;
   for (const r of recorded) {
     // A browser's or another proxy's HAR holds keys in clear: none may reach the output.

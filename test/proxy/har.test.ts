@@ -4,7 +4,7 @@
  * DATAAPI_APPKEY put back where the file has it redacted; a request that writes is re-sent only
  * with --allow-writes.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -59,13 +59,22 @@ const judge = (file: string, dir: string, extra: Partial<Parameters<typeof judge
 
 it('judges a recorded HAR offline with the findings the proxy gave live', async () => {
   const { proxy, har } = await recorded((url) => driveClient(url));
-  expect(await readFile(har, 'utf8')).not.toContain(KEY);
+  const text = await readFile(har, 'utf8');
+  expect(text).not.toContain(KEY);
+  // As a browser would have it: the page's own assets from another origin, in between.
+  const doc = JSON.parse(text);
+  const asset = structuredClone(doc.log.entries[0]);
+  asset.request.url = 'https://cdn.example.com/app.js';
+  asset.request.method = 'GET';
+  doc.log.entries.splice(1, 0, asset);
+  await writeFile(har, JSON.stringify(doc));
   const before = upstream.lines.length;
   const { s, done } = judge(har, proxy.dir);
   expect(await done).toBe(1);
   expect(upstream.lines.length).toBe(before); // nothing sent
   expect(proxy.findings()).toHaveLength(5);
   expect(s.findings().sort()).toEqual(proxy.findings().sort());
+  expect(s.text()).toContain('1 exchange(s) with other origins (https://cdn.example.com) left out');
   const json = JSON.parse(
     await readFile(path.join(proxy.dir, 'har-reports', 'contract-results.json'), 'utf8'),
   );
