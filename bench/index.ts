@@ -12,6 +12,7 @@ import { clientPackage } from './client-package.ts';
 import { fuzzThroughput } from './fuzz.ts';
 import { serveThroughput } from './serve.ts';
 import { startup, STARTUP_TARGETS } from './startup.ts';
+import { proxyOverhead } from './proxy.ts';
 
 export interface Benchmark {
   id: string;
@@ -123,8 +124,14 @@ export const BENCHMARKS: Benchmark[] = [
     run: fuzzThroughput,
   },
   {
+    id: 'proxy',
+    title: '12. Validation proxy overhead (air quality)',
+    targets: [],
+    run: proxyOverhead,
+  },
+  {
     id: 'startup',
-    title: '12. Start-up of the installed commands, and the package',
+    title: '13. Start-up of the installed commands, and the package',
     targets: STARTUP_TARGETS,
     run: startup,
   },

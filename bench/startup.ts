@@ -135,7 +135,7 @@ export async function startup(ctx: BenchContext): Promise<Section> {
   const mockMs = median(mockTimes.now!);
   return {
     id: 'startup',
-    title: '12. Start-up of the installed commands, and the package',
+    title: '13. Start-up of the installed commands, and the package',
     body: [
       timingTable(helpRuns, 'node -e 0'),
       '',

@@ -49,6 +49,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ command:
     summary: 'write the typed client as an npm package folder (ESM + CJS + .d.ts)',
     load: () => import('./commands/pack.ts'),
   },
+  proxy: {
+    summary: 'a validation proxy in front of a deployment: judges live traffic by the contract',
+    load: () => import('./commands/proxy.ts'),
+  },
   init: {
     summary: 'write a dataapi.config file (and the CI workflow with --ci)',
     load: () => import('./commands/init.ts'),

@@ -9,12 +9,16 @@ import { reporterError } from '../../contract-tests/reports/index.ts';
 import { SpecInputError, suiteFor } from '../spec-suite.ts';
 import { readReplayFile } from '../../contract-tests/fuzz/replay-file.ts';
 import { replayContract } from '../../contract-tests/replay.ts';
+import { compareFlags, harFlags, runCompareMock, runFromHar } from './contract-har.ts';
 
 export const usage = `Usage: dataapi contract [--spec FILE] [--base-url URL] [--only id,...] [--reporter NAME,...]
                         [--timeout ms] [--shard i/n] [--allow-writes] [--max-response-time ms]
                         [--budget N] [--report-dir DIR] [--results FILE] [--strict]
                         [--fuzz N [--seed S]]
        dataapi contract --replay FILE [--spec FILE] [--base-url URL] [--allow-writes]
+       dataapi contract --from-har FILE [--replay-to URL [--allow-writes]] [--spec FILE]
+                        [--reporter NAME,...] [--report-dir DIR]
+       dataapi contract --base-url URL --compare-mock [--only id,...] [--allow-writes]
 
   --spec FILE               test against this OpenAPI description: its own suite and mock are
                             generated into node_modules/.cache/dataapi/ (generated/ is left alone)
@@ -52,6 +56,17 @@ export const usage = `Usage: dataapi contract [--spec FILE] [--base-url URL] [--
   --replay FILE             send the minimal request of one fuzzing failure again (a file the
                             run wrote under <report-dir>/fuzz/) and judge it: exit 1 while it
                             still fails, 0 once it passes
+  --from-har FILE           judge the exchanges a HAR file recorded (\`dataapi proxy --record\`, a
+                            browser, another proxy) with the proxy's checks: offline, nothing is
+                            sent. Reports as for a run; exit 1 when an exchange fails a check
+  --replay-to URL           with --from-har: send the recorded requests to this deployment again
+                            and judge its answers (the key from DATAAPI_APPKEY replaces a
+                            redacted one); requests that write only with --allow-writes
+  --compare-mock            with --base-url: send each request of the suite to the deployment and
+                            to the embedded mock, and report where they disagree (status,
+                            business code, envelope, content type, the schema-valid fields
+                            present) as drift, both answers side by side
+                            (<report-dir>/contract-drift.json); exit 1 on any drift
 
 Two kinds of finding: the target is wrong (a failure: exit 1), or the description is wrong or
 silent (an example that does not match its schema, a status a probe received that the operation
@@ -74,9 +89,13 @@ function positiveInt(name: string, v: unknown): number | undefined {
   return n;
 }
 
-export function parseContractFlags(
-  argv: string[],
-): RunOptions & { spec?: string; replay?: string } {
+export function parseContractFlags(argv: string[]): RunOptions & {
+  spec?: string;
+  replay?: string;
+  fromHar?: string;
+  replayTo?: string;
+  compareMock?: boolean;
+} {
   const { values } = parseFlags(
     argv,
     {
@@ -96,6 +115,9 @@ export function parseContractFlags(
       fuzz: { type: 'string' },
       seed: { type: 'string' },
       replay: { type: 'string' },
+      'from-har': { type: 'string' },
+      'replay-to': { type: 'string' },
+      'compare-mock': { type: 'boolean', default: false },
     },
     usage,
     // `contract getAirQuality` must not quietly run everything.
@@ -122,6 +144,7 @@ export function parseContractFlags(
   );
   if (replay !== undefined && clash)
     throw new UsageError(`--replay sends one recorded request: it takes no --${clash}\n\n${usage}`);
+  const har = { ...harFlags(values, usage), ...compareFlags(values, usage) };
   const budget = positiveInt('budget', values.budget);
   const reporters = ((values.reporter as string[] | undefined) ?? []).flatMap((r) =>
     r
@@ -161,6 +184,7 @@ export function parseContractFlags(
     ...(fuzz !== undefined ? { fuzz } : {}),
     ...(seed !== undefined ? { seed } : {}),
     ...(replay !== undefined ? { replay } : {}),
+    ...har,
   };
 }
 
@@ -186,8 +210,23 @@ export const command: Command = {
   usage,
   run: (argv) =>
     guard(async () => {
-      const { spec: given, replay, ...rest } = parseContractFlags(argv);
+      const {
+        spec: given,
+        replay,
+        fromHar,
+        replayTo,
+        compareMock,
+        ...rest
+      } = parseContractFlags(argv);
       const options: RunOptions = rest;
+      if (compareMock) return runCompareMock({ ...options, ...(given ? { spec: given } : {}) });
+      if (fromHar !== undefined)
+        return runFromHar({
+          ...options,
+          fromHar,
+          ...(given ? { spec: given } : {}),
+          ...(replayTo ? { replayTo } : {}),
+        });
       try {
         const file = replay !== undefined ? await readReplayFile(replay) : undefined;
         if (typeof file === 'string') throw new UsageError(file);

@@ -1,0 +1,163 @@
+/**
+ * Judges one observed exchange with the contract's own checks (checks/registry.ts), plus what only
+ * traffic shows: the key sent the wrong way, a 429 without Retry-After, an undocumented path or
+ * method, the deployment not answering. Every finding is one `Finding`; nothing here touches the
+ * traffic itself.
+ */
+import { declaredResponse, type ServiceModel } from 'dataapi/model';
+import type { Redactor } from 'dataapi/runtime/shared';
+import { checkDefinition, type CheckName } from '../checks/registry.ts';
+import { RETRY_DEFAULTS, type ContractConfig } from '../config.ts';
+import type { Variant } from '../exchange.ts';
+import type { Probe } from '../probe.ts';
+import { describeTransport, sentKeys } from './credentials.ts';
+import { headerOf, truncated, type Observed } from './observed.ts';
+import { probeOf } from './probe.ts';
+import { routeOf } from './route.ts';
+
+export interface Finding {
+  /** A failure is the deployment's (or the client's) fault; a warning the description's. */
+  kind: 'failure' | 'warning';
+  /** Absent for a request no operation documents. */
+  operation?: string;
+  variant?: Variant;
+  /** A check of the registry, or `undocumented`. */
+  check: CheckName | 'undocumented';
+  method: string;
+  /** Key redacted. */
+  url: string;
+  status?: number;
+  expected: string;
+  actual: string;
+  errors?: string[];
+  excerpt?: string;
+  /** JSON pointer and code of the description's fault (warnings). */
+  pointer?: string;
+  code?: string;
+}
+
+export interface Judgement {
+  findings: Finding[];
+  /** Absent for an undocumented request. */
+  probe?: Probe;
+  variant?: Variant;
+  /** The checks that judged the exchange (a passing check counts as exercised). */
+  judged: CheckName[];
+}
+
+const BODY_CHECKS: CheckName[] = [
+  'status',
+  'content-type',
+  'envelope',
+  'business-code',
+  'schema',
+  'headers',
+];
+const HEAD_CHECKS: CheckName[] = ['status', 'headers'];
+
+/** The judges need a config; none of the ones run on traffic reads more than this. */
+const CONFIG: ContractConfig = {
+  baseUrl: '',
+  appkey: '',
+  timeoutMs: 0,
+  allowWrites: false,
+  ...RETRY_DEFAULTS,
+};
+
+export function judgeObserved(model: ServiceModel, o: Observed, redactor: Redactor): Judgement {
+  const method = o.method.toUpperCase();
+  const url = redactor.url(`${o.origin}${o.pathAndQuery}`);
+  const path = new URL(o.pathAndQuery, 'http://x').pathname;
+  // A browser's CORS preflight asks the server, not the API: no operation documents it.
+  if (method === 'OPTIONS' && headerOf(o.requestHeaders, 'access-control-request-method'))
+    return { findings: [], judged: [] };
+  const route = routeOf(model, method, path);
+  const base = { method, url, ...(o.status !== undefined ? { status: o.status } : {}) };
+  if (route.kind !== 'operation') {
+    const shown = `${method} ${redactor.url(path)}`;
+    return {
+      judged: [],
+      findings: [
+        {
+          kind: 'failure',
+          check: 'undocumented',
+          ...base,
+          expected:
+            route.kind === 'undocumented-method'
+              ? `a method the path documents (${route.allowed.join(', ')})`
+              : 'a path the description documents',
+          actual: `${shown}${o.status !== undefined ? ` answered HTTP ${o.status}` : ''}`,
+        },
+      ],
+    };
+  }
+  const { op, variant } = route;
+  const at = { operation: op.id, variant, ...base };
+  const findings: Finding[] = [];
+  const keys = variant === 'main' ? sentKeys(model, o) : [];
+  const takes = op.auth.transports.map(describeTransport);
+  // A key sent the wrong way is one finding (below), not also a request without a key.
+  const keyed = keys.length > 0;
+  if (
+    variant === 'main' &&
+    op.auth.required &&
+    keyed &&
+    !keys.some((k) => takes.includes(describeTransport(k.transport)))
+  )
+    findings.push({
+      kind: 'failure',
+      ...at,
+      check: 'auth',
+      expected: `the key in ${takes.join(' or ')}`,
+      actual: `the key in ${keys.map((k) => describeTransport(k.transport)).join(', ')}`,
+    });
+  const probe = probeOf(op, variant, o, keyed, redactor);
+  if (o.status === undefined) {
+    findings.push({
+      kind: 'failure',
+      ...at,
+      check: 'server-errors',
+      expected: 'an answer from the deployment',
+      actual: `no answer (${redactor.text(o.error ?? 'unknown error')}); the client got HTTP 502`,
+    });
+    return { findings, probe, variant, judged: ['server-errors'] };
+  }
+  const judged = [...(truncated(o) ? HEAD_CHECKS : BODY_CHECKS)];
+  if (probe.role === 'no-key') judged.push('auth');
+  const ctx = { model, op, set: { variant, probes: [probe] }, config: CONFIG };
+  for (const check of judged)
+    for (const v of checkDefinition(check).judge(ctx).violations)
+      findings.push({
+        kind: v.description ? 'warning' : 'failure',
+        ...at,
+        check,
+        expected: v.expected,
+        actual: redactor.composed(v.actual),
+        ...(v.errors?.length ? { errors: v.errors.map((e) => redactor.composed(e)) } : {}),
+        ...(v.excerpt !== undefined ? { excerpt: redactor.composed(v.excerpt) } : {}),
+        ...(v.description ? { pointer: v.description.pointer, code: v.description.code } : {}),
+      });
+  // A body in the wrong envelope also lacks the right code and fails its schema: one violation,
+  // reported once, by the envelope check.
+  if (findings.some((f) => f.check === 'envelope' && f.kind === 'failure'))
+    for (let i = findings.length - 1; i >= 0; i--)
+      if (['business-code', 'schema'].includes(findings[i]!.check)) findings.splice(i, 1);
+  // Retry-After tells a client when to come back (the service's rate limits): a 429 without it
+  // leaves clients guessing. Declared as required, the headers check already says so.
+  const retryAfterRequired = declaredResponse(op, 429)?.headers.some(
+    (h) => h.name.toLowerCase() === 'retry-after' && h.required,
+  );
+  if (
+    o.status === 429 &&
+    probe.exchange.headers['retry-after'] === undefined &&
+    !retryAfterRequired
+  )
+    findings.push({
+      kind: 'failure',
+      ...at,
+      check: 'headers',
+      expected: 'a Retry-After header on HTTP 429',
+      actual: 'no Retry-After header',
+    });
+  return { findings, probe, variant, judged };
+}

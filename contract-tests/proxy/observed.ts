@@ -1,0 +1,60 @@
+/**
+ * One exchange as the proxy saw it (or a HAR file recorded it): the raw material traffic is judged
+ * from. Bodies are kept up to a cap; past it the body is marked truncated and the checks that
+ * need the whole body skip it (status and headers are still judged).
+ */
+
+/** Bytes of each body kept for judging and recording; the traffic itself is never cut. */
+export const BODY_CAP = 1024 * 1024;
+
+export interface Observed {
+  /** ISO time the request arrived. */
+  startedAt: string;
+  durationMs: number;
+  method: string;
+  /** Origin of the deployment the exchange went to (`https://staging.example.com`). */
+  origin: string;
+  /** Path and query as the client sent them. */
+  pathAndQuery: string;
+  /** Header pairs as sent, names in their case, duplicates kept. */
+  requestHeaders: [string, string][];
+  requestBody: Buffer;
+  /** Bytes the request body had in all (more than requestBody holds when truncated). */
+  requestSize: number;
+  status?: number;
+  statusText?: string;
+  responseHeaders: [string, string][];
+  /** The response body as sent (still content-encoded, e.g. gzip). */
+  responseBody: Buffer;
+  responseSize: number;
+  /** Why no answer came from the deployment (the proxy then answered 502 itself). */
+  error?: string;
+  /** The answer stopped early (client or upstream hung up): body checks skip it. */
+  aborted?: boolean;
+}
+
+/** Collects a stream's chunks up to BODY_CAP while counting every byte. */
+export class CappedBody {
+  private chunks: Buffer[] = [];
+  private kept = 0;
+  size = 0;
+  constructor(private cap = BODY_CAP) {}
+  push(chunk: Buffer): void {
+    this.size += chunk.length;
+    if (this.kept >= this.cap) return;
+    const part =
+      chunk.length + this.kept > this.cap ? chunk.subarray(0, this.cap - this.kept) : chunk;
+    this.chunks.push(Buffer.from(part));
+    this.kept += part.length;
+  }
+  bytes(): Buffer {
+    return Buffer.concat(this.chunks);
+  }
+}
+
+export const headerOf = (pairs: [string, string][], name: string): string | undefined =>
+  pairs.find(([k]) => k.toLowerCase() === name)?.[1];
+
+/** The response body is not whole: the checks that read it skip the exchange. */
+export const truncated = (o: Observed) =>
+  o.aborted === true || o.responseBody.length < o.responseSize;

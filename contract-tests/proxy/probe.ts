@@ -1,0 +1,116 @@
+/**
+ * An observed exchange as the checks' Probe: the same record and parsed body the suite's own
+ * requests give them (http.ts), with the key redacted before any check can excerpt it.
+ */
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import type { Operation } from 'dataapi/model';
+import { excerpt, type Redactor } from 'dataapi/runtime/shared';
+import type { Variant } from '../exchange.ts';
+import type { Probe } from '../probe.ts';
+import { headerOf, truncated, type Observed } from './observed.ts';
+
+/** The body as the client reads it: content-encoding undone (undefined when it cannot be). */
+export function decodedBody(o: Observed): Buffer | undefined {
+  const enc = (headerOf(o.responseHeaders, 'content-encoding') ?? '').trim().toLowerCase();
+  try {
+    if (enc === '' || enc === 'identity') return o.responseBody;
+    if (enc === 'gzip' || enc === 'x-gzip') return gunzipSync(o.responseBody);
+    if (enc === 'deflate') return inflateSync(o.responseBody);
+    if (enc === 'br') return brotliDecompressSync(o.responseBody);
+  } catch {
+    return undefined;
+  }
+  return undefined;
+}
+
+/** Query parameters and top-level JSON body fields the request carried (coverage). */
+function parametersOf(o: Observed): string[] {
+  const url = new URL(o.pathAndQuery, 'http://x');
+  const out = [...new Set([...url.searchParams.keys()].map((k) => `query.${k}`))];
+  if (/json/i.test(headerOf(o.requestHeaders, 'content-type') ?? ''))
+    try {
+      const body = JSON.parse(o.requestBody.toString('utf8')) as unknown;
+      if (typeof body === 'object' && body !== null && !Array.isArray(body))
+        out.push(...Object.keys(body).map((k) => `body.${k}`));
+    } catch {
+      // not JSON after all: no fields to count
+    }
+  return out;
+}
+
+export function businessCodeOf(op: Operation, body: unknown): number | undefined {
+  const env = op.envelope;
+  if (!env || typeof body !== 'object' || body === null) return undefined;
+  const status = (body as Record<string, unknown>)[env.statusKey];
+  if (typeof status !== 'object' || status === null) return undefined;
+  const code = (status as Record<string, unknown>)[env.codeField];
+  return typeof code === 'number' ? code : undefined;
+}
+
+/**
+ * The probe of an observed exchange. Its role says what the checks may expect: a request that
+ * needed a key and carried none is a `no-key` probe (the answer must be the wrong-key refusal);
+ * any other is judged as a request of unknown validity (`lifecycle`): a declared status, a code of
+ * the operation's group, never "the success status".
+ */
+export function probeOf(
+  op: Operation,
+  variant: Variant,
+  o: Observed,
+  keyed: boolean,
+  redactor: Redactor,
+): Probe {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of o.responseHeaders) {
+    const name = k.toLowerCase();
+    headers[name] =
+      headers[name] === undefined ? redactor.exact(v) : `${headers[name]}, ${redactor.exact(v)}`;
+  }
+  const whole = !truncated(o);
+  const body = whole && o.status !== undefined ? decodedBody(o) : undefined;
+  let text = body?.toString('utf8');
+  let json: unknown;
+  let isJson = false;
+  if (text) {
+    try {
+      json = redactor.deep(JSON.parse(text), 'exact');
+      isJson = true;
+    } catch {
+      // not JSON: the content-type and schema checks say so
+    }
+    text = redactor.composed(text);
+  }
+  const role = keyed || variant === 'preview' || !op.auth.required ? 'lifecycle' : 'no-key';
+  const record = {
+    request: {
+      method: o.method.toUpperCase(),
+      url: redactor.url(`${o.origin}${o.pathAndQuery}`),
+      purpose: `observed ${o.method.toUpperCase()}`,
+    },
+    durationMs: o.durationMs,
+    waitedMs: 0,
+    retries: 0,
+    parameters: parametersOf(o),
+    ...(o.status !== undefined ? { status: o.status } : {}),
+    ...(headers['content-type'] ? { contentType: headers['content-type'] } : {}),
+    ...(o.error ? { error: redactor.text(o.error) } : {}),
+    ...(whole && body !== undefined
+      ? { excerpt: redactor.text(excerpt(isJson ? json : text, 200)) }
+      : {}),
+    ...(businessCodeOf(op, json) !== undefined ? { businessCode: businessCodeOf(op, json)! } : {}),
+  };
+  return {
+    role,
+    op,
+    exchange: {
+      record,
+      headers,
+      ...(isJson ? { json } : {}),
+      ...(text !== undefined ? { text } : {}),
+      isJson,
+      budgetRefused: false,
+      rateLimited: o.status === 429,
+      retriedHeaders: [],
+    },
+  };
+}

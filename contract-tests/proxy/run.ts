@@ -1,0 +1,88 @@
+/**
+ * `dataapi proxy`: the validation proxy as a long-running command. Live findings print as they
+ * come; every `reportEvery` seconds and when stopped (SIGINT/SIGTERM, or `stop` in tests) the
+ * reports are written (and the HAR file, with --record).
+ */
+import path from 'node:path';
+import type { ServiceModel } from 'dataapi/model';
+import { redactorFor } from 'dataapi/runtime/shared';
+import { startProxy } from './server.ts';
+import { TrafficSession } from './session.ts';
+
+export interface ProxyRunOptions {
+  model: ServiceModel;
+  upstream: string;
+  host?: string;
+  port?: number;
+  reporters?: string[];
+  reportDir: string;
+  root: string;
+  record?: string;
+  reportEverySeconds?: number;
+  appkey?: string;
+  /** The package version HAR files name as their creator. */
+  version: string;
+  out: NodeJS.WritableStream;
+  /** Resolves when the proxy is to stop (the command: on SIGINT/SIGTERM). */
+  stop: Promise<unknown>;
+  /** Told the proxy's URL once it listens. */
+  onListening?(url: string): void;
+}
+
+/** Exit code: 1 when the traffic gave a failure, else 0. */
+export async function runProxy(o: ProxyRunOptions): Promise<number> {
+  const given = o.appkey ? [o.appkey] : [];
+  let secrets = (): string[] => given;
+  const session = new TrafficSession({
+    model: o.model,
+    out: o.out,
+    secrets: () => secrets(),
+    ...(o.record ? { record: true } : {}),
+  });
+  const proxy = await startProxy({
+    model: o.model,
+    upstream: o.upstream,
+    ...(o.host !== undefined ? { host: o.host } : {}),
+    ...(o.port !== undefined ? { port: o.port } : {}),
+    secrets: given,
+    onExchange: (observed, j) => session.observe(observed, j),
+  });
+  secrets = proxy.secrets;
+  const target = redactorFor(given).url(o.upstream);
+  const reportDir = path.resolve(o.root, o.reportDir);
+  o.out.write(
+    `dataapi proxy: ${proxy.url} -> ${target}; findings print below, reports go to ${path.relative(o.root, reportDir) || '.'} when stopped (Ctrl-C)\n`,
+  );
+  o.onListening?.(proxy.url);
+  const write = async (quiet: boolean) => {
+    await session.report({
+      ...(o.reporters ? { reporters: o.reporters } : {}),
+      reportDir,
+      root: o.root,
+      target,
+      quiet,
+    });
+    if (o.record) await session.recordTo(path.resolve(o.root, o.record), o.version);
+  };
+  // Periodic reports, one at a time: a slow disk never stacks writes up.
+  let writing: Promise<void> = Promise.resolve();
+  const timer =
+    o.reportEverySeconds !== undefined
+      ? setInterval(() => {
+          writing = writing
+            .then(() => write(true))
+            .catch((err: Error) => {
+              o.out.write(`dataapi proxy: could not write the reports: ${err.message}\n`);
+            });
+        }, o.reportEverySeconds * 1000)
+      : undefined;
+  try {
+    await o.stop;
+  } finally {
+    if (timer) clearInterval(timer);
+    await proxy.close();
+    await writing;
+  }
+  await write(false);
+  return session.log.findings().some((f) => f.kind === 'failure') ? 1 : 0;
+}

@@ -1,0 +1,180 @@
+/**
+ * The validation proxy: a reverse proxy (node:http, streaming both ways) in front of a deployment.
+ * Requests and answers pass through byte for byte as they come (server-sent events included);
+ * a copy of each body, up to BODY_CAP, is kept aside and the exchange is judged once it is over.
+ * A finding never touches the traffic. When the deployment does not answer, the client gets a 502
+ * in the operation's envelope (the only answer the proxy writes itself).
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { codeGroupOf, type ServiceModel } from 'dataapi/model';
+import { buildEnvelope, redactorFor } from 'dataapi/runtime/shared';
+import { sentKeys } from './credentials.ts';
+import { judgeObserved, type Judgement } from './judge.ts';
+import { CappedBody, type Observed } from './observed.ts';
+import { routeOf } from './route.ts';
+
+export interface ProxyOptions {
+  model: ServiceModel;
+  /** The deployment: `https://staging.example.com` (a path prefix is kept). */
+  upstream: string;
+  host?: string;
+  port?: number;
+  /** Keys known beforehand (DATAAPI_APPKEY); every key a request carries is added. */
+  secrets?: string[];
+  /** Called once per exchange, after it is over and judged. */
+  onExchange(o: Observed, j: Judgement): void;
+}
+
+export interface RunningProxy {
+  url: string;
+  /** Every key seen so far (and the given ones): what no output may contain. */
+  secrets(): string[];
+  close(): Promise<void>;
+}
+
+export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
+  const upstream = new URL(o.upstream);
+  const origin = upstream.origin;
+  const prefix = upstream.pathname.replace(/\/+$/, '');
+  const client = upstream.protocol === 'https:' ? https : http;
+  const agent = new client.Agent({ keepAlive: true });
+  const secrets = new Set((o.secrets ?? []).filter(Boolean));
+
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    const started = performance.now();
+    const observed: Observed = {
+      startedAt: new Date().toISOString(),
+      durationMs: 0,
+      method: req.method ?? 'GET',
+      origin,
+      pathAndQuery: req.url ?? '/',
+      requestHeaders: pairs(req.rawHeaders),
+      requestBody: Buffer.alloc(0),
+      requestSize: 0,
+      responseHeaders: [],
+      responseBody: Buffer.alloc(0),
+      responseSize: 0,
+    };
+    const reqBody = new CappedBody();
+    const resBody = new CappedBody();
+    let done = false;
+    let ended = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      observed.durationMs = performance.now() - started;
+      observed.requestBody = reqBody.bytes();
+      observed.requestSize = reqBody.size;
+      observed.responseBody = resBody.bytes();
+      observed.responseSize = resBody.size;
+      if (observed.status !== undefined && !ended) observed.aborted = true;
+      try {
+        for (const k of sentKeys(o.model, observed)) secrets.add(k.value);
+        const j = judgeObserved(o.model, observed, redactorFor([...secrets]));
+        o.onExchange(observed, j);
+      } catch (err) {
+        // A judging bug must not take the proxy down: say so (no request text) and go on.
+        process.stderr.write(
+          `dataapi proxy: could not judge an exchange: ${(err as Error).message}\n`,
+        );
+      }
+    };
+
+    const headers = req.rawHeaders.slice();
+    for (let i = 0; i < headers.length; i += 2)
+      if (headers[i]!.toLowerCase() === 'host') headers[i + 1] = upstream.host;
+    const up = client.request({
+      protocol: upstream.protocol,
+      hostname: upstream.hostname,
+      port: upstream.port,
+      method: req.method,
+      path: `${prefix}${req.url ?? '/'}`,
+      headers,
+      agent,
+    });
+    req.on('data', (c: Buffer) => reqBody.push(c));
+    // A client that hangs up mid-upload: the deployment is told by the request's end, never a crash.
+    req.on('error', () => up.destroy());
+    res.on('error', () => up.destroy());
+    req.pipe(up);
+    up.on('response', (ur) => {
+      observed.status = ur.statusCode;
+      observed.statusText = ur.statusMessage ?? '';
+      observed.responseHeaders = pairs(ur.rawHeaders);
+      res.writeHead(ur.statusCode ?? 502, ur.statusMessage ?? '', ur.rawHeaders);
+      // An event stream is read as it comes: its headers go out before its first event.
+      if (/text\/event-stream/i.test(String(ur.headers['content-type']))) res.flushHeaders();
+      ur.on('data', (c: Buffer) => resBody.push(c));
+      ur.on('end', () => (ended = true));
+      ur.on('error', () => res.destroy());
+      ur.pipe(res);
+    });
+    up.on('error', (err) => {
+      if (observed.status !== undefined) {
+        // The answer broke off midway: the client sees it break off too.
+        res.destroy();
+        return;
+      }
+      observed.error = describe(err);
+      if (!res.headersSent) badGateway(o.model, observed, res);
+      finish();
+    });
+    res.on('close', () => {
+      // The client hung up (or the answer is over): stop asking the deployment.
+      if (!ended) up.destroy();
+      // Hung up before any answer: there is nothing to judge.
+      if (observed.status === undefined && observed.error === undefined) done = true;
+      finish();
+    });
+  };
+
+  const server = http.createServer(handle);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port ?? 0, o.host ?? '127.0.0.1', () => resolve());
+  });
+  const a = server.address() as AddressInfo;
+  const host = a.family === 'IPv6' ? `[${a.address}]` : a.address;
+  return {
+    url: `http://${host}:${a.port}`,
+    secrets: () => [...secrets],
+    close: async () => {
+      // Stopping cuts what is still open (an endless event stream would keep it up for ever).
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+      agent.destroy();
+    },
+  };
+}
+
+function pairs(raw: string[]): [string, string][] {
+  const out: [string, string][] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) out.push([raw[i]!, raw[i + 1]!]);
+  return out;
+}
+
+function describe(err: Error & { code?: string }): string {
+  return err.code ? `${err.code}: ${err.message}` : err.message;
+}
+
+/** The proxy's own answer when the deployment gives none: 502 in the operation's envelope. */
+function badGateway(model: ServiceModel, o: Observed, res: ServerResponse): void {
+  const route = routeOf(model, o.method, new URL(o.pathAndQuery, 'http://x').pathname);
+  const description = 'the deployment behind the dataapi proxy did not answer';
+  let body: unknown = { error: description };
+  if (route.kind === 'operation' && route.op.envelope) {
+    const group = codeGroupOf(model, route.op);
+    const code =
+      group?.byHttpStatus['502'] ??
+      group?.codes.find((c) => c.outcome === 'service_error')?.code ??
+      502;
+    body = buildEnvelope(route.op, null, { code, description });
+  }
+  res.writeHead(502, {
+    'content-type': 'application/json; charset=utf-8',
+    'x-dataapi-proxy': 'upstream-unreachable',
+  });
+  res.end(JSON.stringify(body));
+}

@@ -1,0 +1,149 @@
+/** `dataapi proxy`: a validation proxy in front of a deployment, judging live traffic. */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Command } from '../command.ts';
+import { guard, parseFlags, UsageError } from '../args.ts';
+import { reporterError } from '../../contract-tests/reports/index.ts';
+import { loadModel } from '../../contract-tests/runner.ts';
+import { RunError } from '../../contract-tests/run-error.ts';
+import { runProxy } from '../../contract-tests/proxy/run.ts';
+import { SpecInputError, suiteFor } from '../spec-suite.ts';
+
+export const usage = `Usage: dataapi proxy --upstream URL [--host H] [--port P] [--spec FILE]
+                     [--reporter NAME,...] [--report-dir DIR] [--report-every S] [--record FILE.har]
+
+  --upstream URL        the deployment to put the proxy in front of (http:// or https://)
+  --host HOST           address to listen on                            default: 127.0.0.1
+  --port N              port to listen on (0: any free port)            default: 4020
+  --spec FILE           judge against this OpenAPI description          default: generated/
+  --reporter NAME,...   console (default), junit, json, html: written when the proxy stops
+  --report-dir DIR      where report files go                           default: reports
+  --report-every S      also write the reports every S seconds while it runs
+  --record FILE.har     keep every exchange as HAR 1.2 (keys redacted); judge it later with
+                        \`dataapi contract --from-har FILE.har\`
+
+Every request and answer passes through unchanged and as it comes (uploads, server-sent
+events, large bodies). Each exchange is judged by the contract's checks (status, content type,
+envelope, business code, schema, headers) and by what only traffic shows: the key sent the way
+the operation does not take it, a 429 without Retry-After, an undocumented path or method. Each
+finding prints as one line, keys redacted; the reports (with the coverage the traffic gave) are
+written on SIGINT/SIGTERM. A finding never changes or fails a request. When the deployment does
+not answer, the client gets HTTP 502 in the operation's envelope and a finding is printed.
+Bodies are judged up to 1 MiB; past that only the status and headers are.
+
+Exit codes: 0 no failure was seen, 1 a failure was seen, 2 bad input.`;
+
+function port(v: unknown): number {
+  const n = Number(v);
+  if (!/^\d+$/.test(String(v)) || n > 65535)
+    throw new UsageError(`--port must be 0..65535, got ${JSON.stringify(v)}\n\n${usage}`);
+  return n;
+}
+
+export function parseProxyFlags(argv: string[]) {
+  const { values } = parseFlags(
+    argv,
+    {
+      upstream: { type: 'string' },
+      host: { type: 'string', default: '127.0.0.1' },
+      port: { type: 'string', default: '4020' },
+      spec: { type: 'string' },
+      reporter: { type: 'string', multiple: true },
+      'report-dir': { type: 'string', default: 'reports' },
+      'report-every': { type: 'string' },
+      record: { type: 'string' },
+    },
+    usage,
+  );
+  const upstream = values.upstream as string | undefined;
+  if (upstream === undefined) throw new UsageError(`--upstream URL is required\n\n${usage}`);
+  if (!/^https?:\/\/[^/?#]/i.test(upstream))
+    throw new UsageError(
+      `--upstream must be an http:// or https:// URL, got ${JSON.stringify(upstream.replace(/[?#].*$/, '?…'))}\n\n${usage}`,
+    );
+  if (/[?#]/.test(upstream))
+    throw new UsageError(
+      `--upstream takes no query or fragment (a key belongs to the clients)\n\n${usage}`,
+    );
+  const every = values['report-every'] as string | undefined;
+  if (every !== undefined && (!/^\d+$/.test(every) || Number(every) < 1))
+    throw new UsageError(
+      `--report-every must be a whole number of seconds, at least 1, got ${JSON.stringify(every)}\n\n${usage}`,
+    );
+  const record = values.record as string | undefined;
+  if (record !== undefined && !record.endsWith('.har'))
+    throw new UsageError(
+      `--record takes a file name ending in .har, got ${JSON.stringify(record)}\n\n${usage}`,
+    );
+  const reporters = ((values.reporter as string[] | undefined) ?? []).flatMap((r) =>
+    r
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
+  );
+  const bad = reporterError(reporters);
+  if (bad) throw new UsageError(`--reporter: ${bad}\n\n${usage}`);
+  const vitestOnly = reporters.filter((r) => !['console', 'junit', 'json', 'html'].includes(r));
+  if (vitestOnly.length)
+    throw new UsageError(
+      `--reporter: the proxy writes console, junit, json and html; not ${vitestOnly.join(', ')}\n\n${usage}`,
+    );
+  return {
+    upstream,
+    host: values.host as string,
+    port: port(values.port),
+    ...(values.spec !== undefined ? { spec: values.spec as string } : {}),
+    ...(reporters.length ? { reporters } : {}),
+    reportDir: values['report-dir'] as string,
+    ...(every !== undefined ? { reportEverySeconds: Number(every) } : {}),
+    ...(record !== undefined ? { record } : {}),
+  };
+}
+
+export const command: Command = {
+  usage,
+  run: (argv) =>
+    guard(async () => {
+      const { spec, ...flags } = parseProxyFlags(argv);
+      const root = process.cwd();
+      try {
+        const generatedDir =
+          spec !== undefined ? (await suiteFor(spec)).generatedDir : path.join(root, 'generated');
+        const model = await loadModel(generatedDir);
+        const stop = new Promise<string>((resolve) => {
+          const on = (signal: string) => () => {
+            process.off('SIGINT', onInt);
+            process.off('SIGTERM', onTerm);
+            process.stdout.write(`dataapi proxy: ${signal}, writing the reports\n`);
+            resolve(signal);
+          };
+          const onInt = on('SIGINT');
+          const onTerm = on('SIGTERM');
+          process.on('SIGINT', onInt);
+          process.on('SIGTERM', onTerm);
+        });
+        return await runProxy({
+          ...flags,
+          model,
+          root,
+          out: process.stdout,
+          stop,
+          version: (createRequire(import.meta.url)('../../package.json') as { version: string })
+            .version,
+          ...(process.env.DATAAPI_APPKEY ? { appkey: process.env.DATAAPI_APPKEY } : {}),
+        });
+      } catch (err) {
+        if (err instanceof SpecInputError || err instanceof RunError) {
+          process.stderr.write(`dataapi proxy: ${err.message}\n`);
+          return err instanceof RunError ? err.exitCode : 2;
+        }
+        if ((err as { code?: string }).code === 'EADDRINUSE') {
+          process.stderr.write(
+            `dataapi proxy: ${flags.host}:${flags.port} is in use (--port 0 takes any free port)\n`,
+          );
+          return 2;
+        }
+        throw err;
+      }
+    }),
+};

@@ -1,0 +1,108 @@
+/**
+ * `--compare-mock`: a deployment (here the mock itself, behind a proxy that turns one operation's
+ * 200 into a 503) compared with the embedded mock request by request: the one operation whose
+ * status differs is reported as drift, with both answers side by side, and nothing else is.
+ */
+import { mkdtemp, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { model } from '../../generated/model.ts';
+import { compareWithMock } from '../../contract-tests/drift/compare.ts';
+import { startEmbeddedMock } from '../../contract-tests/target.ts';
+import { mapJson, startProxy } from '../contract/proxy.ts';
+import { KEY } from './harness.ts';
+
+const GENERATED = path.resolve('generated');
+let closers: (() => Promise<void>)[] = [];
+let deployment: string;
+beforeAll(async () => {
+  const mock = await startEmbeddedMock(GENERATED, KEY);
+  const proxy = await startProxy(mock.url, [
+    {
+      path: '/v2/location/ip',
+      response: (res) => (res.status === 200 ? { ...res, status: 503 } : res),
+    },
+    {
+      // Same status, code and envelope; one payload field gone: drift in the fields present.
+      path: '/v2/websitetools/sslcertinfo',
+      response: (res) =>
+        res.status === 200
+          ? mapJson(res, (b) => {
+              delete b.data.issuerDN;
+              return b;
+            })
+          : res,
+    },
+  ]);
+  closers = [proxy.close, mock.close];
+  deployment = proxy.url;
+});
+afterAll(async () => {
+  for (const c of closers) await c();
+});
+
+it('reports the operation whose status differs from the mock, and nothing else', async () => {
+  // (getSslCertInfo, which differs in its fields only, is the next test's.)
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'dataapi-drift-'));
+  let text = '';
+  const out = new Writable({
+    write(chunk, _e, cb) {
+      text += String(chunk);
+      cb();
+    },
+  });
+  const { exitCode, findings } = await compareWithMock({
+    model,
+    generatedDir: GENERATED,
+    baseUrl: deployment,
+    appkey: KEY,
+    timeoutMs: 10_000,
+    allowWrites: false,
+    only: model.operations.map((o) => o.id).filter((id) => id !== 'getSslCertInfo'),
+    reportDir: 'reports',
+    root: dir,
+    out,
+  });
+  expect(exitCode).toBe(1);
+  expect(findings.length).toBeGreaterThan(0);
+  expect(new Set(findings.map((f) => f.operation))).toEqual(new Set(['getIpLocation']));
+  for (const f of findings) {
+    expect(f.differences.map((d) => d.aspect)).toContain('status');
+    expect(f.differences.find((d) => d.aspect === 'status')).toEqual({
+      aspect: 'status',
+      deployment: 'HTTP 503',
+      mock: 'HTTP 200',
+    });
+  }
+  expect(text).toMatch(/≠ getIpLocation drift: valid request \(\w+\): GET \/v2\/location\/ip\?/);
+  expect(text).toMatch(/status {7,}HTTP 503 +HTTP 200/);
+  expect(text).not.toContain(KEY);
+  const json = JSON.parse(await readFile(path.join(dir, 'reports', 'contract-drift.json'), 'utf8'));
+  expect(json.findings).toHaveLength(findings.length);
+  expect(JSON.stringify(json)).not.toContain(KEY);
+});
+
+it('reports a payload field the deployment leaves out, its values never compared', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'dataapi-drift-'));
+  const out = new Writable({ write: (_c, _e, cb) => cb() });
+  const { findings } = await compareWithMock({
+    model,
+    generatedDir: GENERATED,
+    baseUrl: deployment,
+    appkey: KEY,
+    timeoutMs: 10_000,
+    allowWrites: false,
+    only: ['getSslCertInfo'],
+    reportDir: 'reports',
+    root: dir,
+    out,
+  });
+  expect(findings.length).toBeGreaterThan(0);
+  for (const f of findings) {
+    expect(f.differences.map((d) => d.aspect)).toEqual(['fields']);
+    expect(f.mock.fields.split(', ')).toContain('issuerDN');
+    expect(f.deployment.fields.split(', ')).not.toContain('issuerDN');
+  }
+});
