@@ -268,5 +268,4 @@ describe('the command line', () => {
     expect(a.code, a.stderr).toBe(0);
     expect(await readAll(built)).toEqual(first);
   });
-
 });

@@ -84,17 +84,21 @@ afterAll(async () => {
 });
 
 describe('the packed toolkit in an empty project on plain Node', () => {
-  it('ships compiled JavaScript and no tests, fixtures, bench or sources; tsx is not installed', async () => {
-    const pkg = path.join(project, 'node_modules/dataapi');
-    expect(existsSync(path.join(pkg, 'dist/scripts/cli.js'))).toBe(true);
-    expect(existsSync(path.join(pkg, 'dist/runtime/server/index.d.ts'))).toBe(true);
-    for (const absent of ['test', 'bench', 'generated', 'spec', 'scripts', 'runtime', 'model'])
-      expect(existsSync(path.join(pkg, absent)), absent).toBe(false);
-    expect(existsSync(path.join(project, 'node_modules/tsx'))).toBe(false);
-    const help = await dataapi(['--help']);
-    expect(help.code).toBe(0);
-    expect(help.stdout).toMatch(/init\s+write a dataapi\.config/);
-  }, LONG);
+  it(
+    'ships compiled JavaScript and no tests, fixtures, bench or sources; tsx is not installed',
+    async () => {
+      const pkg = path.join(project, 'node_modules/dataapi');
+      expect(existsSync(path.join(pkg, 'dist/scripts/cli.js'))).toBe(true);
+      expect(existsSync(path.join(pkg, 'dist/runtime/server/index.d.ts'))).toBe(true);
+      for (const absent of ['test', 'bench', 'generated', 'spec', 'scripts', 'runtime', 'model'])
+        expect(existsSync(path.join(pkg, absent)), absent).toBe(false);
+      expect(existsSync(path.join(project, 'node_modules/tsx'))).toBe(false);
+      const help = await dataapi(['--help']);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toMatch(/init\s+write a dataapi\.config/);
+    },
+    LONG,
+  );
 
   it('init writes a configuration that generate, tsc and a user server on node take up', async () => {
     const init = await dataapi(['init']);
@@ -148,59 +152,70 @@ await app.close();
     );
   });
 
-  it('mock, contract against it, contract --spec, serve, lint, diff and pack client', async () => {
-    const mock = await listening(['mock', '--port', '0']);
-    const contract = await dataapi(['contract', '--base-url', mock.url, '--reporter', 'console'], {
-      DATAAPI_APPKEY: 'mock-appkey',
-    });
-    expect(contract.code, contract.stdout + contract.stderr).toBe(0);
-    expect(contract.stdout).toMatch(/Checks: \d+ passed, 0 failed/);
+  it(
+    'mock, contract against it, contract --spec, serve, lint, diff and pack client',
+    async () => {
+      const mock = await listening(['mock', '--port', '0']);
+      const contract = await dataapi(
+        ['contract', '--base-url', mock.url, '--reporter', 'console'],
+        {
+          DATAAPI_APPKEY: 'mock-appkey',
+        },
+      );
+      expect(contract.code, contract.stdout + contract.stderr).toBe(0);
+      expect(contract.stdout).toMatch(/Checks: \d+ passed, 0 failed/);
 
-    const bySpec = await dataapi(['contract', '--spec', 'museum.yaml', '--reporter', 'console']);
-    expect(bySpec.code, bySpec.stdout + bySpec.stderr).toBe(0);
+      const bySpec = await dataapi(['contract', '--spec', 'museum.yaml', '--reporter', 'console']);
+      expect(bySpec.code, bySpec.stdout + bySpec.stderr).toBe(0);
 
-    const serve = await listening([
-      'serve',
-      '--port',
-      '0',
-      '--insecure-any-key',
-      '--example-handlers',
-    ]);
-    const answer = await fetch(`${serve.url}/museum-hours`, {
-      headers: { authorization: 'Basic dTpw' },
-    });
-    expect(answer.status).toBe(200);
+      const serve = await listening([
+        'serve',
+        '--port',
+        '0',
+        '--insecure-any-key',
+        '--example-handlers',
+      ]);
+      const answer = await fetch(`${serve.url}/museum-hours`, {
+        headers: { authorization: 'Basic dTpw' },
+      });
+      expect(answer.status).toBe(200);
 
-    // The catalogue's own rules are not museum's: findings, reported by line, not a crash.
-    const lint = await dataapi(['lint']);
-    expect(lint.code).toBe(1);
-    expect(lint.stdout).toMatch(/^museum\.yaml:\d+:\d+ +error/m);
+      // The catalogue's own rules are not museum's: findings, reported by line, not a crash.
+      const lint = await dataapi(['lint']);
+      expect(lint.code).toBe(1);
+      expect(lint.stdout).toMatch(/^museum\.yaml:\d+:\d+ +error/m);
 
-    const diff = await dataapi(['diff', '--base', 'museum.yaml']);
-    expect(diff.code, diff.stderr).toBe(0);
-    expect(diff.stdout).toMatch(/No changes to the contract/);
+      const diff = await dataapi(['diff', '--base', 'museum.yaml']);
+      expect(diff.code, diff.stderr).toBe(0);
+      expect(diff.stdout).toMatch(/No changes to the contract/);
 
-    const pack = await dataapi(['pack', 'client', '--out', 'client']);
-    expect(pack.code, pack.stderr).toBe(0);
-    expect(existsSync(path.join(project, 'client/dist/esm/index.js'))).toBe(true);
-    expect(existsSync(path.join(project, 'client/dist/esm/index.d.ts'))).toBe(true);
-  }, LONG);
+      const pack = await dataapi(['pack', 'client', '--out', 'client']);
+      expect(pack.code, pack.stderr).toBe(0);
+      expect(existsSync(path.join(project, 'client/dist/esm/index.js'))).toBe(true);
+      expect(existsSync(path.join(project, 'client/dist/esm/index.d.ts'))).toBe(true);
+    },
+    LONG,
+  );
 
-  it('a TypeScript handler without tsx: a clear message, exit 2', async () => {
-    await mkdir(path.join(project, 'handlers'), { recursive: true });
-    await writeFile(
-      path.join(project, 'handlers/museum.ts'),
-      `export const getMuseumHours = async (): Promise<unknown[]> => [];\n`,
-    );
-    const serve = await dataapi([
-      'serve',
-      '--port',
-      '0',
-      '--insecure-any-key',
-      '--handlers',
-      'handlers',
-    ]);
-    expect(serve.code).toBe(2);
-    expect(serve.stderr).toMatch(/museum\.ts is TypeScript .*tsx/);
-  }, LONG);
+  it(
+    'a TypeScript handler without tsx: a clear message, exit 2',
+    async () => {
+      await mkdir(path.join(project, 'handlers'), { recursive: true });
+      await writeFile(
+        path.join(project, 'handlers/museum.ts'),
+        `export const getMuseumHours = async (): Promise<unknown[]> => [];\n`,
+      );
+      const serve = await dataapi([
+        'serve',
+        '--port',
+        '0',
+        '--insecure-any-key',
+        '--handlers',
+        'handlers',
+      ]);
+      expect(serve.code).toBe(2);
+      expect(serve.stderr).toMatch(/museum\.ts is TypeScript .*tsx/);
+    },
+    LONG,
+  );
 });
