@@ -10,6 +10,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Most files wait on servers, child processes and rate-limit windows, not on the CPU: three
+    // at once on a 2-core machine (vitest's default there is one).
+    maxWorkers: 3,
     setupFiles: ['test/setup.ts'],
   },
 });

@@ -1,0 +1,129 @@
+/**
+ * The configuration file and `--spec URL`, through the built command line in a folder of its own:
+ * flags win over the file, the file over the defaults; a bad file is exit 2 naming the setting; a
+ * description served over HTTP (a real Fastify server on 127.0.0.1) generates as a file does, and
+ * an unreachable one is exit 2 with the reason and nothing written.
+ */
+import { existsSync } from 'node:fs';
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, run } from '../pack/helpers.ts';
+
+const MUSEUM = path.join(ROOT, 'test/fixtures/third-party/museum.yaml');
+const BIN = path.join(ROOT, 'bin/dataapi.js');
+let dir: string;
+let server: FastifyInstance;
+let base: string;
+
+const dataapi = (args: string[], cwd = dir) =>
+  run(process.execPath, [BIN, ...args], cwd, { DATAAPI_APPKEY: '' });
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'dataapi-config-'));
+  await copyFile(MUSEUM, path.join(dir, 'museum.yaml'));
+  const text = await readFile(MUSEUM, 'utf8');
+  server = Fastify();
+  server.get('/specs/museum.yaml', async (_req, reply) =>
+    reply.type('application/yaml').send(text),
+  );
+  base = await server.listen({ port: 0, host: '127.0.0.1' });
+});
+
+afterAll(async () => {
+  await server?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('dataapi.config.*', () => {
+  it('gives generate its spec and output; a flag wins over it', async () => {
+    await writeFile(
+      path.join(dir, 'dataapi.config.json'),
+      JSON.stringify({ spec: 'museum.yaml', output: 'api', generate: { kinds: ['client'] } }),
+    );
+    const first = await dataapi(['generate']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/8 operations/);
+    expect(existsSync(path.join(dir, 'api/client/index.ts'))).toBe(true);
+    expect(existsSync(path.join(dir, 'api/server'))).toBe(false); // kinds came from the file
+    const flagged = await dataapi(['generate', '--out', 'elsewhere', '--kinds', 'mock']);
+    expect(flagged.code, flagged.stderr).toBe(0);
+    expect(existsSync(path.join(dir, 'elsewhere/mock/index.ts'))).toBe(true);
+    expect(existsSync(path.join(dir, 'elsewhere/client'))).toBe(false);
+  }, 120_000);
+
+  it('refuses an unknown setting or option with the closest one, exit 2', async () => {
+    await writeFile(path.join(dir, 'dataapi.config.json'), JSON.stringify({ spc: 'museum.yaml' }));
+    const top = await dataapi(['lint']);
+    expect(top.code).toBe(2);
+    expect(top.stderr).toMatch(/dataapi\.config\.json: unknown setting "spc".*spec/);
+    await writeFile(
+      path.join(dir, 'dataapi.config.json'),
+      JSON.stringify({ spec: 'museum.yaml', contract: { reportDirectory: 'r' } }),
+    );
+    const option = await dataapi(['contract']);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toMatch(
+      /contract\.reportDirectory is not an option of `dataapi contract`/,
+    );
+    await writeFile(path.join(dir, 'dataapi.config.json'), '{ "spec": ');
+    const broken = await dataapi(['lint']);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/dataapi\.config\.json: not valid JSON/);
+  });
+
+  it('reads an ES module configuration, and --config names another file', async () => {
+    await rm(path.join(dir, 'dataapi.config.json'));
+    await writeFile(
+      path.join(dir, 'other.config.mjs'),
+      "export default { spec: 'museum.yaml', lint: { format: 'json' } };\n",
+    );
+    const lint = await dataapi(['lint', '--config', 'other.config.mjs']);
+    expect(lint.code).toBe(1); // museum breaks the catalogue's own rules
+    expect(JSON.parse(lint.stdout)).toHaveProperty('findings');
+  });
+
+  it('init writes one and will not replace it without --force', async () => {
+    const sub = await mkdtemp(path.join(dir, 'init-'));
+    await copyFile(MUSEUM, path.join(sub, 'openapi.yaml'));
+    const first = await dataapi(['init', '--format', 'json'], sub);
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(await readFile(path.join(sub, 'dataapi.config.json'), 'utf8'))).toMatchObject(
+      { spec: 'openapi.yaml', output: 'generated' },
+    );
+    const again = await dataapi(['init', '--format', 'json'], sub);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/exists: pass --force/);
+  });
+});
+
+describe('--spec URL', () => {
+  it('generates from a description served over HTTP', async () => {
+    const out = path.join(dir, 'from-url');
+    const r = await dataapi(['generate', '--spec', `${base}/specs/museum.yaml`, '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(path.join(out, 'model.json'))).toBe(true);
+  }, 120_000);
+
+  it('an unreachable or missing one is exit 2 with the reason, and nothing is written', async () => {
+    const out = path.join(dir, 'never');
+    const missing = await dataapi(['generate', '--spec', `${base}/specs/none.yaml`, '--out', out]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/specs\/none\.yaml: cannot fetch the description: HTTP 404/);
+    // A port that was just free: nothing listens there now.
+    const gone = Fastify();
+    const port = new URL(await gone.listen({ port: 0, host: '127.0.0.1' })).port;
+    await gone.close();
+    const closed = await dataapi([
+      'lint',
+      '--spec',
+      `http://127.0.0.1:${port}/openapi.yaml?token=s3cret`,
+    ]);
+    expect(closed.code).toBe(2);
+    expect(closed.stderr, closed.stderr).toMatch(/cannot fetch the description: ECONNREFUSED/);
+    expect(closed.stderr).not.toMatch(/s3cret/);
+    expect(existsSync(out)).toBe(false);
+  });
+});
