@@ -6,7 +6,7 @@
  */
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FastifyValidationResult } from 'fastify/types/schema.js';
-import type { JsonSchema, Operation, ServiceModel } from 'dataapi/model';
+import { unescapeToken, type JsonSchema, type Operation, type ServiceModel } from 'dataapi/model';
 import {
   createSchemaValidator,
   directionalErrors,
@@ -21,6 +21,9 @@ export interface Validators {
   params: SchemaValidator;
   /** Strict (JSON bodies). */
   body: SchemaValidator;
+  /** As `params` and `body`, and filling in `default`s: run after validation (fillDefaults). */
+  paramsDefaults: SchemaValidator;
+  bodyDefaults: SchemaValidator;
 }
 
 const cache = new WeakMap<ServiceModel, Validators>();
@@ -28,13 +31,82 @@ const cache = new WeakMap<ServiceModel, Validators>();
 export function validatorsFor(model: ServiceModel): Validators {
   let v = cache.get(model);
   if (!v) {
+    // The filling ones are made on first use: most requests never need them.
+    let paramsDefaults: SchemaValidator | undefined;
+    let bodyDefaults: SchemaValidator | undefined;
     v = {
-      params: createSchemaValidator(model, { coerceTypes: 'array', useDefaults: true }),
-      body: createSchemaValidator(model, { useDefaults: true }),
+      params: createSchemaValidator(model, { coerceTypes: 'array' }),
+      body: createSchemaValidator(model),
+      get paramsDefaults() {
+        return (paramsDefaults ??= createSchemaValidator(model, {
+          coerceTypes: 'array',
+          useDefaults: true,
+        }));
+      },
+      get bodyDefaults() {
+        return (bodyDefaults ??= createSchemaValidator(model, { useDefaults: true }));
+      },
     };
     cache.set(model, v);
   }
   return v;
+}
+
+const mentions = new WeakMap<object, boolean>();
+
+/** Whether a `default` may apply to values of this schema (its text or the model's names one). */
+function mayDefault(model: ServiceModel, schema: JsonSchema): boolean {
+  if (typeof schema !== 'object') return false;
+  let known = mentions.get(schema);
+  if (known === undefined) {
+    const text = JSON.stringify(schema);
+    known =
+      text.includes('"default"') ||
+      (text.includes('"$ref"') && JSON.stringify(model.schemaRoot).includes('"default"'));
+    mentions.set(schema, known);
+  }
+  return known;
+}
+
+/**
+ * Fills in the schema's `default`s of a value that has passed validation, in place. Validation
+ * comes first: a required field with a default must still be sent, and a default the schema itself
+ * refuses must not turn a valid request into a refused one. A copy is filled; a top-level field a
+ * refused default put there is taken out again, and the copy is kept only when it validates.
+ */
+export function fillDefaults(
+  model: ServiceModel,
+  kind: 'params' | 'body',
+  schema: JsonSchema,
+  value: unknown,
+): void {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
+  if (!mayDefault(model, schema)) return;
+  const v = validatorsFor(model);
+  const target = value as Record<string, unknown>;
+  const copy = structuredClone(target);
+  const filling = (kind === 'params' ? v.paramsDefaults : v.bodyDefaults).compile(schema);
+  if (!filling(copy)) {
+    const errors = directionalErrors(model, filling.errors, 'request');
+    for (const e of errors) {
+      const key = unescapeToken(e.instancePath.split('/')[1] ?? '');
+      if (!Object.hasOwn(target, key)) delete copy[key];
+    }
+    const check = (kind === 'params' ? v.params : v.body).compile(schema);
+    if (
+      errors.length > 0 &&
+      !check(copy) &&
+      directionalErrors(model, check.errors, 'request').length > 0
+    )
+      return;
+  }
+  for (const [k, filled] of Object.entries(copy))
+    Object.defineProperty(target, k, {
+      value: filled,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
 }
 
 /** Route schemas of one operation, built from the IR. */
@@ -143,20 +215,18 @@ export function validatorCompiler(model: ServiceModel): FastifySchemaCompiler<Js
   return ({ schema, httpPart }) => {
     const optional = typeof schema === 'object' && OPTIONAL_BODY in schema;
     const textFields = typeof schema === 'object' && TEXT_FIELDS in schema;
-    const ajv = httpPart === 'body' && !textFields ? v.body : v.params;
+    const strict = httpPart === 'body' && !textFields;
+    const ajv = strict ? v.body : v.params;
     let fn: ValidateFunction | undefined;
     const check: Check = (data) => {
       // Fastify hands a missing body over as null; an optional body may be absent (a required
       // one is refused before validation, see param-styles.ts: its schema may admit null).
       if (optional && (data === null || data === undefined)) return true;
       fn ??= compileOrRefuse(ajv, schema, httpPart);
-      if (fn(data) as boolean) {
-        check.errors = null;
-        return true;
-      }
       // A readOnly property in `required` binds responses only: a request may leave it out.
-      const errors = directionalErrors(model, fn.errors, 'request');
-      check.errors = errors;
+      const errors = fn(data) ? [] : directionalErrors(model, fn.errors, 'request');
+      check.errors = errors.length === 0 ? null : errors;
+      if (errors.length === 0) fillDefaults(model, strict ? 'body' : 'params', schema, data);
       return errors.length === 0;
     };
     return check as FastifyValidationResult;
