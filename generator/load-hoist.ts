@@ -45,27 +45,39 @@ function getAt(doc: unknown, tokens: string[]): unknown {
   return node;
 }
 
-/** Internal schema refs deeper than a component, with the pointer each one targets. */
-function deepSchemaRefs(doc: Obj): Map<string, Obj[]> {
-  const found = new Map<string, Obj[]>();
-  const visit = (node: unknown, tokens: string[], inSchema: boolean) => {
+/** Where a reference is written: the object and its key (`$ref`, or a discriminator mapping's). */
+type Holder = [Obj, string];
+
+const isDeep = (pointer: string) => !/^\/components\/schemas\/[^/]+$/.test(pointer);
+
+/**
+ * Internal schema refs deeper than a component, with where each target pointer is written: the
+ * `$ref`s in schema places, and discriminator mapping values (references written as strings).
+ */
+function deepSchemaRefs(doc: Obj): Map<string, Holder[]> {
+  const found = new Map<string, Holder[]>();
+  const add = (ref: unknown, holder: Holder) => {
+    if (typeof ref !== 'string' || !ref.startsWith('#/') || !isDeep(ref.slice(1))) return;
+    found.set(ref.slice(1), [...(found.get(ref.slice(1)) ?? []), holder]);
+  };
+  const visit = (node: unknown, inSchema: boolean) => {
     if (Array.isArray(node)) {
-      node.forEach((v, i) => visit(v, [...tokens, String(i)], inSchema));
+      node.forEach((v) => visit(v, inSchema));
       return;
     }
     if (!isObject(node)) return;
-    const ref = node['$ref'];
-    if (inSchema && typeof ref === 'string' && ref.startsWith('#/')) {
-      const pointer = ref.slice(1);
-      if (!/^\/components\/schemas\/[^/]+$/.test(pointer))
-        found.set(pointer, [...(found.get(pointer) ?? []), node]);
+    if (inSchema) add(node['$ref'], [node, '$ref']);
+    const disc = node['discriminator'];
+    if (inSchema && isObject(disc) && isObject(disc['mapping'])) {
+      const mapping = disc['mapping'];
+      for (const key of Object.keys(mapping)) add(mapping[key], [mapping, key]);
     }
     for (const [key, value] of Object.entries(node)) {
       if (key === 'example' || key === 'examples' || key === 'enum' || key === 'const') continue;
-      visit(value, [...tokens, key], inSchema || SCHEMA_CONTEXT.has(key));
+      visit(value, inSchema || SCHEMA_CONTEXT.has(key));
     }
   };
-  visit(doc, [], false);
+  visit(doc, false);
   return found;
 }
 
@@ -111,7 +123,7 @@ export function hoistDeepSchemaRefs(
       const home = hoistOne(doc, pointer, nameHint);
       if (home === undefined) continue; // a dangling ref: load has already reported it
       moved.set(pointer, home);
-      for (const h of holders) h['$ref'] = home;
+      for (const [h, key] of holders) h[key] = home;
     }
     if (moved.size === 0) return;
     rewriteInto(doc, moved);
@@ -156,19 +168,23 @@ const define = (o: Obj, key: string, value: unknown) =>
 
 /** Refs into a moved schema now start at its new home (one walk for the whole round). */
 function rewriteInto(doc: Obj, moved: Map<string, string>): void {
+  const moveRef = (ref: unknown): unknown => {
+    if (typeof ref !== 'string' || !ref.startsWith('#/')) return ref;
+    // The moved pointers are disjoint: at most one is a prefix of this ref.
+    for (let i = ref.indexOf('/', 2); i > 0; i = ref.indexOf('/', i + 1)) {
+      const home = moved.get(ref.slice(1, i));
+      if (home !== undefined) return home + ref.slice(i);
+    }
+    return ref;
+  };
   const visit = (node: unknown) => {
     if (Array.isArray(node)) node.forEach(visit);
     else if (isObject(node)) {
-      const ref = node['$ref'];
-      if (typeof ref === 'string' && ref.startsWith('#/')) {
-        // The moved pointers are disjoint: at most one is a prefix of this ref.
-        for (let i = ref.indexOf('/', 2); i > 0; i = ref.indexOf('/', i + 1)) {
-          const home = moved.get(ref.slice(1, i));
-          if (home !== undefined) {
-            node['$ref'] = home + ref.slice(i);
-            break;
-          }
-        }
+      if (typeof node['$ref'] === 'string') node['$ref'] = moveRef(node['$ref']);
+      const disc = node['discriminator'];
+      if (isObject(disc) && isObject(disc['mapping'])) {
+        const mapping = disc['mapping'];
+        for (const key of Object.keys(mapping)) mapping[key] = moveRef(mapping[key]);
       }
       for (const v of Object.values(node)) visit(v);
     }
