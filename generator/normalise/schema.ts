@@ -15,6 +15,7 @@
 import { escapeToken, unescapeToken } from '../../model/pointer.ts';
 import type { Findings } from './findings.ts';
 import { defaultFits, repairKeyword, validPattern } from './schema-repair.ts';
+import { inheritFlags } from './schema-flags.ts';
 import { SCHEMA_ROOT_ID, type JsonSchema } from '../../model/types.ts';
 import { isObject, setOwn, type Obj } from '../../model/object.ts';
 import { getAt, refPointer } from '../../model/refs.ts';
@@ -149,6 +150,7 @@ export class SchemaConverter {
     if (schema['example'] !== undefined && out['examples'] === undefined)
       out['examples'] = [schema['example']];
     discriminate(out, schema, this.document);
+    inheritFlags(out, schema, this.document);
     if (schema['nullable'] === true || schema['x-nullable'] === true) return makeNullable(out);
     return out;
   }

@@ -2,13 +2,16 @@
  * Two shapes of real descriptions the loader used to refuse or misread (issue 26, class 10): a
  * `$ref` written where a map of properties belongs is read as `allOf` with a warning, and a
  * discriminator mapping that points into another file of a split description follows the schema
- * the bundler moved, so the server tells the options apart by it.
+ * the bundler moved, so the server tells the options apart by it. And (class 4) a readOnly
+ * property required in a sibling allOf branch is not demanded in a request.
  */
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServiceModel } from 'dataapi/model';
 import { registerService, type Handler } from 'dataapi/runtime/server';
+import { sample } from 'dataapi/runtime/sampler';
+import { validatorFor } from 'dataapi/runtime/shared';
 import { loadSpec } from '../../generator/load.ts';
 import { normalise } from '../../generator/normalise/index.ts';
 import { FIXTURES } from '../generator/helpers.ts';
@@ -57,5 +60,23 @@ describe('a discriminator mapping into other files', () => {
     const post = await serve(normalise(spec));
     expect(await post('/pets', { kind: 'cat', meows: true })).toBe(200);
     expect(await post('/pets', { kind: 'dog', meows: true })).toBe(400);
+  });
+});
+
+describe('readOnly in one allOf branch, required in a sibling or the schema itself', () => {
+  it('is not demanded in a request, while the other required fields are', async () => {
+    const spec = await loadSpec(path.join(FIXTURES, 'generality/readonly-allof.yaml'));
+    const model = normalise(spec);
+    // The flag copied beside `required` constrains nothing: samples still fit (and carry the id).
+    for (const op of model.operations) {
+      const value = sample(model, op.body!.schema) as Record<string, unknown>;
+      expect(validatorFor(model).compile(op.body!.schema)(value), op.id).toBe(true);
+      expect(typeof value['id'], op.id).toBe('string');
+    }
+    const post = await serve(model);
+    for (const p of ['/widgets', '/gadgets']) {
+      expect(await post(p, { name: 'w' }), p).toBe(200);
+      expect(await post(p, { id: 'i' }), p).toBe(400);
+    }
   });
 });
