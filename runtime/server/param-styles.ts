@@ -21,7 +21,60 @@ import { carriesJson, complex, itemsOf, typesOf } from './schema-types.ts';
 import { validatorsFor } from './validation.ts';
 
 type Bag = Record<string, unknown>;
-type Decode = (bag: Bag) => void;
+/** The query's values as sent (still percent-encoded), by decoded name. */
+type RawQuery = () => Map<string, string[]>;
+type Decode = (bag: Bag, raw: RawQuery) => void;
+
+/** `+` is a space in a query (form encoding); undefined for a malformed escape. */
+function decodeQueryText(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The query string of a request URL read into raw values by name (once per request). */
+function rawQueryOf(url: string): RawQuery {
+  let map: Map<string, string[]> | undefined;
+  return () => {
+    if (map) return map;
+    map = new Map();
+    const at = url.indexOf('?');
+    if (at < 0) return map;
+    for (const pair of url.slice(at + 1).split('&')) {
+      if (pair === '') continue;
+      const eq = pair.indexOf('=');
+      const name = decodeQueryText(eq < 0 ? pair : pair.slice(0, eq));
+      if (name === undefined) continue;
+      map.set(name, [...(map.get(name) ?? []), eq < 0 ? '' : pair.slice(eq + 1)]);
+    }
+    return map;
+  };
+}
+
+/**
+ * Raw (still encoded) query values split on a delimiter written literally, then each piece
+ * decoded: an encoded delimiter (`%2C`) is part of an item (RFC 3986), so `?s=%2C` is the one
+ * item ",". A space can only travel encoded (`%20` or `+`), and a pipe often is (`%7C`): those
+ * split in either form. Undefined when a piece does not decode.
+ */
+function splitRaw(values: string[], delimiter: string): string[] | undefined {
+  const pattern = delimiter === ' ' ? /%20|\+| /i : delimiter === '|' ? /\||%7C/i : delimiter;
+  const out: string[] = [];
+  for (const v of values) {
+    if (v === '') {
+      out.push('');
+      continue;
+    }
+    for (const piece of v.split(pattern)) {
+      const text = decodeQueryText(piece);
+      if (text === undefined) return undefined;
+      out.push(text);
+    }
+  }
+  return out;
+}
 
 /** JSON text to a value; anything else as it came. */
 function json(value: unknown): unknown {
@@ -115,9 +168,11 @@ function decoderOf(model: ServiceModel, p: Parameter, key: string): Decode | und
     const itemsComplex = items !== undefined && complex(typesOf(model, items));
     const delimiter = p.explode && p.in === 'query' ? undefined : DELIMITERS[p.style];
     if (delimiter === undefined && !itemsComplex) return undefined;
-    return (bag) =>
+    return (bag, raw) =>
       set(bag, (v) => {
-        const list = delimiter === undefined ? v : splitList(v, delimiter);
+        const sent = p.in === 'query' && delimiter !== undefined ? raw().get(key) : undefined;
+        const fromRaw = sent ? splitRaw(sent, delimiter!) : undefined;
+        const list = fromRaw ?? (delimiter === undefined ? v : splitList(v, delimiter));
         return itemsComplex ? (Array.isArray(list) ? list : [list]).map(json) : list;
       });
   }
@@ -224,9 +279,10 @@ export function installParamDecoding(app: FastifyInstance, model: ServiceModel):
         throw new HttpError(400, `body is required (send ${op.body!.mediaType})`, {
           outcome: 'invalid_parameters',
         });
+      const raw = rawQueryOf(request.url);
       for (const { where, decode } of steps) {
         const bag = request[where] as Bag | undefined;
-        if (typeof bag === 'object' && bag !== null) decode(bag);
+        if (typeof bag === 'object' && bag !== null) decode(bag, raw);
       }
     });
   });
