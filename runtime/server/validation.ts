@@ -6,7 +6,13 @@
  */
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FastifyValidationResult } from 'fastify/types/schema.js';
-import { unescapeToken, type JsonSchema, type Operation, type ServiceModel } from 'dataapi/model';
+import {
+  deref,
+  propertiesOf,
+  type JsonSchema,
+  type Operation,
+  type ServiceModel,
+} from 'dataapi/model';
 import {
   createSchemaValidator,
   directionalErrors,
@@ -21,9 +27,6 @@ export interface Validators {
   params: SchemaValidator;
   /** Strict (JSON bodies). */
   body: SchemaValidator;
-  /** As `params` and `body`, and filling in `default`s: run after validation (fillDefaults). */
-  paramsDefaults: SchemaValidator;
-  bodyDefaults: SchemaValidator;
 }
 
 const cache = new WeakMap<ServiceModel, Validators>();
@@ -31,48 +34,40 @@ const cache = new WeakMap<ServiceModel, Validators>();
 export function validatorsFor(model: ServiceModel): Validators {
   let v = cache.get(model);
   if (!v) {
-    // The filling ones are made on first use: most requests never need them.
-    let paramsDefaults: SchemaValidator | undefined;
-    let bodyDefaults: SchemaValidator | undefined;
+    // Neither fills in defaults: validation sees the request as sent (fillDefaults, after).
     v = {
       params: createSchemaValidator(model, { coerceTypes: 'array' }),
       body: createSchemaValidator(model),
-      get paramsDefaults() {
-        return (paramsDefaults ??= createSchemaValidator(model, {
-          coerceTypes: 'array',
-          useDefaults: true,
-        }));
-      },
-      get bodyDefaults() {
-        return (bodyDefaults ??= createSchemaValidator(model, { useDefaults: true }));
-      },
     };
     cache.set(model, v);
   }
   return v;
 }
 
-const mentions = new WeakMap<object, boolean>();
+type Defaulted = { name: string; schema: JsonSchema; value: unknown }[];
+const defaultsCache = new WeakMap<object, Defaulted>();
 
-/** Whether a `default` may apply to values of this schema (its text or the model's names one). */
-function mayDefault(model: ServiceModel, schema: JsonSchema): boolean {
-  if (typeof schema !== 'object') return false;
-  let known = mentions.get(schema);
-  if (known === undefined) {
-    const text = JSON.stringify(schema);
-    known =
-      text.includes('"default"') ||
-      (text.includes('"$ref"') && JSON.stringify(model.schemaRoot).includes('"default"'));
-    mentions.set(schema, known);
+/** The top-level properties of a schema that declare a `default` (their own, or their target's). */
+function defaultsOf(model: ServiceModel, schema: JsonSchema): Defaulted {
+  if (typeof schema !== 'object') return [];
+  let list = defaultsCache.get(schema);
+  if (!list) {
+    list = [];
+    for (const [name, sub] of propertiesOf(model, schema)) {
+      const own = typeof sub === 'object' && 'default' in sub ? sub : deref(model, sub);
+      if (typeof own === 'object' && own !== null && 'default' in own)
+        list.push({ name, schema: sub, value: own.default });
+    }
+    defaultsCache.set(schema, list);
   }
-  return known;
+  return list;
 }
 
 /**
- * Fills in the schema's `default`s of a value that has passed validation, in place. Validation
- * comes first: a required field with a default must still be sent, and a default the schema itself
- * refuses must not turn a valid request into a refused one. A copy is filled; a top-level field a
- * refused default put there is taken out again, and the copy is kept only when it validates.
+ * Fills in the `default`s of a value's missing top-level fields (the parameters of a place, a
+ * body's fields), in place, after it has passed validation: a required field with a default must
+ * still be sent, and a default the field's own schema refuses is left out rather than turning a
+ * valid request into a refused one (the description warning names it).
  */
 export function fillDefaults(
   model: ServiceModel,
@@ -81,32 +76,19 @@ export function fillDefaults(
   value: unknown,
 ): void {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
-  if (!mayDefault(model, schema)) return;
-  const v = validatorsFor(model);
   const target = value as Record<string, unknown>;
-  const copy = structuredClone(target);
-  const filling = (kind === 'params' ? v.paramsDefaults : v.bodyDefaults).compile(schema);
-  if (!filling(copy)) {
-    const errors = directionalErrors(model, filling.errors, 'request');
-    for (const e of errors) {
-      const key = unescapeToken(e.instancePath.split('/')[1] ?? '');
-      if (!Object.hasOwn(target, key)) delete copy[key];
-    }
-    const check = (kind === 'params' ? v.params : v.body).compile(schema);
-    if (
-      errors.length > 0 &&
-      !check(copy) &&
-      directionalErrors(model, check.errors, 'request').length > 0
-    )
-      return;
-  }
-  for (const [k, filled] of Object.entries(copy))
-    Object.defineProperty(target, k, {
+  for (const d of defaultsOf(model, schema)) {
+    if (Object.hasOwn(target, d.name) && target[d.name] !== undefined) continue;
+    const filled = structuredClone(d.value);
+    const check = validatorsFor(model)[kind].compile(d.schema);
+    if (!check(filled)) continue;
+    Object.defineProperty(target, d.name, {
       value: filled,
       enumerable: true,
       writable: true,
       configurable: true,
     });
+  }
 }
 
 /** Route schemas of one operation, built from the IR. */
