@@ -75,7 +75,7 @@ function multipartReader(
       const text = validators.params.ajv.errorsText(validate.errors, { dataVar: 'body' });
       throw new HttpError(400, `body ${text}`, { outcome: 'invalid_parameters' });
     }
-    fillDefaults(model, 'params', body.schema, value);
+    fillDefaults(model, body.schema, value, validate);
     for (const f of fileFields) delete value[f];
     return { body: value, files: form.files };
   };

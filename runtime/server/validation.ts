@@ -9,6 +9,7 @@ import type { FastifyValidationResult } from 'fastify/types/schema.js';
 import {
   deref,
   propertiesOf,
+  unescapeToken,
   type JsonSchema,
   type Operation,
   type ServiceModel,
@@ -66,24 +67,36 @@ function defaultsOf(model: ServiceModel, schema: JsonSchema): Defaulted {
 /**
  * Fills in the `default`s of a value's missing top-level fields (the parameters of a place, a
  * body's fields), in place, after it has passed validation: a required field with a default must
- * still be sent, and a default the field's own schema refuses is left out rather than turning a
- * valid request into a refused one (the description warning names it).
+ * still be sent, and a default the schema refuses is left out rather than turning a valid request
+ * into a refused one (the description warning names it). The filled value is checked with the
+ * validator that passed it (`validate`, compiled already: no compile on the request's path).
  */
 export function fillDefaults(
   model: ServiceModel,
-  kind: 'params' | 'body',
   schema: JsonSchema,
   value: unknown,
+  validate: ValidateFunction,
 ): void {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
   const target = value as Record<string, unknown>;
-  for (const d of defaultsOf(model, schema)) {
-    if (Object.hasOwn(target, d.name) && target[d.name] !== undefined) continue;
-    const filled = structuredClone(d.value);
-    const check = validatorsFor(model)[kind].compile(d.schema);
-    if (!check(filled)) continue;
+  const missing = defaultsOf(model, schema).filter(
+    (d) => !Object.hasOwn(target, d.name) || target[d.name] === undefined,
+  );
+  if (missing.length === 0) return;
+  const copy: Record<string, unknown> = { ...target };
+  for (const d of missing) copy[d.name] = structuredClone(d.value);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const errors = validate(copy) ? [] : directionalErrors(model, validate.errors, 'request');
+    if (errors.length === 0) break;
+    // Take out the defaults the errors are about; give up if they are about anything else.
+    const bad = new Set(errors.map((e) => unescapeToken(e.instancePath.split('/')[1] ?? '')));
+    if (attempt === 1 || ![...bad].every((k) => missing.some((d) => d.name === k))) return;
+    for (const k of bad) delete copy[k];
+  }
+  for (const d of missing) {
+    if (!Object.hasOwn(copy, d.name)) continue;
     Object.defineProperty(target, d.name, {
-      value: filled,
+      value: copy[d.name],
       enumerable: true,
       writable: true,
       configurable: true,
@@ -197,8 +210,7 @@ export function validatorCompiler(model: ServiceModel): FastifySchemaCompiler<Js
   return ({ schema, httpPart }) => {
     const optional = typeof schema === 'object' && OPTIONAL_BODY in schema;
     const textFields = typeof schema === 'object' && TEXT_FIELDS in schema;
-    const strict = httpPart === 'body' && !textFields;
-    const ajv = strict ? v.body : v.params;
+    const ajv = httpPart === 'body' && !textFields ? v.body : v.params;
     let fn: ValidateFunction | undefined;
     const check: Check = (data) => {
       // Fastify hands a missing body over as null; an optional body may be absent (a required
@@ -208,7 +220,7 @@ export function validatorCompiler(model: ServiceModel): FastifySchemaCompiler<Js
       // A readOnly property in `required` binds responses only: a request may leave it out.
       const errors = fn(data) ? [] : directionalErrors(model, fn.errors, 'request');
       check.errors = errors.length === 0 ? null : errors;
-      if (errors.length === 0) fillDefaults(model, strict ? 'body' : 'params', schema, data);
+      if (errors.length === 0) fillDefaults(model, schema, data, fn);
       return errors.length === 0;
     };
     return check as FastifyValidationResult;
