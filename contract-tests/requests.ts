@@ -9,9 +9,13 @@ import { serializeArrayParam, serializeObjectParam } from 'openapi-fetch';
 import { draw, hashText } from 'dataapi/runtime/sampler';
 import {
   chooseRequirement,
+  createSchemaValidator,
   describeErrors,
+  directionalErrors,
   placeCredential,
   validatorFor,
+  type ErrorObject,
+  type SchemaValidator,
 } from 'dataapi/runtime/shared';
 import { pointerOf, type DescriptionWarning } from './warnings.ts';
 
@@ -63,9 +67,9 @@ function build(
   const body = op.body;
   let specs: RequestSpec[] = [base];
   if (body) {
-    const check = body.kind === 'json' ? validatorFor(model).compile(body.schema) : undefined;
+    const check = exampleCheck(model, body.kind, body.schema);
     const examples = body.examples.filter((ex) => {
-      if (!check || check(ex.value)) return true;
+      if (check(ex.value)) return true;
       warnings.push({
         code: 'invalid-example',
         operation: op.id,
@@ -103,6 +107,34 @@ function build(
   warnings.push(...responseExampleWarnings(model, op));
   built.set(op, { specs, warnings });
   return { specs: structuredClone(specs), warnings };
+}
+
+const coercing = new WeakMap<ServiceModel, SchemaValidator>();
+
+/**
+ * Whether a request body example is valid, as the server reads it: every kind is checked (a
+ * form or multipart example too, its fields coerced from text as a server does), and `required`
+ * waives readOnly fields. An example the schema refuses is not sent as a valid request (issue 26:
+ * an enum or `format: uri` broken in a form example was, and the mock's rightful 400 counted as
+ * the target's failure).
+ */
+function exampleCheck(
+  model: ServiceModel,
+  kind: string,
+  schema: JsonSchema,
+): ((value: unknown) => boolean) & { errors?: ErrorObject[] } {
+  const text = kind === 'form' || kind === 'multipart';
+  let v = text ? coercing.get(model) : validatorFor(model);
+  if (!v) coercing.set(model, (v = createSchemaValidator(model, { coerceTypes: 'array' })));
+  const fn = v.compile(schema);
+  const check = (value: unknown) => {
+    if (kind === 'binary') return true; // bytes: no schema speaks of them
+    const copy = structuredClone(value);
+    check.errors = fn(copy) ? [] : directionalErrors(model, fn.errors, 'request');
+    return check.errors.length === 0;
+  };
+  check.errors = [] as ErrorObject[];
+  return check;
 }
 
 /** Response examples that do not match their schemas (a mock answers a schema sample instead). */
