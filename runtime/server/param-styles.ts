@@ -191,8 +191,13 @@ function decoderOf(model: ServiceModel, p: Parameter, key: string): Decode | und
   return (bag) => set(bag, (v) => (typeof v === 'string' && /^\s*\{/.test(v) ? json(v) : read(v)));
 }
 
-/** `name[a]=1&name[b][c]=2` as `name: {a: 1, b: {c: 2}}` (deepObject). */
-function gatherDeep(bag: Bag, name: string): void {
+/**
+ * `name[a]=1&name[b][c]=2` as `name: {a: 1, b: {c: 2}}` (deepObject). The objects have no
+ * prototype: a `__proto__` or `constructor` step is a plain key, never a way into Object.prototype.
+ * With `consume`, the bracketed keys are taken out of the bag (a form body: its schema may not
+ * allow them beside the object).
+ */
+function gatherDeep(bag: Bag, name: string, consume = false): void {
   const prefix = `${name}[`;
   let found: Bag | undefined;
   for (const key of Object.keys(bag)) {
@@ -202,13 +207,15 @@ function gatherDeep(bag: Bag, name: string): void {
       .match(/\[([^\]]*)\]/g)
       ?.map((t) => t.slice(1, -1));
     if (!path || path.length === 0) continue;
-    found ??= {};
+    found ??= Object.create(null) as Bag;
     let node = found;
     for (const step of path.slice(0, -1)) {
-      const next = node[step];
-      node = (node[step] = typeof next === 'object' && next !== null ? next : {}) as Bag;
+      const next = Object.hasOwn(node, step) ? node[step] : undefined;
+      node = (node[step] =
+        typeof next === 'object' && next !== null ? next : Object.create(null)) as Bag;
     }
     node[path[path.length - 1]!] = bag[key];
+    if (consume) delete bag[key];
   }
   if (found) bag[name] = found;
   else if (Object.hasOwn(bag, name)) bag[name] = json(bag[name]);
@@ -272,13 +279,24 @@ export function installParamDecoding(app: FastifyInstance, model: ServiceModel):
       op.method !== 'get' &&
       op.method !== 'head';
     const cookies = cookieCheck(model, op);
-    if (steps.length === 0 && !bodyRequired && !cookies) return;
+    // Object fields of a form body in the bracket form (`metadata[k]=v`, what deepObject encoding
+    // and most form clients send) gathered into their objects; JSON text is still read as such.
+    const formObjects =
+      op.body?.kind === 'form'
+        ? [...propertiesOf(model, op.body.schema)]
+            .filter(([, sub]) => typesOf(model, sub).has('object'))
+            .map(([name]) => name)
+        : [];
+    if (steps.length === 0 && !bodyRequired && !cookies && formObjects.length === 0) return;
     appendHook(routeOptions, 'preValidation', async (request) => {
       cookies?.(request);
       if (bodyRequired && !hasBody(request))
         throw new HttpError(400, `body is required (send ${op.body!.mediaType})`, {
           outcome: 'invalid_parameters',
         });
+      const body = request.body as Bag | undefined;
+      if (typeof body === 'object' && body !== null)
+        for (const name of formObjects) gatherDeep(body, name, true);
       const raw = rawQueryOf(request.url);
       for (const { where, decode } of steps) {
         const bag = request[where] as Bag | undefined;
