@@ -58,6 +58,19 @@ export async function loadSpec(specPath: string): Promise<LoadedSpec> {
     throw new SpecError(shown, [{ message: 'the document is not an object', line: 1, column: 1 }]);
   }
   const version = (raw as OpenApiDocument)['openapi'];
+  const swagger = (raw as OpenApiDocument)['swagger'];
+  if (version === undefined && swagger !== undefined) {
+    // Swagger 2.0: said so at its own line, with the way to a description dataapi reads.
+    const pos = parsed.locate('/swagger');
+    throw new SpecError(shown, [
+      {
+        message: `this is a Swagger ${JSON.stringify(swagger)} description: dataapi reads OpenAPI 3.0.x and 3.1.x; convert it first (e.g. \`npx swagger2openapi ${shown} -o openapi.yaml\`)`,
+        pointer: '/swagger',
+        line: pos?.line ?? 1,
+        column: pos?.column ?? 1,
+      },
+    ]);
+  }
   if (typeof version !== 'string' || !/^3\.[01]\.\d+$/.test(version)) {
     const pos = parsed.locate('/openapi');
     throw new SpecError(shown, [
