@@ -9,9 +9,13 @@ import { serializeArrayParam, serializeObjectParam } from 'openapi-fetch';
 import { draw, hashText } from 'dataapi/runtime/sampler';
 import {
   chooseRequirement,
+  createSchemaValidator,
   describeErrors,
+  directionalErrors,
   placeCredential,
   validatorFor,
+  type ErrorObject,
+  type SchemaValidator,
 } from 'dataapi/runtime/shared';
 import { pointerOf, type DescriptionWarning } from './warnings.ts';
 
@@ -63,9 +67,9 @@ function build(
   const body = op.body;
   let specs: RequestSpec[] = [base];
   if (body) {
-    const check = body.kind === 'json' ? validatorFor(model).compile(body.schema) : undefined;
+    const check = exampleCheck(model, body.kind, body.schema);
     const examples = body.examples.filter((ex) => {
-      if (!check || check(ex.value)) return true;
+      if (check(ex.value)) return true;
       warnings.push({
         code: 'invalid-example',
         operation: op.id,
@@ -103,6 +107,34 @@ function build(
   warnings.push(...responseExampleWarnings(model, op));
   built.set(op, { specs, warnings });
   return { specs: structuredClone(specs), warnings };
+}
+
+const coercing = new WeakMap<ServiceModel, SchemaValidator>();
+
+/**
+ * Whether a request body example is valid, as the server reads it: every kind is checked (a
+ * form or multipart example too, its fields coerced from text as a server does), and `required`
+ * waives readOnly fields. An example the schema refuses is not sent as a valid request (issue 26:
+ * an enum or `format: uri` broken in a form example was, and the mock's rightful 400 counted as
+ * the target's failure).
+ */
+function exampleCheck(
+  model: ServiceModel,
+  kind: string,
+  schema: JsonSchema,
+): ((value: unknown) => boolean) & { errors?: ErrorObject[] } {
+  const text = kind === 'form' || kind === 'multipart';
+  let v = text ? coercing.get(model) : validatorFor(model);
+  if (!v) coercing.set(model, (v = createSchemaValidator(model, { coerceTypes: 'array' })));
+  const fn = v.compile(schema);
+  const check = (value: unknown) => {
+    if (kind === 'binary') return true; // bytes: no schema speaks of them
+    const copy = structuredClone(value);
+    check.errors = fn(copy) ? [] : directionalErrors(model, fn.errors, 'request');
+    return check.errors.length === 0;
+  };
+  check.errors = [] as ErrorObject[];
+  return check;
 }
 
 /** Response examples that do not match their schemas (a mock answers a schema sample instead). */
@@ -221,7 +253,8 @@ export function serialise(op: Operation, spec: RequestSpec, o: SerialiseOptions)
     const requirement = useBodyKey && bodyKey ? [bodyKey] : chooseRequirement(op.auth, undefined);
     for (const t of requirement.filter((x) => useBodyKey || x.in !== 'body')) {
       const place = placeCredential(t, keyValue);
-      if (place.in === 'query') query.push([place.name, place.value]);
+      if (place.in === 'query')
+        query.push([encodeURIComponent(place.name), encodeURIComponent(place.value)]);
       else if (place.in === 'header')
         headers[place.name === 'Authorization' ? 'authorization' : place.name] = place.value;
       else if (place.in === 'cookie')
@@ -234,7 +267,8 @@ export function serialise(op: Operation, spec: RequestSpec, o: SerialiseOptions)
   let path = o.path;
   for (const [name, value] of Object.entries(spec.path))
     path = path.split(`{${name}}`).join(pathValue(name, value, params.get(`path:${name}`)));
-  const qs = query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+  // Names and values are percent-encoded already (queryPairs; the credential below).
+  const qs = query.map(([k, v]) => `${k}=${v}`).join('&');
 
   let payload: string | Uint8Array<ArrayBuffer> | undefined;
   const method = (o.method ?? op.method).toLowerCase();
@@ -300,18 +334,26 @@ function scalar(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
+/** A query parameter as `name=value` pairs, the values already percent-encoded. */
 function queryPairs(name: string, value: unknown, p: Parameter | undefined): [string, string][] {
+  const enc = (v: unknown) => encodeURIComponent(scalar(v));
+  const key = encodeURIComponent(name);
+  // A list or object not exploded is one value whose delimiter stays literal: an encoded one
+  // (`%2C`) is part of an item (RFC 3986), which is how the server tells `a,b` from `["a,b"]`.
+  const delimiter =
+    p?.style === 'spaceDelimited' ? '%20' : p?.style === 'pipeDelimited' ? '|' : ',';
   if (Array.isArray(value)) {
     const explode = p?.explode ?? true;
-    return explode ? value.map((v) => [name, scalar(v)]) : [[name, value.map(scalar).join(',')]];
+    return explode ? value.map((v) => [key, enc(v)]) : [[key, value.map(enc).join(delimiter)]];
   }
   if (typeof value === 'object' && value !== null) {
     const entries = Object.entries(value as Obj);
-    if (p?.style === 'deepObject') return entries.map(([k, v]) => [`${name}[${k}]`, scalar(v)]);
-    if (p?.explode ?? true) return entries.map(([k, v]) => [k, scalar(v)]);
-    return [[name, entries.flatMap(([k, v]) => [k, scalar(v)]).join(',')]];
+    if (p?.style === 'deepObject')
+      return entries.map(([k, v]) => [encodeURIComponent(`${name}[${k}]`), enc(v)]);
+    if (p?.explode ?? true) return entries.map(([k, v]) => [encodeURIComponent(k), enc(v)]);
+    return [[key, entries.flatMap(([k, v]) => [encodeURIComponent(k), enc(v)]).join(',')]];
   }
-  return [[name, scalar(value)]];
+  return [[key, enc(value)]];
 }
 
 const MEDIA: Record<string, string> = {

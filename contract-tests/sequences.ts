@@ -218,9 +218,15 @@ function answer(p: Probe): string {
 
 const FILE_NAME = /^(file_?name|filename|original_?(file_?)?name)$/i;
 
-/** An upload that writes and whose answer declares a field for file names (`file_name`). */
+/**
+ * An upload of the service's own (its answer in the service's envelope) that writes and whose
+ * answer declares a field for file names (`file_name`). The service lists what it received; an
+ * upload of another description that answers with `filename` promises no such echo (it may name
+ * the file it stored, or one of its own choosing).
+ */
 function uploadsEchoed(model: ServiceModel, op: Operation): boolean {
   return (
+    op.envelope !== undefined &&
     op.body?.kind === 'multipart' &&
     op.body.fileFields.length > 0 &&
     op.writes &&

@@ -45,27 +45,39 @@ function getAt(doc: unknown, tokens: string[]): unknown {
   return node;
 }
 
-/** Internal schema refs deeper than a component, with the pointer each one targets. */
-function deepSchemaRefs(doc: Obj): Map<string, Obj[]> {
-  const found = new Map<string, Obj[]>();
-  const visit = (node: unknown, tokens: string[], inSchema: boolean) => {
+/** Where a reference is written: the object and its key (`$ref`, or a discriminator mapping's). */
+type Holder = [Obj, string];
+
+const isDeep = (pointer: string) => !/^\/components\/schemas\/[^/]+$/.test(pointer);
+
+/**
+ * Internal schema refs deeper than a component, with where each target pointer is written: the
+ * `$ref`s in schema places, and discriminator mapping values (references written as strings).
+ */
+function deepSchemaRefs(doc: Obj): Map<string, Holder[]> {
+  const found = new Map<string, Holder[]>();
+  const add = (ref: unknown, holder: Holder) => {
+    if (typeof ref !== 'string' || !ref.startsWith('#/') || !isDeep(ref.slice(1))) return;
+    found.set(ref.slice(1), [...(found.get(ref.slice(1)) ?? []), holder]);
+  };
+  const visit = (node: unknown, inSchema: boolean) => {
     if (Array.isArray(node)) {
-      node.forEach((v, i) => visit(v, [...tokens, String(i)], inSchema));
+      node.forEach((v) => visit(v, inSchema));
       return;
     }
     if (!isObject(node)) return;
-    const ref = node['$ref'];
-    if (inSchema && typeof ref === 'string' && ref.startsWith('#/')) {
-      const pointer = ref.slice(1);
-      if (!/^\/components\/schemas\/[^/]+$/.test(pointer))
-        found.set(pointer, [...(found.get(pointer) ?? []), node]);
+    if (inSchema) add(node['$ref'], [node, '$ref']);
+    const disc = node['discriminator'];
+    if (inSchema && isObject(disc) && isObject(disc['mapping'])) {
+      const mapping = disc['mapping'];
+      for (const key of Object.keys(mapping)) add(mapping[key], [mapping, key]);
     }
     for (const [key, value] of Object.entries(node)) {
       if (key === 'example' || key === 'examples' || key === 'enum' || key === 'const') continue;
-      visit(value, [...tokens, key], inSchema || SCHEMA_CONTEXT.has(key));
+      visit(value, inSchema || SCHEMA_CONTEXT.has(key));
     }
   };
-  visit(doc, [], false);
+  visit(doc, false);
   return found;
 }
 
@@ -89,58 +101,93 @@ function nameFor(tokens: string[], taken: Obj, hint: string | undefined): string
   return name;
 }
 
-/** Hoists deep schema refs into `components.schemas`, in place. */
+/**
+ * Hoists deep schema refs into `components.schemas`, in place, until none is left. Each round
+ * moves every targeted schema that is not inside another targeted one (moving one never shifts
+ * another's pointer), then points the refs into a moved schema at its new home; refs that are
+ * still deep (into a moved schema's inside) wait for the next round. Each schema moves at most
+ * once, so the rounds end: as many as targets nest, however many targets there are.
+ */
 export function hoistDeepSchemaRefs(
   doc: Obj,
   /** The author's name for what sits at a pointer (see SpecFiles.refNameAt). */
   nameHint: (pointer: string) => string | undefined = () => undefined,
 ): void {
-  for (let round = 0; round < 20; round++) {
+  for (;;) {
     const refs = deepSchemaRefs(doc);
-    if (refs.size === 0) return;
-    // Shallowest first: hoisting a schema moves the pointers of everything inside it.
-    const [pointer, holders] = [...refs].sort((a, b) => a[0].length - b[0].length)[0] as [
-      string,
-      Obj[],
-    ];
-    const tokens = tokensOf(pointer);
-    const parent = getAt(doc, tokens.slice(0, -1));
-    const last = tokens[tokens.length - 1];
-    const target = getAt(doc, tokens);
-    if (last === undefined || target === undefined || (!isObject(parent) && !Array.isArray(parent)))
-      return; // a dangling ref: load has already reported it
-    const components = isObject(doc['components']) ? doc['components'] : (doc['components'] = {});
-    const schemas = isObject(components['schemas'])
-      ? components['schemas']
-      : (components['schemas'] = {});
-    const name = nameFor(tokens, schemas, nameHint(pointer));
-    const home = `#/components/schemas/${escapeToken(name)}`;
-    Object.defineProperty(schemas, name, {
-      value: target,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-    const stub = { $ref: home };
-    if (Array.isArray(parent)) parent[Number(last)] = stub;
-    else
-      Object.defineProperty(parent, last, {
-        value: stub,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    for (const h of holders) h['$ref'] = home;
-    // Refs into the moved schema now start at its new home.
-    const prefix = `#${pointer}/`;
-    const rewrite = (node: unknown) => {
-      if (Array.isArray(node)) node.forEach(rewrite);
-      else if (isObject(node)) {
-        if (typeof node['$ref'] === 'string' && node['$ref'].startsWith(prefix))
-          node['$ref'] = home + '/' + node['$ref'].slice(prefix.length);
-        for (const v of Object.values(node)) rewrite(v);
-      }
-    };
-    rewrite(doc);
+    // Shallowest first: a target inside another one waits until the outer one has moved.
+    const ordered = [...refs].sort((a, b) => a[0].length - b[0].length);
+    const moved = new Map<string, string>();
+    for (const [pointer, holders] of ordered) {
+      if (insideOneOf(pointer, moved)) continue;
+      const home = hoistOne(doc, pointer, nameHint);
+      if (home === undefined) continue; // a dangling ref: load has already reported it
+      moved.set(pointer, home);
+      for (const [h, key] of holders) h[key] = home;
+    }
+    if (moved.size === 0) return;
+    rewriteInto(doc, moved);
   }
+}
+
+/** Whether one of the pointers in `moved` is a proper prefix of `pointer`. */
+function insideOneOf(pointer: string, moved: Map<string, string>): boolean {
+  for (let i = pointer.indexOf('/', 1); i > 0; i = pointer.indexOf('/', i + 1))
+    if (moved.has(pointer.slice(0, i))) return true;
+  return false;
+}
+
+/** Moves the schema at `pointer` to components.schemas, leaving a `$ref`; its new home. */
+function hoistOne(
+  doc: Obj,
+  pointer: string,
+  nameHint: (pointer: string) => string | undefined,
+): string | undefined {
+  const tokens = tokensOf(pointer);
+  const parent = getAt(doc, tokens.slice(0, -1));
+  const last = tokens[tokens.length - 1];
+  const target = getAt(doc, tokens);
+  if (last === undefined || target === undefined || (!isObject(parent) && !Array.isArray(parent)))
+    return undefined;
+  const components = isObject(doc['components']) ? doc['components'] : (doc['components'] = {});
+  const schemas = isObject(components['schemas'])
+    ? components['schemas']
+    : (components['schemas'] = {});
+  const name = nameFor(tokens, schemas, nameHint(pointer));
+  const home = `#/components/schemas/${escapeToken(name)}`;
+  define(schemas, name, target);
+  const stub = { $ref: home };
+  if (Array.isArray(parent)) parent[Number(last)] = stub;
+  else define(parent, last, stub);
+  return home;
+}
+
+// defineProperty, not assignment: a key such as `__proto__` stays an own property.
+const define = (o: Obj, key: string, value: unknown) =>
+  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+
+/** Refs into a moved schema now start at its new home (one walk for the whole round). */
+function rewriteInto(doc: Obj, moved: Map<string, string>): void {
+  const moveRef = (ref: unknown): unknown => {
+    if (typeof ref !== 'string' || !ref.startsWith('#/')) return ref;
+    // The moved pointers are disjoint: at most one is a prefix of this ref.
+    for (let i = ref.indexOf('/', 2); i > 0; i = ref.indexOf('/', i + 1)) {
+      const home = moved.get(ref.slice(1, i));
+      if (home !== undefined) return home + ref.slice(i);
+    }
+    return ref;
+  };
+  const visit = (node: unknown) => {
+    if (Array.isArray(node)) node.forEach(visit);
+    else if (isObject(node)) {
+      if (typeof node['$ref'] === 'string') node['$ref'] = moveRef(node['$ref']);
+      const disc = node['discriminator'];
+      if (isObject(disc) && isObject(disc['mapping'])) {
+        const mapping = disc['mapping'];
+        for (const key of Object.keys(mapping)) mapping[key] = moveRef(mapping[key]);
+      }
+      for (const v of Object.values(node)) visit(v);
+    }
+  };
+  visit(doc);
 }

@@ -181,6 +181,30 @@ export class SpecFiles {
     return t.tokens[t.tokens.length - 1] ?? path.basename(t.file).replace(/\.[^.]*$/, '');
   }
 
+  /**
+   * Where `ref`, written in the object at `pointer` of the bundled document, leads in the source
+   * files (`<file>#<pointer>`). With no `ref`: where the object at `pointer` itself was written
+   * (the target of the `$ref` it was written as, if any). For the references the bundler does not
+   * rewrite: a discriminator's mapping values.
+   */
+  sourceKey(pointer: string, ref?: string): string | undefined {
+    let { file, tokens, node } = this.walk(pointer);
+    for (let hops = 0; hops < 50 && isObject(node) && typeof node['$ref'] === 'string'; hops++) {
+      const t = this.target(file, node['$ref']);
+      if (!t) return undefined;
+      try {
+        file = this.file(t.file);
+      } catch {
+        return undefined;
+      }
+      tokens = t.tokens;
+      node = getAt(file.raw, tokens);
+    }
+    if (ref === undefined) return `${file.abs}#${toPointer(tokens)}`;
+    const t = this.target(file, ref);
+    return t && `${t.file}#${toPointer(t.tokens)}`;
+  }
+
   /** Follows `pointer` from the root through `$ref`s; stops on the node at its last token. */
   private walk(pointer: string): { file: SpecFile; tokens: string[]; node: unknown } {
     let file = this.root;

@@ -20,6 +20,8 @@ export interface LoadedSpec {
   inputs?: string[];
   /** The root file's text, when the document is exactly that text as JSON.parse reads it. */
   jsonText?: string;
+  /** What the loader mended so the description could be read (reported as findings). */
+  repairs?: { code: string; pointer: string; message: string }[];
 }
 
 export interface SpecProblem {

@@ -8,6 +8,8 @@ import { createRequire } from 'node:module';
 import { isObject } from '../model/object.ts';
 import { joinPointer, splitPointer } from '../model/pointer.ts';
 import { hoistDeepSchemaRefs } from './load-hoist.ts';
+import { rewriteExternalMappings } from './load-mapping.ts';
+import { mayHavePropertiesRef, repairPropertiesRefs, type LoadRepair } from './load-repair.ts';
 import { SpecFiles } from './load-refs.ts';
 import {
   parseSpecText,
@@ -56,6 +58,19 @@ export async function loadSpec(specPath: string): Promise<LoadedSpec> {
     throw new SpecError(shown, [{ message: 'the document is not an object', line: 1, column: 1 }]);
   }
   const version = (raw as OpenApiDocument)['openapi'];
+  const swagger = (raw as OpenApiDocument)['swagger'];
+  if (version === undefined && swagger !== undefined) {
+    // Swagger 2.0: said so at its own line, with the way to a description dataapi reads.
+    const pos = parsed.locate('/swagger');
+    throw new SpecError(shown, [
+      {
+        message: `this is a Swagger ${JSON.stringify(swagger)} description: dataapi reads OpenAPI 3.0.x and 3.1.x; convert it first (e.g. \`npx swagger2openapi ${shown} -o openapi.yaml\`)`,
+        pointer: '/swagger',
+        line: pos?.line ?? 1,
+        column: pos?.column ?? 1,
+      },
+    ]);
+  }
   if (typeof version !== 'string' || !/^3\.[01]\.\d+$/.test(version)) {
     const pos = parsed.locate('/openapi');
     throw new SpecError(shown, [
@@ -76,8 +91,10 @@ export async function loadSpec(specPath: string): Promise<LoadedSpec> {
   if (refProblems.length > 0) throw new SpecError(shown, refProblems, 'DATAAPI_SPEC_REF');
   // Bundle first (every `$ref` internal then), then validate the bundle.
   let document: OpenApiDocument;
+  const repairs: LoadRepair[] = [];
   try {
-    if (files.paths.length === 1 && !hasDeepRef(text)) {
+    const repairing = files.paths.length > 1 || mayHavePropertiesRef(text);
+    if (files.paths.length === 1 && !hasDeepRef(text) && !repairing) {
       // One file, internal `$ref`s only (checkRefs read every file a `$ref` reaches): the bundle
       // would be the document itself, so the bundler's crawl (and a copy) is skipped.
       document = raw as OpenApiDocument;
@@ -92,8 +109,10 @@ export async function loadSpec(specPath: string): Promise<LoadedSpec> {
         file,
         structuredClone(raw) as never,
       )) as unknown as OpenApiDocument;
+      rewriteExternalMappings(document, files);
       hoistDeepSchemaRefs(document, (pointer) => files.refNameAt(pointer));
     }
+    if (repairing) repairs.push(...repairPropertiesRefs(document));
     // The document against the OpenAPI schema of its version, as it is: each object is checked
     // where it is written (swagger-parser's validate() would dereference a copy first and check
     // every shared schema again at each use, several times the work on a large description).
@@ -101,7 +120,13 @@ export async function loadSpec(specPath: string): Promise<LoadedSpec> {
   } catch (err) {
     throw toSpecError(shown, files, err);
   }
-  const spec: LoadedSpec = { file: shown, document, locate: parsed.locate, inputs: files.paths };
+  const spec: LoadedSpec = {
+    file: shown,
+    document,
+    locate: parsed.locate,
+    inputs: files.paths,
+    ...(repairs.length > 0 ? { repairs } : {}),
+  };
   // The document is the root file's JSON as parsed (no copy, no bundling, no repair).
   if (document === raw && parsed.jsonText !== undefined) spec.jsonText = parsed.jsonText;
   return spec;

@@ -103,6 +103,10 @@ export const RESPONSE_JUDGES = {
         continue;
       }
       if (!declaredResponse(ctx.op, s)) {
+        // HTTP's own answer to the suite's own provocation (405 to a wrong method, 415 to a wrong
+        // content type) is no gap in the description: few declare them, and method-path judges
+        // them. Warning about them was most of all description warnings on real descriptions.
+        if (provoked(p, s)) continue;
         if (isProbeOfRefusal(p) && s >= 400 && s < 500)
           undeclared.set(s, [...(undeclared.get(s) ?? []), p]);
         else violations.push({ probe: p, expected: `one of ${declared}`, actual: actualOf(p) });
@@ -332,3 +336,11 @@ export const RESPONSE_JUDGES = {
     return { covered, violations };
   },
 } satisfies Record<string, Judge>;
+
+/** A status the protocol gives the suite's own probe (405 to a wrong method, 415 to a wrong body type). */
+function provoked(p: Probe, status: number): boolean {
+  return (
+    (status === 405 && p.role === 'wrong-method') ||
+    (status === 415 && p.role === 'wrong-content-type')
+  );
+}

@@ -123,6 +123,15 @@ export function unusable(
       if (why) return `body field ${name}: ${why}`;
     }
   }
+  // A required body that is not JSON and sends no byte (`''` as text, no form field) is no body.
+  if (body?.required && !spec.omitBody && body.kind !== 'json' && body.kind !== 'multipart') {
+    const empty =
+      spec.body === undefined ||
+      spec.body === null ||
+      spec.body === '' ||
+      (body.kind === 'form' && vanishes(spec.body) !== undefined);
+    if (empty) return 'body: empty, which reads as no body (the body is required)';
+  }
   for (const group of op.requireAnyOf)
     if (!group.some((n) => spec.query[n] !== undefined)) return `none of ${group.join(', ')}`;
   if (op.body && !spec.omitBody) {

@@ -122,15 +122,31 @@ function warningLines(report: ContractReport, paint: (c: string, t: string) => s
   return out;
 }
 
+/**
+ * The operations the run reached: those with results, and those whose checks only crashed (an
+ * error names its test, `<operation> > <check> (...)`): the line must not count fewer.
+ */
+function operationsOf(report: ContractReport): number {
+  const ops = new Set(report.results.map((r) => r.operation));
+  for (const e of report.errors) {
+    const m = /^([^\s>]+)(?: \(preview\))? > /.exec(e);
+    if (m) ops.add(m[1] as string);
+  }
+  return ops.size;
+}
+
 function totalsLine(report: ContractReport, paint: (c: string, t: string) => string): string {
   const s = report.summary;
   const waits = waitsOf(report);
+  const errors = report.errors.length;
   return (
     `Checks: ${paint('32', `${s.passed} passed`)}, ${paint(s.failed ? '31;1' : '0', `${s.failed} failed`)}, ${s.skipped} skipped` +
+    // Errors fail the run (exit 1) as failures do: the line says so.
+    (errors ? `, ${paint('31;1', `${errors} error${errors === 1 ? '' : 's'} outside any check`)}` : '') +
     (report.warnings?.length
       ? `, ${report.warnings.length} description warning${report.warnings.length === 1 ? '' : 's'}`
       : '') +
-    ` (${counted(new Set(report.results.map((r) => r.operation)).size, 'operation')}, ${counted(s.requests, 'request')}` +
+    ` (${counted(operationsOf(report), 'operation')}, ${counted(s.requests, 'request')}` +
     (report.fuzz ? ` of which ${generatedRequests(report)} generated` : '') +
     (waits.retries ? `, 429 retries: ${waits.retries} (waited ${Math.round(waits.waitedMs)} ms)` : '') +
     `, ${(report.durationMs / 1000).toFixed(1)} s)` +

@@ -10,3 +10,8 @@ export function renderTypes(
 export function syntaxError(file: { path: string; content: string }): string | undefined;
 /** Bare schema names in discriminator mappings made references (changes `document`). */
 export function qualifyDiscriminatorMappings(document: unknown): void;
+/**
+ * The first type errors of generated types.ts when it has an indexed access deeper than a
+ * component (the construct known not to compile); undefined otherwise.
+ */
+export function typeErrors(file: { path: string; content: string }): string | undefined;

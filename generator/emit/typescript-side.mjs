@@ -17,7 +17,9 @@
 // `$ref` sends it into endless recursion. Those words are swapped for placeholders on the way in
 // and back on the way out; they are plain identifiers, so putting them back is the same text in
 // every position.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 
 const require = createRequire(import.meta.url);
 const transformSchema = require('openapi-typescript/dist/transform/index.cjs');
@@ -206,4 +208,52 @@ export function syntaxError(file) {
   const excerpt = file.content.split('\n')[line]?.trim().slice(0, 160) ?? '';
   const message = ts.flattenDiagnosticMessageText(d.messageText, ' ');
   return `emitted ${file.path} does not parse: ${message} at line ${line + 1}:${character + 1}\n  ${excerpt}`;
+}
+
+/**
+ * An indexed access into a component (`components["schemas"]["Pet"]["allOf"]`) or a path: what
+ * openapi-typescript writes for a `$ref` deeper than a component, the one construct of its output
+ * known not to compile. The loader hoists every such `$ref`, so the usual types.ts has none and
+ * costs no type check; one that has any is type-checked (a whole check of a large types.ts costs
+ * as much as the rest of the run).
+ */
+const DEEP_ACCESS = /\b(?:components\["\w+"\]|paths)\["(?:[^"\\]|\\.)*"\]\[/;
+
+/**
+ * The first type errors of generated types.ts (it imports nothing: the compiler's ES5 library is
+ * all it needs), or undefined when it has no deep indexed access or type-checks.
+ * @param {{ path: string; content: string }} file
+ * @returns {string | undefined}
+ */
+export function typeErrors(file) {
+  if (file.path !== 'types.ts' || !DEEP_ACCESS.test(file.content)) return undefined;
+  const ts = (compiler ??= require('typescript'));
+  const lib = path.join(path.dirname(require.resolve('typescript')), 'lib.es5.d.ts');
+  const texts = new Map([
+    ['/types.ts', file.content],
+    ['/lib.es5.d.ts', readFileSync(lib, 'utf8')],
+  ]);
+  const host = {
+    getSourceFile: (name, version) =>
+      texts.has(name) ? ts.createSourceFile(name, texts.get(name), version) : undefined,
+    getDefaultLibFileName: () => '/lib.es5.d.ts',
+    writeFile: () => undefined,
+    getCurrentDirectory: () => '/',
+    getCanonicalFileName: (f) => f,
+    useCaseSensitiveFileNames: () => true,
+    getNewLine: () => '\n',
+    fileExists: (f) => texts.has(f),
+    readFile: (f) => texts.get(f),
+  };
+  const options = { noEmit: true, strict: true, noLib: true, target: ts.ScriptTarget.ES2022 };
+  const program = ts.createProgram(['/lib.es5.d.ts', '/types.ts'], options, host);
+  const source = program.getSourceFile('/types.ts');
+  const errors = program.getSemanticDiagnostics(source);
+  if (errors.length === 0) return undefined;
+  const lines = errors.slice(0, 3).map((d) => {
+    const { line, character } = source.getLineAndCharacterOfPosition(d.start ?? 0);
+    const message = ts.flattenDiagnosticMessageText(d.messageText, ' ').slice(0, 200);
+    return `  types.ts(${line + 1},${character + 1}): error TS${d.code}: ${message}`;
+  });
+  return [`emitted types.ts does not type-check (${errors.length} errors):`, ...lines].join('\n');
 }

@@ -46,12 +46,13 @@ export interface NormaliseOptions {
 }
 
 export function normalise(
-  spec: Pick<LoadedSpec, 'file' | 'locate' | 'document'>,
+  spec: Pick<LoadedSpec, 'file' | 'locate' | 'document' | 'repairs'>,
   options: NormaliseOptions = {},
 ): ServiceModel {
   const doc = spec.document;
   const problems = new Problems(spec);
   const findings = new Findings(spec);
+  for (const r of spec.repairs ?? []) findings.add(r.code, r.pointer, r.message);
   const is30 = String(doc['openapi']).startsWith('3.0');
   const conv = new SchemaConverter(doc, is30, findings);
   const groups = readCodeGroups(doc, problems);

@@ -124,3 +124,38 @@ function repairType(value: unknown, at: string, findings: Findings): Repair {
   if (known.length === 0) return DROP;
   return keep(known.length === 1 ? known[0] : known);
 }
+
+/**
+ * Whether a `default` fits its own schema's `type`, `enum` and `const` (read where it is written,
+ * without following references: cheap, and what real descriptions get wrong, e.g.
+ * `default: "null"` on an integer). A server fills a default in where the value is missing; an
+ * invalid one would make it refuse every request that leaves the field out.
+ */
+export function defaultFits(schema: Record<string, unknown>, value: unknown): boolean {
+  if (value === null && (schema['nullable'] === true || schema['x-nullable'] === true)) return true;
+  if (Array.isArray(schema['enum']) && !schema['enum'].some((v) => sameJson(v, value)))
+    return false;
+  if ('const' in schema && !sameJson(schema['const'], value)) return false;
+  const types = Array.isArray(schema['type']) ? schema['type'] : [schema['type']];
+  if (schema['type'] === undefined) return true;
+  return types.some((t) => typeof t !== 'string' || !TYPES.has(t) || isOfType(t, value));
+}
+
+function isOfType(type: string, value: unknown): boolean {
+  switch (type) {
+    case 'null':
+      return value === null;
+    case 'integer':
+      return Number.isInteger(value);
+    case 'number':
+      return typeof value === 'number';
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
+    default:
+      return typeof value === type;
+  }
+}
+
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);

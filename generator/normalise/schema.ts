@@ -14,10 +14,12 @@
  */
 import { escapeToken, unescapeToken } from '../../model/pointer.ts';
 import type { Findings } from './findings.ts';
-import { repairKeyword, validPattern } from './schema-repair.ts';
+import { defaultFits, repairKeyword, validPattern } from './schema-repair.ts';
+import { inheritFlags } from './schema-flags.ts';
 import { SCHEMA_ROOT_ID, type JsonSchema } from '../../model/types.ts';
 import { isObject, setOwn, type Obj } from '../../model/object.ts';
 import { getAt, refPointer } from '../../model/refs.ts';
+import { excerpt } from '../../model/text.ts';
 import {
   SCHEMA_KEYWORDS as SCHEMA_KEYS,
   SCHEMA_LIST_KEYWORDS as SCHEMA_LIST_KEYS,
@@ -137,9 +139,18 @@ export class SchemaConverter {
         delete out[bound];
       }
     }
+    if ('default' in out && this.findings && !defaultFits(schema, out['default'])) {
+      this.findings.add(
+        'schema-bad-default',
+        `${at}/default`,
+        `default ${excerpt(out['default'], 40)} does not fit its own schema: ignored (a server would fill it in where the value is missing)`,
+      );
+      delete out['default'];
+    }
     if (schema['example'] !== undefined && out['examples'] === undefined)
       out['examples'] = [schema['example']];
     discriminate(out, schema, this.document);
+    inheritFlags(out, schema, this.document);
     if (schema['nullable'] === true || schema['x-nullable'] === true) return makeNullable(out);
     return out;
   }

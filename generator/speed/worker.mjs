@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
-import { renderTypes, syntaxError } from '../emit/typescript-side.mjs';
+import { renderTypes, syntaxError, typeErrors } from '../emit/typescript-side.mjs';
 
 const sha = (text) => createHash('sha256').update(text).digest('hex');
 /** @type {{ hash: string; types: Promise<string> } | undefined} */
@@ -39,7 +39,7 @@ const jobs = {
   },
   /** @param {{ path: string; content: string }[]} files */
   async check(files) {
-    return files.map(syntaxError).filter(Boolean);
+    return files.map((f) => syntaxError(f) ?? typeErrors(f)).filter(Boolean);
   },
 };
 

@@ -13,7 +13,7 @@ import type { RenderedFile } from '../emit/render.ts';
 export interface TypeScriptWorker {
   /** generated/types.ts's text for the loaded description (openapi-typescript). */
   render(spec: LoadedSpec): Promise<string>;
-  /** The parse errors of emitted TypeScript files (empty when all parse). */
+  /** The parse errors of emitted TypeScript files, and types.ts's type errors (empty when none). */
   check(files: RenderedFile[]): Promise<string[]>;
   /** Ends the worker (its heap goes with it); later calls fail. */
   close(): void;
@@ -78,8 +78,8 @@ function inProcess(): TypeScriptWorker {
   return {
     render: async (spec) => (await side).renderTypes(spec.document),
     check: async (files) => {
-      const { syntaxError } = await side;
-      return files.map((f) => syntaxError(f)).filter((e): e is string => !!e);
+      const { syntaxError, typeErrors } = await side;
+      return files.map((f) => syntaxError(f) ?? typeErrors(f)).filter((e): e is string => !!e);
     },
     close: () => undefined,
   };

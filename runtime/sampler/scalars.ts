@@ -166,6 +166,62 @@ export function patternRegExp(pattern: string): RegExp | undefined {
   return undefined;
 }
 
+/**
+ * fast-check's strings matching a RegExp, or undefined when it cannot express it. It has no
+ * lookaround (`^(?!sink_)[a-z_]+$` threw and took the whole operation down): those only constrain
+ * and consume nothing, so strings of the pattern without them are drawn, and the draw's own
+ * validation against the real pattern keeps the ones that match.
+ */
+function stringMatching(re: RegExp, maxLength: number): fc.Arbitrary<string> | undefined {
+  for (const source of [re.source, withoutLookarounds(re.source)]) {
+    try {
+      return fc.stringMatching(new RegExp(source, re.flags), { maxLength });
+    } catch {
+      // not expressible: try without lookarounds, then give up
+    }
+  }
+  return undefined;
+}
+
+/** A RegExp source without its lookahead and lookbehind groups. */
+export function withoutLookarounds(source: string): string {
+  let out = '';
+  for (let i = 0; i < source.length; i++) {
+    const rest = source.slice(i);
+    if (!/^\((\?[=!]|\?<[=!])/.test(rest)) {
+      const c = source[i] as string;
+      if (c === '\\') {
+        out += source.slice(i, i + 2);
+        i++;
+      } else if (c === '[') {
+        const end = classEnd(source, i);
+        out += source.slice(i, end + 1);
+        i = end;
+      } else out += c;
+      continue;
+    }
+    // Skip to the group's closing parenthesis (escapes and classes inside do not count).
+    let depth = 0;
+    for (; i < source.length; i++) {
+      const c = source[i];
+      if (c === '\\') i++;
+      else if (c === '[') i = classEnd(source, i);
+      else if (c === '(') depth++;
+      else if (c === ')' && --depth === 0) break;
+    }
+  }
+  return out;
+}
+
+/** The index of the `]` that closes the character class opened at `start`. */
+function classEnd(source: string, start: number): number {
+  for (let i = start + 1; i < source.length; i++) {
+    if (source[i] === '\\') i++;
+    else if (source[i] === ']') return i;
+  }
+  return source.length - 1;
+}
+
 export function stringArbitrary(
   s: Obj,
   patterns: string[],
@@ -180,7 +236,8 @@ export function stringArbitrary(
   if (first) {
     // No filter (a filter that never passes never ends): the draw validates and retries.
     void others;
-    return fc.stringMatching(first, { maxLength: Math.max(max, 64) });
+    const matching = stringMatching(first, Math.max(max, 64));
+    if (matching) return matching;
   }
   const format = typeof s.format === 'string' ? formatted(s.format) : undefined;
   if (format) return format;

@@ -39,7 +39,7 @@ export function cookieCheck(
     }
     const coercing = validatorsFor(model).params;
     const validate = coercing.compile(schema);
-    if (validate(bag)) return;
+    if (validate(bag)) return; // (defaults are not filled in: nothing reads this bag after)
     const why = coercing.ajv.errorsText(validate.errors, { dataVar: 'cookie' });
     throw new HttpError(400, why, { outcome: 'invalid_parameters' });
   };

@@ -21,7 +21,60 @@ import { carriesJson, complex, itemsOf, typesOf } from './schema-types.ts';
 import { validatorsFor } from './validation.ts';
 
 type Bag = Record<string, unknown>;
-type Decode = (bag: Bag) => void;
+/** The query's values as sent (still percent-encoded), by decoded name. */
+type RawQuery = () => Map<string, string[]>;
+type Decode = (bag: Bag, raw: RawQuery) => void;
+
+/** `+` is a space in a query (form encoding); undefined for a malformed escape. */
+function decodeQueryText(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The query string of a request URL read into raw values by name (once per request). */
+function rawQueryOf(url: string): RawQuery {
+  let map: Map<string, string[]> | undefined;
+  return () => {
+    if (map) return map;
+    map = new Map();
+    const at = url.indexOf('?');
+    if (at < 0) return map;
+    for (const pair of url.slice(at + 1).split('&')) {
+      if (pair === '') continue;
+      const eq = pair.indexOf('=');
+      const name = decodeQueryText(eq < 0 ? pair : pair.slice(0, eq));
+      if (name === undefined) continue;
+      map.set(name, [...(map.get(name) ?? []), eq < 0 ? '' : pair.slice(eq + 1)]);
+    }
+    return map;
+  };
+}
+
+/**
+ * Raw (still encoded) query values split on a delimiter written literally, then each piece
+ * decoded: an encoded delimiter (`%2C`) is part of an item (RFC 3986), so `?s=%2C` is the one
+ * item ",". A space can only travel encoded (`%20` or `+`), and a pipe often is (`%7C`): those
+ * split in either form. Undefined when a piece does not decode.
+ */
+function splitRaw(values: string[], delimiter: string): string[] | undefined {
+  const pattern = delimiter === ' ' ? /%20|\+| /i : delimiter === '|' ? /\||%7C/i : delimiter;
+  const out: string[] = [];
+  for (const v of values) {
+    if (v === '') {
+      out.push('');
+      continue;
+    }
+    for (const piece of v.split(pattern)) {
+      const text = decodeQueryText(piece);
+      if (text === undefined) return undefined;
+      out.push(text);
+    }
+  }
+  return out;
+}
 
 /** JSON text to a value; anything else as it came. */
 function json(value: unknown): unknown {
@@ -115,9 +168,11 @@ function decoderOf(model: ServiceModel, p: Parameter, key: string): Decode | und
     const itemsComplex = items !== undefined && complex(typesOf(model, items));
     const delimiter = p.explode && p.in === 'query' ? undefined : DELIMITERS[p.style];
     if (delimiter === undefined && !itemsComplex) return undefined;
-    return (bag) =>
+    return (bag, raw) =>
       set(bag, (v) => {
-        const list = delimiter === undefined ? v : splitList(v, delimiter);
+        const sent = p.in === 'query' && delimiter !== undefined ? raw().get(key) : undefined;
+        const fromRaw = sent ? splitRaw(sent, delimiter!) : undefined;
+        const list = fromRaw ?? (delimiter === undefined ? v : splitList(v, delimiter));
         return itemsComplex ? (Array.isArray(list) ? list : [list]).map(json) : list;
       });
   }
@@ -136,8 +191,13 @@ function decoderOf(model: ServiceModel, p: Parameter, key: string): Decode | und
   return (bag) => set(bag, (v) => (typeof v === 'string' && /^\s*\{/.test(v) ? json(v) : read(v)));
 }
 
-/** `name[a]=1&name[b][c]=2` as `name: {a: 1, b: {c: 2}}` (deepObject). */
-function gatherDeep(bag: Bag, name: string): void {
+/**
+ * `name[a]=1&name[b][c]=2` as `name: {a: 1, b: {c: 2}}` (deepObject). The objects have no
+ * prototype: a `__proto__` or `constructor` step is a plain key, never a way into Object.prototype.
+ * With `consume`, the bracketed keys are taken out of the bag (a form body: its schema may not
+ * allow them beside the object).
+ */
+function gatherDeep(bag: Bag, name: string, consume = false): void {
   const prefix = `${name}[`;
   let found: Bag | undefined;
   for (const key of Object.keys(bag)) {
@@ -147,13 +207,15 @@ function gatherDeep(bag: Bag, name: string): void {
       .match(/\[([^\]]*)\]/g)
       ?.map((t) => t.slice(1, -1));
     if (!path || path.length === 0) continue;
-    found ??= {};
+    found ??= Object.create(null) as Bag;
     let node = found;
     for (const step of path.slice(0, -1)) {
-      const next = node[step];
-      node = (node[step] = typeof next === 'object' && next !== null ? next : {}) as Bag;
+      const next = Object.hasOwn(node, step) ? node[step] : undefined;
+      node = (node[step] =
+        typeof next === 'object' && next !== null ? next : Object.create(null)) as Bag;
     }
     node[path[path.length - 1]!] = bag[key];
+    if (consume) delete bag[key];
   }
   if (found) bag[name] = found;
   else if (Object.hasOwn(bag, name)) bag[name] = json(bag[name]);
@@ -217,16 +279,28 @@ export function installParamDecoding(app: FastifyInstance, model: ServiceModel):
       op.method !== 'get' &&
       op.method !== 'head';
     const cookies = cookieCheck(model, op);
-    if (steps.length === 0 && !bodyRequired && !cookies) return;
+    // Object fields of a form body in the bracket form (`metadata[k]=v`, what deepObject encoding
+    // and most form clients send) gathered into their objects; JSON text is still read as such.
+    const formObjects =
+      op.body?.kind === 'form'
+        ? [...propertiesOf(model, op.body.schema)]
+            .filter(([, sub]) => typesOf(model, sub).has('object'))
+            .map(([name]) => name)
+        : [];
+    if (steps.length === 0 && !bodyRequired && !cookies && formObjects.length === 0) return;
     appendHook(routeOptions, 'preValidation', async (request) => {
       cookies?.(request);
       if (bodyRequired && !hasBody(request))
         throw new HttpError(400, `body is required (send ${op.body!.mediaType})`, {
           outcome: 'invalid_parameters',
         });
+      const body = request.body as Bag | undefined;
+      if (typeof body === 'object' && body !== null)
+        for (const name of formObjects) gatherDeep(body, name, true);
+      const raw = rawQueryOf(request.url);
       for (const { where, decode } of steps) {
         const bag = request[where] as Bag | undefined;
-        if (typeof bag === 'object' && bag !== null) decode(bag);
+        if (typeof bag === 'object' && bag !== null) decode(bag, raw);
       }
     });
   });

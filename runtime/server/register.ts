@@ -138,6 +138,11 @@ export async function registerService(
   }
   installParamDecoding(app, model);
 
+  // A path with an explicit HEAD operation: its GET must not add Fastify's automatic HEAD route,
+  // which would answer in the HEAD operation's place.
+  const explicitHead = new Set(
+    model.operations.filter((o) => o.method === 'head').map((o) => toRoutePath(o.path).url),
+  );
   const addRoute = (op: Operation, preview: boolean) => {
     const route = toRoutePath(preview && op.preview ? op.preview.path : op.path);
     const schema = routeSchemas(model, op, route.params);
@@ -156,6 +161,7 @@ export async function registerService(
       app.route({
         method: op.method.toUpperCase() as 'GET',
         url: route.url,
+        ...(op.method === 'get' && explicitHead.has(route.url) ? { exposeHeadRoute: false } : {}),
         bodyLimit: limits.bodyBytes,
         schema,
         ...(constraint ? { constraints: { [OPERATION_CONSTRAINT]: constraint } } : {}),

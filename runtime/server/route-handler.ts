@@ -14,7 +14,7 @@ import type { RouteContext } from './route-context.ts';
 import { acceptedKey } from './route-auth.ts';
 import { isArraySchema, propertiesOf } from 'dataapi/model';
 import type { OperationInput } from './types.ts';
-import type { Validators } from './validation.ts';
+import { fillDefaults, type Validators } from './validation.ts';
 import { isJsonField } from './schema-types.ts';
 
 /** What every handler receives (typed per operation by the generated Handlers type). */
@@ -75,6 +75,7 @@ function multipartReader(
       const text = validators.params.ajv.errorsText(validate.errors, { dataVar: 'body' });
       throw new HttpError(400, `body ${text}`, { outcome: 'invalid_parameters' });
     }
+    fillDefaults(model, body.schema, value, validate);
     for (const f of fileFields) delete value[f];
     return { body: value, files: form.files };
   };

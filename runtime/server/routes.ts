@@ -66,6 +66,21 @@ function templateRegex(path: string): RegExp {
 
 const segments = (path: string) => path.split('/').length;
 
+/**
+ * A request path as the router reads it: percent-escapes decoded (`/caf%C3%A9` is `/café`),
+ * except an encoded `/`, which stays inside its segment. A malformed escape stays as it came.
+ */
+function decodePath(pathname: string): string {
+  if (!pathname.includes('%')) return pathname;
+  return pathname.replace(/(?:%(?!2f)[0-9a-f]{2})+/gi, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
+}
+
 /** Every declared path (and preview path) with its methods. */
 export function createPathMatcher(model: ServiceModel): PathMatcher {
   // Keyed by the template's shape: `/a/{id}` and `/a/{name}` are one route to a router, so a
@@ -89,6 +104,7 @@ export function createPathMatcher(model: ServiceModel): PathMatcher {
   const entries = [...byPath.entries()].sort(
     ([a], [b]) => Number(a.includes('{')) - Number(b.includes('{')),
   );
+  const isStatic = (e: PathEntry) => !e.regex.source.includes('[^/]+');
   const bySegments = new Map<number, PathEntry[]>();
   for (const [path, entry] of entries) {
     const list = bySegments.get(segments(path));
@@ -96,10 +112,21 @@ export function createPathMatcher(model: ServiceModel): PathMatcher {
     else bySegments.set(segments(path), [entry]);
   }
   return {
-    match(pathname) {
-      for (const e of bySegments.get(segments(pathname)) ?? [])
-        if (e.regex.test(pathname)) return e;
-      return undefined;
+    match(raw) {
+      const pathname = decodePath(raw);
+      // The router routes each method on its own: every template the path matches (`/{a}/{b}`
+      // and `/{a}/{b}.pgn` both match `/x/y.pgn`) serves its methods there. A static path wins.
+      let hit: { methods: string[]; ops: Operation[] } | undefined;
+      for (const e of bySegments.get(segments(pathname)) ?? []) {
+        if (!e.regex.test(pathname)) continue;
+        if (isStatic(e)) return e;
+        if (!hit) hit = { methods: [...e.methods], ops: [...e.ops] };
+        else {
+          for (const m of e.methods) if (!hit.methods.includes(m)) hit.methods.push(m);
+          hit.ops.push(...e.ops);
+        }
+      }
+      return hit;
     },
   };
 }

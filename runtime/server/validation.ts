@@ -6,7 +6,14 @@
  */
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FastifyValidationResult } from 'fastify/types/schema.js';
-import type { JsonSchema, Operation, ServiceModel } from 'dataapi/model';
+import {
+  deref,
+  propertiesOf,
+  unescapeToken,
+  type JsonSchema,
+  type Operation,
+  type ServiceModel,
+} from 'dataapi/model';
 import {
   createSchemaValidator,
   directionalErrors,
@@ -28,13 +35,73 @@ const cache = new WeakMap<ServiceModel, Validators>();
 export function validatorsFor(model: ServiceModel): Validators {
   let v = cache.get(model);
   if (!v) {
+    // Neither fills in defaults: validation sees the request as sent (fillDefaults, after).
     v = {
-      params: createSchemaValidator(model, { coerceTypes: 'array', useDefaults: true }),
-      body: createSchemaValidator(model, { useDefaults: true }),
+      params: createSchemaValidator(model, { coerceTypes: 'array' }),
+      body: createSchemaValidator(model),
     };
     cache.set(model, v);
   }
   return v;
+}
+
+type Defaulted = { name: string; schema: JsonSchema; value: unknown }[];
+const defaultsCache = new WeakMap<object, Defaulted>();
+
+/** The top-level properties of a schema that declare a `default` (their own, or their target's). */
+function defaultsOf(model: ServiceModel, schema: JsonSchema): Defaulted {
+  if (typeof schema !== 'object') return [];
+  let list = defaultsCache.get(schema);
+  if (!list) {
+    list = [];
+    for (const [name, sub] of propertiesOf(model, schema)) {
+      const own = typeof sub === 'object' && 'default' in sub ? sub : deref(model, sub);
+      if (typeof own === 'object' && own !== null && 'default' in own)
+        list.push({ name, schema: sub, value: own.default });
+    }
+    defaultsCache.set(schema, list);
+  }
+  return list;
+}
+
+/**
+ * Fills in the `default`s of a value's missing top-level fields (the parameters of a place, a
+ * body's fields), in place, after it has passed validation: a required field with a default must
+ * still be sent, and a default the schema refuses is left out rather than turning a valid request
+ * into a refused one (the description warning names it). The filled value is checked with the
+ * validator that passed it (`validate`, compiled already: no compile on the request's path).
+ */
+export function fillDefaults(
+  model: ServiceModel,
+  schema: JsonSchema,
+  value: unknown,
+  validate: ValidateFunction,
+): void {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
+  const target = value as Record<string, unknown>;
+  const missing = defaultsOf(model, schema).filter(
+    (d) => !Object.hasOwn(target, d.name) || target[d.name] === undefined,
+  );
+  if (missing.length === 0) return;
+  const copy: Record<string, unknown> = { ...target };
+  for (const d of missing) copy[d.name] = structuredClone(d.value);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const errors = validate(copy) ? [] : directionalErrors(model, validate.errors, 'request');
+    if (errors.length === 0) break;
+    // Take out the defaults the errors are about; give up if they are about anything else.
+    const bad = new Set(errors.map((e) => unescapeToken(e.instancePath.split('/')[1] ?? '')));
+    if (attempt === 1 || ![...bad].every((k) => missing.some((d) => d.name === k))) return;
+    for (const k of bad) delete copy[k];
+  }
+  for (const d of missing) {
+    if (!Object.hasOwn(copy, d.name)) continue;
+    Object.defineProperty(target, d.name, {
+      value: copy[d.name],
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
 }
 
 /** Route schemas of one operation, built from the IR. */
@@ -150,13 +217,10 @@ export function validatorCompiler(model: ServiceModel): FastifySchemaCompiler<Js
       // one is refused before validation, see param-styles.ts: its schema may admit null).
       if (optional && (data === null || data === undefined)) return true;
       fn ??= compileOrRefuse(ajv, schema, httpPart);
-      if (fn(data) as boolean) {
-        check.errors = null;
-        return true;
-      }
       // A readOnly property in `required` binds responses only: a request may leave it out.
-      const errors = directionalErrors(model, fn.errors, 'request');
-      check.errors = errors;
+      const errors = fn(data) ? [] : directionalErrors(model, fn.errors, 'request');
+      check.errors = errors.length === 0 ? null : errors;
+      if (errors.length === 0) fillDefaults(model, schema, data, fn);
       return errors.length === 0;
     };
     return check as FastifyValidationResult;

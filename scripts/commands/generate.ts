@@ -2,7 +2,12 @@
 import path from 'node:path';
 import type { Command } from '../command.ts';
 import { guard, parseFlags } from '../args.ts';
-import { generate, hasDrift, type GenerateResult } from '../../generator/generate.ts';
+import {
+  generate,
+  GeneratedCodeError,
+  hasDrift,
+  type GenerateResult,
+} from '../../generator/generate.ts';
 
 const usage = `Usage: dataapi generate [--spec spec/openapi.yaml] [--out generated] [--check]
 
@@ -16,7 +21,8 @@ const usage = `Usage: dataapi generate [--spec spec/openapi.yaml] [--out generat
   --check       write nothing; compare with --out, list the files that differ,
                 exit 1 on drift (for CI)
 
-Exit codes: 0 ok, 1 drift (--check), 2 bad input (spec, flags).`;
+Exit codes: 0 ok, 1 drift (--check) or generated code that does not compile,
+2 bad input (spec, flags).`;
 
 /**
  * Exits cleanly on what must not crash a run: openapi-typescript can throw from a callback after
@@ -108,9 +114,10 @@ export const command: Command = {
           ...(kinds ? { kinds } : {}),
         });
       } catch (err) {
-        // A bad spec (SpecError, with its locations) or anything else: bad input, nothing written.
+        // A bad spec (SpecError, with its locations): bad input, nothing written; output of ours
+        // that does not compile: our fault, exit 1.
         process.stderr.write(`dataapi generate: ${(err as Error).message}\nNothing was written.\n`);
-        return 2;
+        return err instanceof GeneratedCodeError ? 1 : 2;
       } finally {
         unguard();
       }

@@ -70,6 +70,15 @@ const cases: Case[] = [
     message: /unsupported .*"3\.2\.0".*3\.0\.x and 3\.1\.x/,
   },
   {
+    name: 'Swagger 2.0, pointed at its swagger line with the way to convert it',
+    spec: 'generality/swagger2.yaml',
+    file: 'generality/swagger2.yaml',
+    pointer: '/swagger',
+    line: 5,
+    column: 10,
+    message: /Swagger "2\.0" description: .*convert it first \(e\.g\. `npx swagger2openapi /,
+  },
+  {
     name: 'split description with a bad external $ref',
     spec: 'generator-load/split-bad/openapi.yaml',
     file: 'generator-load/split-bad/paths/pets.yaml',

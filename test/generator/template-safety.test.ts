@@ -30,6 +30,7 @@ describe('templates/', () => {
         'file',
         'ident',
         'json',
+        'jsonstr',
         'jsdoc',
         'key',
         'str',

@@ -1,0 +1,56 @@
+/**
+ * Deep `$ref`s are hoisted to a fixed point, however many there are and however deeply they nest
+ * (issue 26, class 1: hoisting stopped after 20 rounds and types.ts did not compile), and a types.ts
+ * with an indexed access deeper than a component is type-checked, its first errors named.
+ */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadSpec } from '../../generator/load.ts';
+import { renderTypes, typeErrors } from '../../generator/emit/typescript-side.mjs';
+import { FIXTURES } from './helpers.ts';
+
+const SPEC = path.join(FIXTURES, 'generality/deep-refs.yaml');
+
+describe('deep $ref hoisting', () => {
+  it('leaves no $ref deeper than a component, past 20 targets and 20 levels of nesting', async () => {
+    const spec = await loadSpec(SPEC);
+    const text = JSON.stringify(spec.document);
+    expect(text).not.toMatch(/"\$ref":"#\/components\/schemas\/[^"]+\//);
+    // The deepest target moved whole: its home still holds the innermost level.
+    const paths = spec.document['paths'] as Record<string, any>;
+    const ref = paths['/deep24'].get.responses['200'].content['application/json'].schema.$ref;
+    const name = decodeURIComponent(ref.split('/').pop());
+    const schemas = (spec.document['components'] as any).schemas;
+    expect(Object.keys(schemas[name].properties)).toEqual(['level24']);
+    const wide = paths['/wide23'].get.responses['200'].content['application/json'].schema.$ref;
+    expect(schemas[wide.split('/').pop()].properties).toHaveProperty('v23');
+  });
+
+  it('gives a types.ts that type-checks', async () => {
+    const spec = await loadSpec(SPEC);
+    const types = await renderTypes(spec.document);
+    expect(types).not.toMatch(/components\["schemas"\]\["[^"]+"\]\[/);
+    expect(typeErrors({ path: 'types.ts', content: types })).toBeUndefined();
+  });
+});
+
+describe("the check of generate's own types.ts", () => {
+  it('names the file and the first errors when an indexed access does not compile', () => {
+    const content = [
+      'export interface components { schemas: { A: { b?: { c?: string } } } }',
+      'export type X = components["schemas"]["A"]["b"]["c"];',
+    ].join('\n');
+    const errors = typeErrors({ path: 'types.ts', content });
+    expect(errors).toMatch(/^emitted types\.ts does not type-check \(1 errors\):/);
+    expect(errors).toMatch(/types\.ts\(2,\d+\): error TS2339: Property 'c' does not exist/);
+  });
+
+  it('lets a deep indexed access that compiles through', () => {
+    const content = [
+      'export interface components { schemas: { A: { b: { c?: string[] } } } }',
+      'export type X = components["schemas"]["A"]["b"]["c"];',
+      'export type Y = Record<string, Omit<X, never>>;',
+    ].join('\n');
+    expect(typeErrors({ path: 'types.ts', content })).toBeUndefined();
+  });
+});

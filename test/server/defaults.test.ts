@@ -1,0 +1,73 @@
+/**
+ * Defaults are filled in after validation, not before (issue 26, class 3): a required field with
+ * a default must still be sent, and a default the schema refuses neither makes the server refuse
+ * requests that leave it out nor reaches the handler; one not of its own type is a warning.
+ */
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServiceModel } from 'dataapi/model';
+import { registerService, type Handler } from 'dataapi/runtime/server';
+import { loadSpec } from '../../generator/load.ts';
+import { normalise } from '../../generator/normalise/index.ts';
+import { FIXTURES } from '../generator/helpers.ts';
+
+const echo: Handler = async ({ query, body }) => ({ query, body });
+let app: FastifyInstance;
+let url: string;
+let model: ServiceModel;
+beforeAll(async () => {
+  model = normalise(await loadSpec(path.join(FIXTURES, 'generality/defaults.yaml')));
+  app = Fastify();
+  await registerService(app, {
+    model,
+    handlers: { listItems: echo, addThing: echo },
+    rateLimit: false,
+    insecureAnyKey: true,
+  });
+  url = await app.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(() => app.close());
+
+async function call(p: string, body?: unknown) {
+  const init: RequestInit =
+    body === undefined
+      ? {}
+      : {
+          method: 'POST',
+          body: JSON.stringify(body),
+          headers: { 'content-type': 'application/json' },
+        };
+  const res = await fetch(url + p, init);
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+}
+
+describe('defaults', () => {
+  it('are not filled in before validation: a missing required field with a default is refused', async () => {
+    const res = await call('/things', { colour: 'red' });
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.body)).toMatch(/name/);
+  });
+
+  it('are filled in after validation, for the handler', async () => {
+    const res = await call('/things', { name: 'n' });
+    expect(res.status).toBe(200);
+    expect(res.body['body']).toEqual({ name: 'n', colour: 'blue' });
+    const list = await call('/items');
+    expect(list.status).toBe(200);
+    expect(list.body['query']).toMatchObject({ page: 3 });
+  });
+
+  it('that the schema refuses do not make the request refused, and are left out', async () => {
+    const res = await call('/items?page=2');
+    expect(res.status).toBe(200);
+    expect(res.body['query']).toEqual({ page: 2 });
+    expect((await call('/items?offset=0')).status).toBe(400);
+  });
+
+  it('not of their own type are a description warning, with their place', () => {
+    const found = model.findings.filter((f) => f.code === 'schema-bad-default');
+    expect(found.map((f) => f.pointer)).toEqual(['/paths/~1items/get/parameters/0/schema/default']);
+    expect(found[0]?.message).toMatch(/default "null" does not fit its own schema/);
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * Non-exploded query lists are split on their delimiter as sent, before percent-decoding (issue
+ * 26, class 7): `?sort_by=%2C` is the one item ",", not two empty (duplicate) items. The suite
+ * sends them so: items encoded, the delimiter literal.
+ */
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServiceModel } from 'dataapi/model';
+import { registerService, type Handler } from 'dataapi/runtime/server';
+import { serialise } from '../../contract-tests/requests.ts';
+import { loadSpec } from '../../generator/load.ts';
+import { normalise } from '../../generator/normalise/index.ts';
+import { FIXTURES } from '../generator/helpers.ts';
+
+const echo: Handler = async ({ query }) => ({ query });
+let app: FastifyInstance;
+let url: string;
+let model: ServiceModel;
+beforeAll(async () => {
+  model = normalise(await loadSpec(path.join(FIXTURES, 'generality/explode-false.yaml')));
+  app = Fastify();
+  await registerService(app, {
+    model,
+    handlers: { listItems: echo },
+    rateLimit: false,
+    insecureAnyKey: true,
+  });
+  url = await app.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(() => app.close());
+
+async function get(pathAndQuery: string) {
+  const res = await fetch(url + pathAndQuery);
+  return { status: res.status, query: ((await res.json()) as { query?: unknown }).query };
+}
+
+describe('non-exploded query lists', () => {
+  it('take an encoded delimiter as part of an item', async () => {
+    expect(await get('/items?sort_by=%2C')).toEqual({ status: 200, query: { sort_by: [','] } });
+    expect(await get('/items?sort_by=a%2Cb,c')).toEqual({
+      status: 200,
+      query: { sort_by: ['a,b', 'c'] },
+    });
+    expect((await get('/items?sort_by=a,a')).status).toBe(400); // uniqueItems still holds
+  });
+
+  it('split pipe and space lists in either form', async () => {
+    expect((await get('/items?pipes=a|b%7Cc')).query).toEqual({ pipes: ['a', 'b', 'c'] });
+    expect((await get('/items?spaces=a%20b+c')).query).toEqual({ spaces: ['a', 'b', 'c'] });
+  });
+
+  it('are sent by the suite with the items encoded and the delimiter literal', async () => {
+    const op = model.operations[0]!;
+    const spec = {
+      name: 'valid',
+      path: {},
+      header: {},
+      query: { sort_by: [',', 'x y'], pipes: ['a', 'c'], spaces: ['d', 'e'] },
+    };
+    const req = serialise(op, spec, { path: op.path, key: 'none', appkey: 'k', purpose: 't' });
+    expect(req.pathAndQuery).toBe('/items?sort_by=%2C,x%20y&pipes=a|c&spaces=d%20e');
+    const res = await get(req.pathAndQuery);
+    expect(res).toEqual({ status: 200, query: spec.query });
+  });
+});
