@@ -57,43 +57,50 @@ end
 return out
 `;
 
-type Command = (numberOfKeys: number, ...args: (string | number)[]) => Promise<number[]>;
+type Command = (numberOfKeys: number, ...args: string[]) => Promise<number[]>;
+
+/** One route's counting: its counters' names in, one Count per window counted out. */
+export type Counter = (keys: string[]) => Promise<Count[]>;
+
+function toCounts(reply: number[]): Count[] {
+  const counts: Count[] = [];
+  for (let i = 0; i + 1 < reply.length; i += 2)
+    counts.push({ current: Number(reply[i]), ttlMs: Number(reply[i + 1]) });
+  return counts;
+}
 
 /**
- * Counts a request in its windows: `count(keys, windows)` resolves with one Count per window
+ * `redisCounter(client)(windows)` is a route's Counter: it resolves with one Count per window
  * counted (all of them, or up to the first exceeded). On a Redis Cluster the counters of one
  * request live in different slots and one script cannot reach them all, so there it is one call
  * per window, in order (our key names carry no hash tag: they are part of deployments' dashboards).
  */
-export function redisCounter(
-  client: RedisClient,
-): (keys: string[], windows: readonly Window[]) => Promise<Count[]> {
+export function redisCounter(client: RedisClient): (windows: readonly Window[]) => Counter {
   const commands = client as unknown as Record<string, Command | undefined> & {
     isCluster?: boolean;
   };
   if (typeof commands[COMMAND] !== 'function') client.defineCommand(COMMAND, { lua: SCRIPT });
-  const run = (keys: string[], windows: readonly Window[]) =>
-    (commands[COMMAND] as Command)(
-      keys.length,
-      ...keys,
-      ...windows.flatMap((w) => [w.limit, w.windowMs]),
-    );
-  const toCounts = (reply: number[]): Count[] => {
-    const counts: Count[] = [];
-    for (let i = 0; i + 1 < reply.length; i += 2)
-      counts.push({ current: Number(reply[i]), ttlMs: Number(reply[i + 1]) });
-    return counts;
-  };
+  // A route's ARGV never changes: written once, not on every request.
+  const argvOf = (windows: readonly Window[]) =>
+    windows.flatMap((w) => [String(w.limit), String(w.windowMs)]);
+  const run = (keys: string[], argv: string[]) =>
+    (commands[COMMAND] as Command)(keys.length, ...keys, ...argv);
   if (commands.isCluster !== true)
-    return async (keys, windows) => toCounts(await run(keys, windows));
-  return async (keys, windows) => {
-    const counts: Count[] = [];
-    for (let i = 0; i < keys.length; i++) {
-      const [count] = toCounts(await run([keys[i]!], [windows[i]!]));
-      if (!count) break;
-      counts.push(count);
-      if (count.current > windows[i]!.limit) break;
-    }
-    return counts;
+    return (windows) => {
+      const argv = argvOf(windows);
+      return async (keys) => toCounts(await run(keys, argv));
+    };
+  return (windows) => {
+    const argvs = windows.map((w) => argvOf([w]));
+    return async (keys) => {
+      const counts: Count[] = [];
+      for (let i = 0; i < keys.length; i++) {
+        const [count] = toCounts(await run([keys[i]!], argvs[i]!));
+        if (!count) break;
+        counts.push(count);
+        if (count.current > windows[i]!.limit) break;
+      }
+      return counts;
+    };
   };
 }

@@ -73,18 +73,16 @@ function memoryCheck(app: FastifyInstance, bucket: string, windows: RateLimit[])
 
 /** Counts in Redis, as `<namespace><operation>:<window ms>:<who>`, all windows in one call. */
 function redisCheck(
-  count: ReturnType<typeof redisCounter>,
+  counterFor: ReturnType<typeof redisCounter>,
   nameSpace: string,
   bucket: string,
   windows: RateLimit[],
 ): Check {
+  const count = counterFor(windows);
   const prefixes = windows.map((w) => `${nameSpace}${bucket}:${w.windowMs}:`);
   return async (request) => {
     const id = who(request);
-    const counts = await count(
-      prefixes.map((p) => p + id),
-      windows,
-    );
+    const counts = await count(prefixes.map((p) => p + id));
     const i = counts.findIndex((c, j) => c.current > windows[j]!.limit);
     return i < 0 ? undefined : { w: windows[i]!, ttlMs: counts[i]!.ttlMs };
   };
