@@ -1,32 +1,23 @@
 /**
- * Rate limits as a route behaviour, counted by @fastify/rate-limit: per key (or, without one, per
- * client address) and per operation, in every window the route has (air quality: 5 per second
- * and 100 per minute). With a Redis client the counts live in Redis, so the limit holds across
- * instances; otherwise in this process. Over a limit: 429 with Retry-After (whole seconds until
- * the window ends) and the group's rate-limited code. When the store fails (Redis unreachable), the
- * request goes through ('open', the default) or is answered 503 ('closed'), with a log line.
+ * Rate limits as a route behaviour: per key (or, without one, per client address) and per
+ * operation, in every window the route has (air quality: 5 per second and 100 per minute). With a
+ * Redis client the counts live in Redis, every window in one round trip (redis-limits.ts), so the
+ * limit holds across instances; otherwise @fastify/rate-limit counts them in this process. Over a
+ * limit: 429 with Retry-After (whole seconds until the window ends) and the group's rate-limited
+ * code. When the store fails (Redis unreachable), the request goes through ('open', the default)
+ * or is answered 503 ('closed'), with a log line.
  */
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import rateLimit, {
-  type FastifyRateLimitStore,
-  type FastifyRateLimitStoreCtor,
-} from '@fastify/rate-limit';
+import rateLimit from '@fastify/rate-limit';
 import { WINDOW_MS, type RateLimit } from 'dataapi/model';
 import { HttpError } from './errors.ts';
 import { appendHook, contextOf } from './route-context.ts';
 import { acceptedKey } from './route-auth.ts';
 import { throttledLog } from './log.ts';
+import { redisCounter, type RedisClient } from './redis-limits.ts';
 
-/**
- * An ioredis client (`new Redis(url)`, or a `Cluster`), typed by the one method
- * @fastify/rate-limit calls on it: so the runtime's declarations do not load ioredis' types into
- * every program that imports the server (docs/benchmarks.md, tsc over generated output).
- */
-export interface RedisClient {
-  defineCommand(name: string, definition: { lua: string; numberOfKeys?: number }): void;
-}
+export type { RedisClient } from './redis-limits.ts';
 
 export interface RateLimitOptions {
   /** An ioredis client: counts are kept in Redis and shared by every instance using it. */
@@ -56,49 +47,56 @@ function limitText(w: RateLimit): string {
   return `${w.limit} per ${WINDOW_MS[w.per] === w.windowMs ? w.per : `${w.windowMs} ms`}`;
 }
 
-/**
- * The plugin's own Redis store (its Lua scripts), except for one thing: a limiter made by
- * `createRateLimit` has no route, so the plugin's child store would prefix every key with the
- * route's method and URL, `undefinedundefined-`. Our keys already name the operation and window
- * (`dataapi:ratelimit:getIpLocation:1000:key:...`), so a child store is the store itself.
- */
-function redisStore(redis: RedisClient, nameSpace: string): FastifyRateLimitStoreCtor {
-  type RedisStoreCtor = new (
-    continueExceeding: boolean | undefined,
-    exponentialBackoff: boolean | undefined,
-    redis: RedisClient,
-    key: string,
-  ) => FastifyRateLimitStore;
-  const RedisStore = createRequire(import.meta.url)(
-    '@fastify/rate-limit/store/RedisStore.js',
-  ) as RedisStoreCtor;
-  return class {
-    constructor(params: { continueExceeding?: boolean; exponentialBackoff?: boolean }) {
-      const store = new RedisStore(
-        params.continueExceeding,
-        params.exponentialBackoff,
-        redis,
-        nameSpace,
-      );
-      store.child = () => store;
-      return store;
+/** The window a request exceeded and how long until it ends, or undefined: it may go on. */
+type Check = (request: FastifyRequest) => Promise<{ w: RateLimit; ttlMs: number } | undefined>;
+
+/** Counts in this process: one @fastify/rate-limit limiter per window, shortest first. */
+function memoryCheck(app: FastifyInstance, bucket: string, windows: RateLimit[]): Check {
+  const limiters = windows.map((w) => {
+    const prefix = `${bucket}:${w.windowMs}:`;
+    const check = app.createRateLimit({
+      max: w.limit,
+      timeWindow: w.windowMs,
+      keyGenerator: (request) => prefix + who(request),
+    });
+    return { w, check };
+  });
+  return async (request) => {
+    // A request the shorter window refuses is not counted against the longer ones.
+    for (const { w, check } of limiters) {
+      const result = await check(request);
+      if (!result.isAllowed && result.isExceeded) return { w, ttlMs: result.ttl };
     }
-  } as unknown as FastifyRateLimitStoreCtor;
+    return undefined;
+  };
 }
 
-/** Registers @fastify/rate-limit and adds the limits to every operation route registered later. */
+/** Counts in Redis, as `<namespace><operation>:<window ms>:<who>`, all windows in one call. */
+function redisCheck(
+  counterFor: ReturnType<typeof redisCounter>,
+  nameSpace: string,
+  bucket: string,
+  windows: RateLimit[],
+): Check {
+  const count = counterFor(windows);
+  const prefixes = windows.map((w) => `${nameSpace}${bucket}:${w.windowMs}:`);
+  return async (request) => {
+    const id = who(request);
+    const counts = await count(prefixes.map((p) => p + id));
+    const i = counts.findIndex((c, j) => c.current > windows[j]!.limit);
+    return i < 0 ? undefined : { w: windows[i]!, ttlMs: counts[i]!.ttlMs };
+  };
+}
+
+/** Adds the limits to every operation route registered later. */
 export async function installRateLimits(
   app: FastifyInstance,
   options: RateLimitOptions,
 ): Promise<void> {
-  await app.register(rateLimit, {
-    global: false,
-    skipOnError: false,
-    cache: LOCAL_BUCKETS,
-    ...(options.redis
-      ? { store: redisStore(options.redis, options.nameSpace ?? 'dataapi:ratelimit:') }
-      : {}),
-  });
+  const counter = options.redis ? redisCounter(options.redis) : undefined;
+  const nameSpace = options.nameSpace ?? 'dataapi:ratelimit:';
+  if (!counter)
+    await app.register(rateLimit, { global: false, skipOnError: false, cache: LOCAL_BUCKETS });
   const failClosed = options.onStoreError === 'closed';
   const warn = throttledLog(30_000);
   app.addHook('onRoute', (routeOptions) => {
@@ -107,39 +105,32 @@ export async function installRateLimits(
     // An override is one window in place of the declared ones (two overridden windows of one
     // length would share a bucket and count each request twice).
     const windows = options.override ? [{ ...ctx.windows[0]!, ...options.override }] : ctx.windows;
-    const limiters = windows.map((w) => {
-      const prefix = `${ctx.bucket}:${w.windowMs}:`;
-      const check = app.createRateLimit({
-        max: w.limit,
-        timeWindow: w.windowMs,
-        keyGenerator: (request) => prefix + who(request),
-      });
-      return { w, check };
-    });
+    if (windows.length === 0) return;
+    const check = counter
+      ? redisCheck(counter, nameSpace, ctx.bucket, windows)
+      : memoryCheck(app, ctx.bucket, windows);
     appendHook(routeOptions, 'preValidation', async (request) => {
-      // Shortest window first; a request it refuses is not counted against the longer ones.
-      for (const { w, check } of limiters) {
-        let result: Awaited<ReturnType<typeof check>>;
-        try {
-          result = await check(request);
-        } catch (err) {
-          const verdict = failClosed ? 'closed: 503' : 'open';
-          warn(
-            request.log,
-            `rate-limit store failed (${(err as Error).message}); failing ${verdict}`,
-          );
-          if (!failClosed) return;
-          throw new HttpError(503, 'Rate limiting is unavailable; retry later', {
-            outcome: 'service_error',
-            headers: { 'retry-after': '1' },
-          });
-        }
-        if (!result.isAllowed && result.isExceeded) {
-          throw new HttpError(429, `Rate limit exceeded: ${limitText(w)}`, {
-            outcome: 'rate_limited',
-            headers: { 'retry-after': String(Math.max(1, result.ttlInSeconds)) },
-          });
-        }
+      let exceeded: Awaited<ReturnType<Check>>;
+      try {
+        exceeded = await check(request);
+      } catch (err) {
+        const verdict = failClosed ? 'closed: 503' : 'open';
+        warn(
+          request.log,
+          `rate-limit store failed (${(err as Error).message}); failing ${verdict}`,
+        );
+        if (!failClosed) return;
+        throw new HttpError(503, 'Rate limiting is unavailable; retry later', {
+          outcome: 'service_error',
+          headers: { 'retry-after': '1' },
+        });
+      }
+      if (exceeded) {
+        const seconds = Math.max(1, Math.ceil(exceeded.ttlMs / 1000));
+        throw new HttpError(429, `Rate limit exceeded: ${limitText(exceeded.w)}`, {
+          outcome: 'rate_limited',
+          headers: { 'retry-after': String(seconds) },
+        });
       }
     });
   });

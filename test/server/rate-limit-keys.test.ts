@@ -2,25 +2,32 @@
  * The names of the rate-limit counters a Redis store is asked for: the namespace, the operation,
  * the window and the hashed key, nothing else (the plugin's child stores once put the route's
  * missing method and URL in front: `dataapi:ratelimit:undefinedundefined-...`). The client here
- * records the commands instead of talking to Redis; test/serve/redis.test.ts reads the same names
- * from a real one.
+ * records the calls instead of talking to Redis; test/serve/redis.test.ts reads the same names
+ * from a real one, test/serve/redis-round-trips.test.ts counts the round trips.
  */
-import Fastify from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { normalise } from '../../generator/normalise/index.ts';
 import { registerService, type RedisClient } from 'dataapi/runtime/server';
 
-type Callback = (err: Error | null, result: [number, number]) => void;
-
-/** What @fastify/rate-limit's Redis store calls: its two Lua commands, counted in a Map. */
+/**
+ * What the limiter calls on an ioredis client: the script it defines, called with the number of
+ * keys, the keys (one per window), then each window's limit and length. Counted in a Map, with
+ * the keys of each call; `isCluster` as on ioredis' Cluster.
+ */
 class RecordingRedis implements RedisClient {
   readonly counts = new Map<string, number>();
+  readonly calls: string[][] = [];
   [command: string]: unknown;
+  constructor(readonly isCluster = false) {}
   defineCommand(name: string): void {
-    this[name] = (key: string, ...rest: unknown[]) => {
-      const done = rest[rest.length - 1] as Callback;
-      if (name === 'rateLimit') this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
-      done(null, [this.counts.get(key) ?? 0, 1000]);
+    this[name] = async (numberOfKeys: number, ...rest: (string | number)[]) => {
+      const keys = rest.slice(0, numberOfKeys).map(String);
+      this.calls.push(keys);
+      return keys.flatMap((key) => {
+        this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+        return [this.counts.get(key)!, 1000];
+      });
     };
   }
 }
@@ -47,29 +54,52 @@ const doc = {
   components: { securitySchemes: { key: { type: 'apiKey', in: 'query', name: 'appkey' } } },
 };
 
-const app = Fastify();
-afterAll(() => app.close());
+const apps: FastifyInstance[] = [];
+afterAll(() => Promise.all(apps.map((a) => a.close())));
+
+/** A service limited through `redis`; resolves with its address. */
+async function serveWith(redis: RecordingRedis): Promise<string> {
+  const app = Fastify();
+  apps.push(app);
+  await registerService(app, {
+    model: normalise({ file: 'keys.json', locate: () => undefined, document: doc }),
+    handlers: { getIpLocation: async () => ({}) },
+    insecureAnyKey: true,
+    rateLimit: { redis },
+  });
+  return app.listen({ port: 0, host: '127.0.0.1' });
+}
+
+async function statusOf(url: string): Promise<number> {
+  const r = await fetch(url);
+  await r.arrayBuffer();
+  return r.status;
+}
 
 describe('rate-limit counters in Redis', () => {
   it('are named dataapi:ratelimit:<operation>:<window ms>:key:<hash>, one per window', async () => {
     const redis = new RecordingRedis();
-    await registerService(app, {
-      model: normalise({ file: 'keys.json', locate: () => undefined, document: doc }),
-      handlers: { getIpLocation: async () => ({}) },
-      insecureAnyKey: true,
-      rateLimit: { redis },
-    });
-    const url = await app.listen({ port: 0, host: '127.0.0.1' });
-    for (let i = 0; i < 2; i++) {
-      const r = await fetch(`${url}/ip?appkey=secret-key-1`);
-      expect(r.status).toBe(200);
-      await r.arrayBuffer();
-    }
+    const url = await serveWith(redis);
+    for (let i = 0; i < 2; i++) expect(await statusOf(`${url}/ip?appkey=secret-key-1`)).toBe(200);
     const names = [...redis.counts.keys()].sort();
     expect(names).toHaveLength(2);
     expect(names[0]).toMatch(/^dataapi:ratelimit:getIpLocation:1000:key:[\w-]{22}$/);
     expect(names[1]).toMatch(/^dataapi:ratelimit:getIpLocation:60000:key:[\w-]{22}$/);
     expect([...redis.counts.values()]).toEqual([2, 2]);
     expect(names.join('\n')).not.toContain('secret-key-1');
+    // One call per request, both windows in it, shortest first.
+    expect(redis.calls).toEqual([names, names]);
+  });
+
+  it('on a Cluster, one call per window (their keys are in different slots), stopping at a refusal', async () => {
+    const redis = new RecordingRedis(true);
+    const url = await serveWith(redis);
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push(await statusOf(`${url}/ip?appkey=k`));
+    expect(statuses).toEqual([200, 200, 200, 429]); // 3 per second
+    expect(redis.calls.map((keys) => keys.length)).toEqual([1, 1, 1, 1, 1, 1, 1]);
+    const [second, minute] = [...redis.counts.entries()];
+    expect(second).toEqual([expect.stringContaining(':1000:key:'), 4]);
+    expect(minute).toEqual([expect.stringContaining(':60000:key:'), 3]); // the refused one: not
   });
 });
