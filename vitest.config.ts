@@ -2,7 +2,13 @@ import { defineConfig } from 'vitest/config';
 
 // The project's own tests. The generated contract tests (generated/contract-tests) need a target and
 // are run by `dataapi contract`, not here.
+// `dataapi/...` imports (generated code, the runtime's own) resolve to the sources, as tsconfig.json's
+// customConditions make them for the compiler: a test sees a change to runtime/ without a build.
+const conditions = ['dataapi-source', 'module', 'node', 'development|production'];
+
 export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions } },
   test: {
     include: ['test/**/*.test.ts'],
     exclude: ['**/node_modules/**', 'test/.work/**', 'generated/**'],

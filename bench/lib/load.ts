@@ -30,7 +30,9 @@ interface CannonJob extends PromiseLike<CannonResult> {
   ): void;
 }
 type Autocannon = (opts: Record<string, unknown>) => CannonJob;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+// Required when a load runs: `npm run bench` installs it into bench/node_modules first.
+const autocannon: Autocannon = ((...args: Parameters<Autocannon>) =>
+  (createRequire(import.meta.url)('autocannon') as Autocannon)(...args)) as Autocannon;
 
 export interface LoadRun {
   rps: number;

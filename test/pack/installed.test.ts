@@ -100,22 +100,24 @@ describe('the packed toolkit in an empty project on plain Node', () => {
     LONG,
   );
 
-  it('init writes a configuration that generate, tsc and a user server on node take up', async () => {
-    const init = await dataapi(['init']);
-    expect(init.code).toBe(2); // no description under a known name here
-    expect(init.stderr).toMatch(/pass --spec/);
-    const written = await dataapi(['init', '--spec', 'museum.yaml', '--output', 'src/api']);
-    expect(written.code, written.stderr).toBe(0);
-    expect(await readFile(path.join(project, 'dataapi.config.mjs'), 'utf8')).toMatch(
-      /spec: ['"]museum\.yaml['"]/,
-    );
-    const generated = await dataapi(['generate']);
-    expect(generated.code, generated.stderr).toBe(0);
-    expect(existsSync(path.join(project, 'src/api/server/index.ts'))).toBe(true);
+  it(
+    'init writes a configuration that generate, tsc and a user server on node take up',
+    async () => {
+      const init = await dataapi(['init']);
+      expect(init.code).toBe(2); // no description under a known name here
+      expect(init.stderr).toMatch(/pass --spec/);
+      const written = await dataapi(['init', '--spec', 'museum.yaml', '--output', 'src/api']);
+      expect(written.code, written.stderr).toBe(0);
+      expect(await readFile(path.join(project, 'dataapi.config.mjs'), 'utf8')).toMatch(
+        /spec: ['"]museum\.yaml['"]/,
+      );
+      const generated = await dataapi(['generate']);
+      expect(generated.code, generated.stderr).toBe(0);
+      expect(existsSync(path.join(project, 'src/api/server/index.ts'))).toBe(true);
 
-    await writeFile(
-      path.join(project, 'server.ts'),
-      `import Fastify from 'fastify';
+      await writeFile(
+        path.join(project, 'server.ts'),
+        `import Fastify from 'fastify';
 import { registerService, type Handlers } from './src/api/server/index.js';
 
 const handlers: Partial<Handlers> = {
@@ -128,29 +130,31 @@ const res = await fetch(url + '/museum-hours', { headers: { authorization: 'Basi
 process.stdout.write(res.status + ' ' + (await res.text()));
 await app.close();
 `,
-    );
-    const strict = { strict: true, skipLibCheck: false, target: 'ES2022', types: ['node'] };
-    const tsc = path.join(project, 'node_modules/typescript/bin/tsc');
-    for (const [name, options] of [
-      ['nodenext', { module: 'nodenext', moduleResolution: 'nodenext', outDir: 'out' }],
-      ['bundler', { module: 'esnext', moduleResolution: 'bundler', noEmit: true }],
-    ] as const) {
-      await writeFile(
-        path.join(project, `tsconfig.${name}.json`),
-        JSON.stringify({
-          compilerOptions: { ...strict, ...options },
-          include: ['src', 'server.ts'],
-        }),
       );
-      const checked = await run(process.execPath, [tsc, '-p', `tsconfig.${name}.json`], project);
-      expect(checked.stdout + checked.stderr, name).toBe('');
-    }
-    const served = await run(process.execPath, ['out/server.js'], project);
-    expect(served.stderr).toBe('');
-    expect(served.stdout).toBe(
-      '200 [{"date":"2023-09-11","timeOpen":"09:00","timeClose":"18:00"}]',
-    );
-  });
+      const strict = { strict: true, skipLibCheck: false, target: 'ES2022', types: ['node'] };
+      const tsc = path.join(project, 'node_modules/typescript/bin/tsc');
+      for (const [name, options] of [
+        ['nodenext', { module: 'nodenext', moduleResolution: 'nodenext', outDir: 'out' }],
+        ['bundler', { module: 'esnext', moduleResolution: 'bundler', noEmit: true }],
+      ] as const) {
+        await writeFile(
+          path.join(project, `tsconfig.${name}.json`),
+          JSON.stringify({
+            compilerOptions: { ...strict, ...options },
+            include: ['src', 'server.ts'],
+          }),
+        );
+        const checked = await run(process.execPath, [tsc, '-p', `tsconfig.${name}.json`], project);
+        expect(checked.stdout + checked.stderr, name).toBe('');
+      }
+      const served = await run(process.execPath, ['out/server.js'], project);
+      expect(served.stderr).toBe('');
+      expect(served.stdout).toBe(
+        '200 [{"date":"2023-09-11","timeOpen":"09:00","timeClose":"18:00"}]',
+      );
+    },
+    LONG,
+  );
 
   it(
     'mock, contract against it, contract --spec, serve, lint, diff and pack client',
