@@ -5,11 +5,6 @@ import { useConfig } from './config/active.ts';
 
 export type { Command };
 
-/** The toolkit's package.json, from the sources (scripts/) and from dist/scripts/ alike. */
-const PACKAGE_JSON = import.meta.url.includes('/dist/scripts/')
-  ? '../../package.json'
-  : '../package.json';
-
 /** Loaded on demand, so `dataapi mock` does not pay for the generator and the reverse; the
  * summaries are here so that `dataapi --help` loads none of them. */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<{ command: Command }> }> = {
@@ -91,10 +86,8 @@ export async function main(argv: string[]): Promise<number> {
     return name === undefined ? 2 : 0;
   }
   if (name === '--version' || name === '-v') {
-    const { createRequire } = await import('node:module');
-    process.stdout.write(
-      `${(createRequire(import.meta.url)(PACKAGE_JSON) as { version: string }).version}\n`,
-    );
+    const { toolkitVersion } = await import('./version.ts');
+    process.stdout.write(`${toolkitVersion()}\n`);
     return 0;
   }
   const load = COMMANDS[name]?.load;

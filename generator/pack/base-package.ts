@@ -76,6 +76,14 @@ export async function basePackage(options: {
     });
     const untar = await run('tar', ['-x', '-f', '-'], dir, archive.stdout);
     if (untar.code !== 0) throw new PackError(`could not extract ${rev}: ${untar.stderr.trim()}`);
+    // A revision whose command line is compiled (dist/) is built first, as `npm ci` would.
+    if (existsSync(path.join(dir, 'scripts', 'build.js'))) {
+      const built = await run(process.execPath, ['scripts/build.js'], dir);
+      if (built.code !== 0)
+        throw new PackError(
+          `could not build ${rev}'s toolkit: ${built.stdout}${built.stderr}`.trim(),
+        );
+    }
     const packed = await run(
       process.execPath,
       [

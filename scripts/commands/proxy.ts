@@ -1,5 +1,4 @@
 /** `dataapi proxy`: a validation proxy in front of a deployment, judging live traffic. */
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Command } from '../command.ts';
 import { guard, parseFlags, UsageError } from '../args.ts';
@@ -8,6 +7,7 @@ import { loadModel } from '../../contract-tests/runner.ts';
 import { RunError } from '../../contract-tests/run-error.ts';
 import { runProxy } from '../../contract-tests/proxy/run.ts';
 import { SpecInputError, suiteFor } from '../spec-suite.ts';
+import { toolkitVersion } from '../version.ts';
 
 export const usage = `Usage: dataapi proxy --upstream URL [--host H] [--port P] [--spec FILE]
                      [--reporter NAME,...] [--report-dir DIR] [--report-every S] [--record FILE.har]
@@ -128,8 +128,7 @@ export const command: Command = {
           root,
           out: process.stdout,
           stop,
-          version: (createRequire(import.meta.url)('../../package.json') as { version: string })
-            .version,
+          version: toolkitVersion(),
           ...(process.env.DATAAPI_APPKEY ? { appkey: process.env.DATAAPI_APPKEY } : {}),
         });
       } catch (err) {

@@ -38,13 +38,15 @@ beforeAll(() => {
     'runtime',
     'templates',
     'contract-tests',
+    'dist', // the built command line (`npm test` builds it first); the base revision builds its own
   ])
     cpSync(path.join(root, p), path.join(repo, p), { recursive: true });
-  for (const f of ['package.json', 'tsconfig.json']) cpSync(path.join(root, f), path.join(repo, f));
+  for (const f of ['package.json', 'tsconfig.json', 'tsconfig.build.json'])
+    cpSync(path.join(root, f), path.join(repo, f));
   cpSync(NEWS, path.join(repo, SPEC));
   // The toolkit reads some dependencies by path from its own folder.
   symlinkSync(path.join(root, 'node_modules'), path.join(repo, 'node_modules'), 'junction');
-  writeFileSync(path.join(repo, '.gitignore'), 'node_modules\nout\n');
+  writeFileSync(path.join(repo, '.gitignore'), 'node_modules\nout\ndist\n');
   git('init', '-q');
   git('config', 'user.name', 'test');
   git('config', 'user.email', 'test@example.invalid');

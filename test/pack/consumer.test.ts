@@ -62,9 +62,10 @@ function expectMockAnswers(stdout: string): void {
 }
 
 describe('the tarball', () => {
-  it('is under 100 kB and installs offline with nothing but itself', async () => {
+  it('is under 110 kB and installs offline with nothing but itself', async () => {
     const size = statSync(tarball).size;
-    expect(size).toBeLessThan(100 * 1024);
+    // 102 kB with the deprecation notices of the client (issue 28); the budget leaves some room.
+    expect(size).toBeLessThan(110 * 1024);
     const installed = path.join(esmProject, 'node_modules');
     const { readdir } = await import('node:fs/promises');
     expect((await readdir(installed)).filter((d) => !d.startsWith('.'))).toEqual(['@dataapi']);
