@@ -1,4 +1,4 @@
-/** The benchmarks `dataapi bench` runs, in report order. */
+/** The benchmarks `npm run bench` runs, in report order. */
 import type { BenchContext, Section } from './lib/context.ts';
 import { mockThroughput } from './mock.ts';
 import { validationThroughput } from './validation.ts';

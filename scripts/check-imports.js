@@ -2,7 +2,7 @@
 // contract-tests | runtime -> model) and no module reaches itself again, type-only imports and
 // dynamic import()s included. Imports are read and resolved by TypeScript itself (so `.ts`
 // extensions, NodeNext rules and the package's own `dataapi/...` exports resolve as tsc sees
-// them). Plain JavaScript, as generate-bundle.js: `npm test` runs it before any loader exists.
+// them). Plain JavaScript, as build.js: `npm test` runs it before anything is built.
 //
 //   node scripts/check-imports.js [ROOT]      exit 0 when clean, 1 with one line per violation
 import { readdirSync, readFileSync } from 'node:fs';
