@@ -17,9 +17,10 @@ const COMMANDS = [
   'start',
   'lint',
   'scaffold',
-  'bench',
   'diff',
   'pack',
+  'init',
+  'proxy',
 ];
 
 describe('--help', () => {
