@@ -157,6 +157,10 @@ describe('changelog and SARIF', () => {
       return sarifProblems(JSON.stringify(log));
     };
     expect(bad((l) => (l.version = '2.0.0'))).not.toEqual([]);
+    // The OASIS schema's own enums, which the stricter part does not repeat.
+    expect(bad((l) => (l.runs[0].results = [{ message: { text: 'x' }, kind: 'bogus' }]))).toContain(
+      'OASIS schema: /runs/0/results/0/kind must be equal to one of the allowed values',
+    );
     expect(
       bad((l) => (l.runs[0].results = [{ ruleId: 'a', level: 'fatal', message: { text: 'x' } }])),
     ).not.toEqual([]);

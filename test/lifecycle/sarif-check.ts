@@ -1,10 +1,11 @@
 /**
- * A structural check of SARIF 2.1.0 logs. No npm package ships the OASIS schema file
- * (@microsoft/jest-sarif fetches it at run time; @types/sarif has types only), so this is the part
- * of sarif-schema-2.1.0.json that covers what dataapi writes, with its closed objects
- * (additionalProperties: false) and enums, plus the cross-references the schema cannot express.
+ * SARIF 2.1.0 logs checked against the OASIS schema itself (test/fixtures/sarif), then against a
+ * stricter part of it for what dataapi writes, with its closed objects (additionalProperties:
+ * false) and enums, plus the cross-references the schema cannot express.
  */
+import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 
 // ajv-formats is CommonJS: its function is the default export or that export's `default`.
@@ -120,9 +121,18 @@ interface Log {
 }
 
 /** The problems of a SARIF log (empty when it conforms). */
+const OASIS = JSON.parse(
+  readFileSync(new URL('../fixtures/sarif/sarif-schema-2.1.0.json', import.meta.url), 'utf8'),
+) as Record<string, unknown>;
+const oasis = addFormats(new Ajv2020({ allErrors: true, strict: false }) as unknown as Ajv).compile(
+  OASIS,
+);
+
 export function sarifProblems(text: string): string[] {
   const ajv = addFormats(new Ajv({ allErrors: true, strict: false }));
   const log = JSON.parse(text) as Log;
+  if (!oasis(log))
+    return (oasis.errors ?? []).map((e) => `OASIS schema: ${e.instancePath} ${e.message ?? ''}`);
   const validate = ajv.compile(SCHEMA);
   if (!validate(log))
     return (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message ?? ''}`);
