@@ -54,7 +54,9 @@ export async function runProxy(o: ProxyRunOptions): Promise<number> {
     `dataapi proxy: ${proxy.url} -> ${target}; findings print below, reports go to ${path.relative(o.root, reportDir) || '.'} when stopped (Ctrl-C)\n`,
   );
   o.onListening?.(proxy.url);
+  // The HAR first: whoever sees reports that count an exchange finds it in the HAR too.
   const write = async (quiet: boolean) => {
+    if (o.record) await session.recordTo(path.resolve(o.root, o.record), o.version);
     await session.report({
       ...(o.reporters ? { reporters: o.reporters } : {}),
       reportDir,
@@ -62,7 +64,6 @@ export async function runProxy(o: ProxyRunOptions): Promise<number> {
       target,
       quiet,
     });
-    if (o.record) await session.recordTo(path.resolve(o.root, o.record), o.version);
   };
   // Periodic reports, one at a time: a slow disk never stacks writes up.
   let writing: Promise<void> = Promise.resolve();
