@@ -3,20 +3,18 @@
  * counted in Redis, counted in the process, and off, against a bare Fastify route sending the same
  * bytes; each server in its own process, loaded by autocannon from this process, taking turns.
  */
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { BenchContext, Section } from './lib/context.ts';
+import { CONNECTIONS, type LoadSummary } from './lib/load.ts';
 import {
-  CONNECTIONS,
-  LOAD_TABLE_HEAD,
-  loadInTurns,
-  loadNotes,
-  loadRow,
-  type LoadSummary,
-} from './lib/load.ts';
+  AIR_QUALITY,
+  loadSeconds,
+  loadTable,
+  sampleAnswer,
+  startBare,
+  withServers,
+} from './lib/load-table.ts';
 import { findRedisServer, startRedis } from './lib/redis.ts';
 import { startServer, type RunningServer } from './lib/servers.ts';
-import { AIR_QUALITY } from './mock.ts';
 
 const pct = (a: number, b: number) => `${Math.round((a / b) * 100)}%`;
 
@@ -24,87 +22,52 @@ export async function serveThroughput(ctx: BenchContext): Promise<Section> {
   const redisServer = findRedisServer();
   if (!redisServer)
     throw new Error('redis-server is missing (Debian: apt-get install redis-server)');
-  const seconds = ctx.quick ? 2 : 5;
-  const running: RunningServer[] = [];
-  const serve = async (label: string, limits: string, redisUrl?: string) => {
-    const s = await startServer(
-      label,
-      process.execPath,
-      ['--import', 'tsx', 'bench/servers/serve.ts'],
-      {
-        cwd: ctx.root,
-        env: {
-          ...process.env,
-          BENCH_LIMITS: limits,
-          ...(redisUrl ? { BENCH_REDIS_URL: redisUrl } : {}),
+  return withServers(async (running) => {
+    const serve = async (label: string, limits: string, redisUrl?: string) => {
+      const s = await startServer(
+        label,
+        process.execPath,
+        ['--import', 'tsx', 'bench/servers/serve.ts'],
+        {
+          cwd: ctx.root,
+          env: {
+            ...process.env,
+            BENCH_LIMITS: limits,
+            ...(redisUrl ? { BENCH_REDIS_URL: redisUrl } : {}),
+          },
         },
-      },
-    );
-    running.push(s);
-    return s;
-  };
-  try {
+      );
+      running.push(s);
+      return s;
+    };
     ctx.log('serve: starting redis-server, dataapi serve (3 ways), bare Fastify');
     const redis = await startRedis(redisServer);
     running.push(redis);
     const withRedis = await serve('serve, limits in Redis', 'redis', redis.url);
     const inMemory = await serve('serve, limits in memory', 'memory');
     const off = await serve('serve, limits off', 'off');
-    const sample = await fetch(inMemory.url + AIR_QUALITY);
-    const bodyText = await sample.text();
-    if (sample.status !== 200)
-      throw new Error(
-        `serve answered ${sample.status} to ${AIR_QUALITY}: ${bodyText.slice(0, 300)}`,
-      );
-    const bodyFile = path.join(ctx.work, 'serve-air-quality-body.json');
-    await writeFile(bodyFile, bodyText);
-    const bare = await startServer(
-      'bare Fastify',
-      process.execPath,
-      ['--import', 'tsx', 'bench/servers/bare.ts'],
-      {
-        cwd: ctx.root,
-        env: {
-          ...process.env,
-          BENCH_BODY_FILE: bodyFile,
-          BENCH_CONTENT_TYPE: sample.headers.get('content-type') ?? 'application/json',
-        },
-      },
+    const bare = await startBare(
+      ctx,
+      await sampleAnswer(inMemory, AIR_QUALITY),
+      'serve-air-quality-body.json',
     );
     running.push(bare);
-    const order = [bare, off, inMemory, withRedis];
-    const statuses: string[] = [];
-    for (const s of order) {
-      const res = await fetch(s.url + AIR_QUALITY);
-      statuses.push(`${s.label}: HTTP ${res.status}, ${(await res.text()).length} bytes`);
-    }
-    const summaries = await loadInTurns(ctx, order, AIR_QUALITY, seconds);
-    const [b, o, m, r] = order.map((s) => summaries.get(s)!) as LoadSummary[] as [
-      LoadSummary,
-      LoadSummary,
-      LoadSummary,
-      LoadSummary,
-    ];
+    const table = await loadTable(ctx, [bare, off, inMemory, withRedis], AIR_QUALITY);
+    const [b, o, m, r] = table.summaries as [LoadSummary, LoadSummary, LoadSummary, LoadSummary];
     const redisCpu = await redis.cpuSeconds();
     return {
       id: 'serve',
       title: '9. Serve throughput: rate limits in Redis, in memory, off (air quality)',
       body: [
-        `Request: \`GET ${AIR_QUALITY}\`, autocannon ${CONNECTIONS} connections, pipelining 1, ${seconds} s per run, on loopback; each server in its own process, the load generator in the bench process. dataapi serve: \`createServiceApp\` as \`dataapi serve\` runs it (key check against a keys list, validation, envelope, request ids, pino at \`warn\` so no line per request) with the mock's example handlers (\`bench/servers/serve.ts\`). Rate limits: every window raised to 10^9 requests, so the limiter counts each request in both of air quality's windows (5 per second and 100 per minute in the description) and refuses none; in Redis they are counted in a local \`redis-server\` (Debian's package, no persistence; the server fails closed, so a Redis failure would show as non-2xx answers). Bare Fastify: one route sending the same bytes as a prebuilt string (\`bench/servers/bare.ts\`).`,
+        `Request: \`GET ${AIR_QUALITY}\`, autocannon ${CONNECTIONS} connections, pipelining 1, ${loadSeconds(ctx)} s per run, on loopback; each server in its own process, the load generator in the bench process. dataapi serve: \`createServiceApp\` as \`dataapi serve\` runs it (key check against a keys list, validation, envelope, request ids, pino at \`warn\` so no line per request) with the mock's example handlers (\`bench/servers/serve.ts\`). Rate limits: every window raised to 10^9 requests, so the limiter counts each request in both of air quality's windows (5 per second and 100 per minute in the description) and refuses none; in Redis they are counted in a local \`redis-server\` (Debian's package, no persistence; the server fails closed, so a Redis failure would show as non-2xx answers). Bare Fastify: one route sending the same bytes as a prebuilt string (\`bench/servers/bare.ts\`).`,
         '',
-        'Answers checked before loading:',
-        ...statuses.map((s) => `- ${s}`),
+        ...table.lines,
         '',
-        ...LOAD_TABLE_HEAD,
-        ...order.map((s) => loadRow(s.label, summaries.get(s)!)),
-        '',
-        `Throughput against bare Fastify: limits off ${pct(o.rps, b.rps)}, in memory ${pct(m.rps, b.rps)}, in Redis ${pct(r.rps, b.rps)}. Limits in Redis against limits in memory: ${pct(r.rps, m.rps)} of the throughput (${pct(r.perCpu, m.perCpu)} per server CPU-second; redis-server itself used ${redisCpu.toFixed(1)} CPU-seconds over the whole benchmark), p99 ${r.p99.toFixed(2)} ms against ${m.p99.toFixed(2)} ms. ${loadNotes([b, o, m, r])}`,
+        `Throughput against bare Fastify: limits off ${pct(o.rps, b.rps)}, in memory ${pct(m.rps, b.rps)}, in Redis ${pct(r.rps, b.rps)}. Limits in Redis against limits in memory: ${pct(r.rps, m.rps)} of the throughput (${pct(r.perCpu, m.perCpu)} per server CPU-second; redis-server itself used ${redisCpu.toFixed(1)} CPU-seconds over the whole benchmark), p99 ${r.p99.toFixed(2)} ms against ${m.p99.toFixed(2)} ms.`,
         '',
         'Reproduce: `npm run bench -- --only serve` (servers: `redis-server --port 6390 --save ""`, then `BENCH_LIMITS=redis BENCH_REDIS_URL=redis://127.0.0.1:6390 node --import tsx bench/servers/serve.ts`, `BENCH_LIMITS=memory ...`, `BENCH_LIMITS=off ...`; load: `npx autocannon -c 10 -d 5 "<url>/Weather/AirQuality?city=Beijing&appkey=mock-appkey"`).',
       ].join('\n'),
       verdicts: [],
     };
-  } finally {
-    for (const s of running.reverse()) await s.stop();
-  }
+  });
 }

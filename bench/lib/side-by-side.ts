@@ -1,6 +1,6 @@
 /**
  * Side-by-side timing of cold commands: warm-up rounds, then measured rounds in which the
- * contenders take turns (A B C, A B C, ...), so a burst of load from another process on the shared
+ * contenders take turns (A B C, A B C, ...), so a burst of load from another process on the
  * machine hits all of them alike instead of one contender's whole series.
  */
 import path from 'node:path';
@@ -17,6 +17,11 @@ export interface Contender {
   cwd?: string;
   /** Folders or files removed before every run (not timed): what makes the run cold. */
   clean?: string[];
+  /**
+   * Shown for reference only: when it fails, its row says why and the others are still
+   * measured (a reference tool broken by its own dependencies must not hide the targets).
+   */
+  optional?: boolean;
 }
 
 export interface Measured {
@@ -28,6 +33,8 @@ export interface Measured {
   maxRssKb: number;
   /** The generator's own time printed by `dataapi generate` (excludes process start), if any. */
   selfMs?: number;
+  /** Why an optional contender could not run (it has no runs then). */
+  failed?: string;
 }
 
 const BIN: Record<string, string> = {
@@ -59,15 +66,30 @@ export async function sideBySide(
 ): Promise<Measured[]> {
   const warmup = options.warmup ?? ctx.warmup;
   const runs = options.runs ?? ctx.runs;
+  const failed = new Map<Contender, string>();
+  // An optional contender that fails is left out of the later rounds; any other fails the whole.
+  const attempt = async (c: Contender): Promise<TimedRun | undefined> => {
+    if (failed.has(c)) return undefined;
+    try {
+      return await runOnce(ctx, c);
+    } catch (err) {
+      if (!c.optional) throw err;
+      const reason = String((err as Error).message ?? err);
+      failed.set(c, reason);
+      ctx.log(`  ${c.label} could not run (left out): ${reason.slice(0, 400)}`);
+      return undefined;
+    }
+  };
   for (let w = 0; w < warmup; w++)
     for (const c of contenders) {
       ctx.log(`  warm-up ${c.label}`);
-      await runOnce(ctx, c);
+      await attempt(c);
     }
   const results = new Map<Contender, TimedRun[]>(contenders.map((c) => [c, []]));
   for (let r = 0; r < runs; r++)
     for (const c of contenders) {
-      const run = await runOnce(ctx, c);
+      const run = await attempt(c);
+      if (!run) continue;
       ctx.log(
         `  run ${r + 1}/${runs} ${c.label}: ${fmtMs(run.ms)}, max RSS ${fmtMiB(run.maxRssKb)}`,
       );
@@ -86,6 +108,7 @@ export async function sideBySide(
       cpuMs: median(list.map((r) => r.cpuMs ?? Number.NaN)),
       maxRssKb: maxOf(list.map((r) => r.maxRssKb ?? Number.NaN)),
       ...(self.length === list.length && self.length > 0 ? { selfMs: median(self) } : {}),
+      ...(failed.has(contender) ? { failed: failed.get(contender)! } : {}),
     };
   });
 }
@@ -96,6 +119,8 @@ export function timingTable(measured: Measured[], baseline: string): string {
   const base = b?.medianMs ?? Number.NaN;
   const baseCpu = b?.cpuMs ?? Number.NaN;
   const rows = measured.map((m) => {
+    if (m.failed !== undefined)
+      return `| ${m.contender.label} | could not run: ${failureLine(m.failed)} | | | | | | |`;
     const times = m.runs.map((r) => r.ms);
     return `| ${m.contender.label} | ${fmtMs(m.medianMs)} | ${fmtMs(minOf(times))} – ${fmtMs(maxOf(times))} | ${
       m.selfMs !== undefined ? fmtMs(m.selfMs) : '–'
@@ -110,6 +135,13 @@ export function timingTable(measured: Measured[], baseline: string): string {
   ].join('\n');
 }
 
+/** The telling line of a failed command's output (its error), for a table cell. */
+function failureLine(message: string): string {
+  const lines = message.split('\n').map((l) => l.trim());
+  const error = lines.find((l) => /^\w*Error\b/.test(l)) ?? lines[0] ?? '';
+  return error.replace(/\|/g, '\\|').slice(0, 200);
+}
+
 export function commandList(measured: Measured[]): string {
   return measured
     .map((m) => {
@@ -122,5 +154,5 @@ export function commandList(measured: Measured[]): string {
 
 export const OWN_TIME_NOTE = [
   '¹ own time: the time `dataapi generate` prints for itself (load to write, without process start-up).',
-  "² CPU time: user + system time of the process and all its threads (GNU time), median. Other processes on a shared machine stretch wall time but hardly CPU time, so the CPU ratio shows whether a wall ratio moved because of them; it is not the wall ratio of an idle machine, since threads beside the main one (tsx's loader, the garbage collector) run in parallel there. The targets are judged on wall time.",
+  "² CPU time: user + system time of the process and all its threads (GNU time), median. Other processes competing for the cores stretch wall time but hardly CPU time, so the CPU ratio shows whether a wall ratio moved because of them; it is not the wall ratio of an idle machine, since threads beside the main one (tsx's loader, the garbage collector) run in parallel there. The targets are judged on wall time.",
 ].join('  \n');

@@ -8,7 +8,9 @@
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { validatorFor } from 'dataapi/runtime/shared';
+// By path: bench/ is a package of its own (bench/package.json), so `dataapi/...` does not resolve
+// here as a self-reference; this is the module `dataapi/runtime/shared` names in the sources.
+import { validatorFor } from '../../runtime/shared/index.ts';
 import type { JsonSchema } from 'dataapi/model';
 import { model } from '../../generated/model.ts';
 
