@@ -11,7 +11,16 @@ import { UsageError, guard, parseFlags } from '../scripts/args.ts';
 import { ensureBenchPackages } from './lib/packages.ts';
 import type { BenchContext, Section } from './lib/context.ts';
 import { BENCHMARKS, BENCHMARK_IDS } from './index.ts';
-import { mergeSections, renderReport } from './report.ts';
+import { mergeSections, renderReport, storeSection, type StoredSection } from './report.ts';
+import {
+  LoadSampler,
+  calibrate,
+  fmtDuration,
+  gitState,
+  loadFigures,
+  machineFacts,
+  type RunRecord,
+} from './lib/run-info.ts';
 import { verdictText } from './lib/stats.ts';
 
 const usage = `Usage: npm run bench -- [--quick] [--only ids] [--runs N] [--warmup N] [--out FILE]
@@ -83,20 +92,30 @@ function readFlags(argv: string[]): BenchFlags {
   };
 }
 
-/** Runs the chosen benchmarks; one that cannot run is reported as such, never left out. */
+/**
+ * Runs the chosen benchmarks in report order, telling stderr when each starts and ends; one that
+ * cannot run is reported as such, never left out.
+ */
 async function runBenchmarks(
   ctx: BenchContext,
   only: string[],
-): Promise<{ sections: Section[]; failed: number }> {
-  const sections: Section[] = [];
+): Promise<{ sections: { section: Section; took: number }[]; failed: number }> {
+  const sections: { section: Section; took: number }[] = [];
   let failed = 0;
-  for (const bench of BENCHMARKS.filter((b) => only.includes(b.id))) {
+  const chosen = BENCHMARKS.filter((b) => only.includes(b.id));
+  const started = performance.now();
+  for (const [i, bench] of chosen.entries()) {
     const t0 = performance.now();
+    const tag = `[${i + 1}/${chosen.length}] ${bench.id}`;
+    ctx.log(
+      `${tag}: ${bench.title} (run time so far ${fmtDuration((t0 - started) / 1000)}, load ${os.loadavg()[0]!.toFixed(2)})`,
+    );
+    let section: Section;
     try {
-      sections.push(await bench.run(ctx));
+      section = await bench.run(ctx);
     } catch (err) {
       failed++;
-      sections.push({
+      section = {
         id: bench.id,
         title: bench.title,
         body: `**Not measured in this run**: ${String((err as Error).message ?? err)
@@ -105,10 +124,12 @@ async function runBenchmarks(
           .join(' ')
           .slice(0, 600)}`,
         verdicts: bench.targets.map((target) => ({ target, measured: '–', met: undefined })),
-      });
+      };
       ctx.log(`${bench.id}: FAILED: ${(err as Error).stack ?? err}`);
     }
-    ctx.log(`${bench.id}: ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    const took = (performance.now() - t0) / 1000;
+    sections.push({ section, took });
+    ctx.log(`${tag}: done in ${fmtDuration(took)}`);
   }
   return { sections, failed };
 }
@@ -116,16 +137,16 @@ async function runBenchmarks(
 /** Merges the new sections into the report file and writes it, formatted like the tree. */
 async function writeReport(
   flags: BenchFlags,
-  sections: Section[],
-  started: { at: Date; load: number[] },
+  fresh: StoredSection[],
+  run: RunRecord,
   argv: string[],
 ): Promise<void> {
-  const { quick, runs, warmup, only, out } = flags;
-  const stamp = `Measured ${started.at.toISOString().slice(0, 16).replace('T', ' ')} UTC, ${
-    quick ? 'quick run (1 run, no warm-up)' : `median of ${runs} runs after ${warmup} warm-up`
-  }.`;
-  const ids = BENCHMARKS.map((b) => b.id);
-  const merged = await mergeSections(out, sections, ids, stamp);
+  const { only, out } = flags;
+  const merged = await mergeSections(
+    out,
+    fresh,
+    BENCHMARKS.map((b) => b.id),
+  );
   const command = `npm run bench${argv.length ? ` -- ${argv.join(' ')}` : ''}`;
   await mkdir(path.dirname(out), { recursive: true });
   // Formatted like every other file of the tree (`npm test` runs `prettier --check .`).
@@ -134,12 +155,8 @@ async function writeReport(
     renderReport(
       {
         root: PROJECT_ROOT,
-        runs,
-        warmup,
-        quick,
         command,
-        startedAt: started.at,
-        startLoad: started.load,
+        run,
         ...(only.length < BENCHMARK_IDS.length ? { only } : {}),
       },
       merged,
@@ -160,24 +177,50 @@ async function main(argv: string[]): Promise<number> {
     const work = path.join(PROJECT_ROOT, 'bench', '.work', 'run');
     await rm(work, { recursive: true, force: true });
     await mkdir(work, { recursive: true });
-    const started = { at: new Date(), load: os.loadavg() };
+    const log = (line: string) => process.stderr.write(`${line}\n`);
+    // What the run records about itself, measured before any benchmark loads the machine.
+    const git = gitState(PROJECT_ROOT, flags.out);
+    const at = new Date();
+    const sampler = new LoadSampler();
+    log('bench: calibrating the CPU (fixed hashing and JSON work)');
+    const calibrationStart = calibrate();
     const ctx: BenchContext = {
       root: PROJECT_ROOT,
       work,
       runs: flags.runs,
       warmup: flags.warmup,
       quick: flags.quick,
-      log: (line) => process.stderr.write(`${line}\n`),
+      log,
     };
     const { sections, failed } = await runBenchmarks(ctx, flags.only);
-    await writeReport(flags, sections, started, argv);
-    for (const v of sections.flatMap((s) => s.verdicts))
+    const calibrationEnd = calibrate();
+    const endCommit = gitState(PROJECT_ROOT).commit;
+    const run: RunRecord = {
+      ...(git.commit ? { commit: git.commit } : {}),
+      dirty: git.dirty,
+      at: at.toISOString(),
+      seconds: (Date.now() - at.getTime()) / 1000,
+      method: flags.quick
+        ? '**quick run** (1 measured run, no warm-up, shorter loads): indicative only, not the figures of record'
+        : `median of ${flags.runs} measured runs after ${flags.warmup} warm-up run${flags.warmup === 1 ? '' : 's'} (sections that cap the runs say so)`,
+      quick: flags.quick,
+      ...machineFacts(),
+      load: loadFigures(sampler.stop()),
+      calibration: { start: calibrationStart, end: calibrationEnd },
+      ...(endCommit && endCommit !== git.commit ? { endCommit } : {}),
+    };
+    await writeReport(
+      flags,
+      sections.map(({ section, took }) => storeSection(section, run, took)),
+      run,
+      argv,
+    );
+    for (const v of sections.flatMap((s) => s.section.verdicts))
       process.stdout.write(
         `${verdictText(v).replace(/\*/g, '').padEnd(13)} ${v.target}: ${v.measured}\n`,
       );
-    const seconds = ((Date.now() - started.at.getTime()) / 1000).toFixed(0);
     process.stdout.write(
-      `bench: ${sections.length} benchmark(s) in ${seconds} s; written to ${path.relative(process.cwd(), flags.out)}\n`,
+      `bench: ${sections.length} benchmark(s) in ${fmtDuration(run.seconds)}; written to ${path.relative(process.cwd(), flags.out)}\n`,
     );
     // Missed targets are findings, not errors; a benchmark that could not run is an error.
     return failed > 0 ? 1 : 0;

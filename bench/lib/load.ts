@@ -167,7 +167,7 @@ export function loadRow(label: string, x: LoadSummary): string {
 /** What the table's CPU columns mean, and whether autocannon may have capped the figures. */
 export function loadNotes(summaries: LoadSummary[]): string {
   const saturated = summaries.some((x) => x.loaderCpu >= 0.9);
-  return `CPU is the share of one core over the run (server: its process tree from /proc; load generator: this process). On this shared machine a server often gets less than a core; requests per server CPU-second does not depend on how much CPU the server got, so it is the steadier comparison. ${
+  return `CPU is the share of one core over the run (server: its process tree from /proc; load generator: this process). When other processes compete for the cores a server gets less than a core; requests per server CPU-second does not depend on how much CPU the server got, so it is the steadier comparison. ${
     saturated
       ? '**The load generator saturated a core (>= 90%) in at least one series**: figures may be capped by autocannon rather than by the server; the wrk column (a cheaper C load generator) shows the difference.'
       : 'The load generator did not saturate a core (< 90% in every series).'
