@@ -53,15 +53,18 @@ export const STACK_LINE =
 
 /** The message with what varies per description taken out: the class key. */
 export function normalise(message: string): string {
-  return message
-    .replace(/^.*?\.ts\(\d+,\d+\): /, '') // tsc's `file(line,col): `
-    .replace(/\s+/g, ' ')
-    .replace(/'[^']*'|"[^"]*"|`[^`]*`|‘[^’]*’|“[^”]*”/g, '<q>')
-    .replace(/#\/[^\s,;)]*/g, '<pointer>')
-    .replace(/(?:\/[\w.@%~+-]+)+\/?/g, '<path>')
-    .replace(/(?<!\w)\d+(?:\.\d+)?/g, '<n>') // `TS2322` (a word) keeps its code
-    .trim()
-    .slice(0, 160);
+  return (
+    message
+      .replace(/^.*?\.ts\(\d+,\d+\): /, '') // tsc's `file(line,col): `
+      .replace(/\s+/g, ' ')
+      .replace(/'[^']*'|"[^"]*"|`[^`]*`|‘[^’]*’|“[^”]*”/g, '<q>')
+      // A pointer keeps its last token (`.../properties: must be object` says where it went wrong).
+      .replace(/#\/[^\s,;)]*/g, (p) => `<pointer>/${p.split('/').pop()!.replace(/^\d+$/, '<n>')}`)
+      .replace(/(?:\/[\w.@%~+-]+)+\/?/g, '<path>')
+      .replace(/(?<!\w)\d+(?:\.\d+)?/g, '<n>') // `TS2322` (a word) keeps its code
+      .trim()
+      .slice(0, 160)
+  );
 }
 
 /** `outcome: normalised first message` (the outcome alone when there is no message). */
@@ -74,9 +77,13 @@ export function firstError(output: string): string {
     .split('\n')
     .map((l) => l.trimEnd())
     .filter((l) => l.trim() !== '');
+  const headline = lines.findIndex((l) => /^dataapi \w+: /.test(l));
+  // `dataapi generate: Invalid OpenAPI description FILE` is followed by the indented reason.
+  const detail =
+    headline >= 0 && /^\s{2}/.test(lines[headline + 1] ?? '') ? lines[headline + 1] : '';
   const error =
     lines.find((l) => /error TS\d+/.test(l)) ??
-    lines.find((l) => /^dataapi \w+: /.test(l)) ??
+    (headline >= 0 ? `${lines[headline]}${detail ? ` — ${detail.trim()}` : ''}` : undefined) ??
     lines.find((l) => /error|Error|fail/i.test(l)) ??
     lines[0] ??
     '';

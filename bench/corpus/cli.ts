@@ -42,7 +42,8 @@ are skipped: a run resumes), then rewrites docs/corpus.md from everything in it.
   --results FILE  the JSONL results file              default: bench/.work/corpus/results.jsonl
   --report-only   rewrite docs/corpus.md from the results file; run nothing
 
-Exit codes: 0 the run finished (failures are findings, recorded), 2 bad flags.`;
+Exit codes: 0 the run finished (failures are findings, recorded), 1 the runner could not go on
+(the toolkit not built, ...), 2 bad flags.`;
 
 /** A small seeded generator (mulberry32): the same seed picks the same sample everywhere. */
 function seeded(seed: number): () => number {
@@ -223,7 +224,14 @@ async function main(argv: string[]): Promise<number> {
       log(`[${finished}/${todo.length}] ${t.id}: ${summary}`);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(jobs, todo.length) }, (_, i) => worker(i)));
+  try {
+    await Promise.all(Array.from({ length: Math.min(jobs, todo.length) }, (_, i) => worker(i)));
+  } catch (err) {
+    // The runner's own trouble (no build, a full disk): what is done is recorded; say why it stopped.
+    log(`corpus: stopped: ${(err as Error).message}`);
+    await report();
+    return 1;
+  }
   await report();
   return 0;
 }

@@ -91,12 +91,12 @@ const CLI = (root: string) => path.join(root, 'bin/dataapi.js');
 /** While `npm run build` rewrites dist/, the command line says it is not built: not a finding. */
 const NOT_BUILT = /the command line is not built/;
 
-/** A `dataapi` command; waits out a rebuild of dist/ (up to a minute) instead of recording it. */
+/** A `dataapi` command; waits out a rebuild of dist/ (up to 5 minutes) instead of recording it. */
 async function toolkitStep(args: string[], cwd: string, deadline: number): Promise<Step> {
   for (let attempt = 0; ; attempt++) {
     const result = await step(process.execPath, args, cwd, deadline);
     if (!NOT_BUILT.test(result.output)) return result;
-    if (attempt >= 6) throw new Error('the toolkit is not built (dist/): run `npm run build`');
+    if (attempt >= 30) throw new Error('the toolkit is not built (dist/): run `npm run build`');
     await new Promise((resolve) => setTimeout(resolve, 10_000));
   }
 }
