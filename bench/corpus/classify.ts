@@ -24,7 +24,8 @@ export const OUTCOME_TEXT: Record<Outcome, string> = {
     'generate exit 2 with a clear message naming the file/pointer (a finding about the description, not a crash)',
   'generate-invalid-output':
     "generate exit 1: the toolkit's own output does not parse or type-check (a toolkit fault, named)",
-  'generate-crash': 'generate died: a raw stack trace, a signal or an unexpected exit code',
+  'generate-crash':
+    'generate died (a raw stack trace, a signal, an unexpected exit code) or refused without saying where',
   'tsc-errors': 'generate exit 0, but tsc over the generated tree reports errors',
   'suite-failures': 'the contract suite against the embedded mock reports failures',
   'fuzz-failures': 'the suite passed, the seeded fuzz run reports findings',

@@ -146,7 +146,13 @@ async function stageOne(
   if (gen.timedOut) return { record: done('timeout', steps, 'generate'), generated: false };
   const operations = Number(/(\d+) operations/.exec(gen.output)?.[1] ?? Number.NaN);
   if (gen.code !== 0) {
-    const crashed = STACK_LINE.test(gen.output) || (gen.code !== 1 && gen.code !== 2);
+    // A refusal is a finding only when it says where: the file and a pointer or line. Exit 2
+    // without one (an exception of a library caught at the top) is the toolkit's failure.
+    const located = /#\/|:\d+:\d+/.test(gen.output);
+    const crashed =
+      STACK_LINE.test(gen.output) ||
+      (gen.code !== 1 && gen.code !== 2) ||
+      (gen.code === 2 && !located);
     const outcome: Outcome = crashed
       ? 'generate-crash'
       : gen.code === 1
