@@ -39,6 +39,11 @@ export interface GenerateOptions {
   /** Template kinds to render (folders of templates/); all when omitted. */
   kinds?: string[];
   hooks?: WriteHooks;
+  /**
+   * Type-check the whole generated tree before writing it (default true): output of ours that
+   * does not compile fails the run (GeneratedCodeError) instead of being written.
+   */
+  typecheck?: boolean;
 }
 
 export interface GenerateResult {
@@ -168,6 +173,18 @@ async function format(
   const config = (await prettier.resolveConfig(at)) ?? {};
   const checked = speed.typescript.check(rendered.files.filter((f) => !f.formatted));
   checked.catch(() => undefined);
+  // The whole tree's type-check runs in the worker as soon as types.ts is there, while this
+  // thread formats: on the unformatted text (the same types; a failed run writes nothing).
+  const typecheck = job.options.typecheck !== false;
+  const tree = typecheck
+    ? rendered.types.then((types) =>
+        speed.typescript.typecheck([...rendered.files, types], {
+          outDir: job.options.out,
+          projectRoot: job.projectRoot,
+        }),
+      )
+    : Promise.resolve(undefined);
+  tree.catch(() => undefined);
   const formatTemplates = () =>
     formatFiles(rendered.files, cache, config, true).catch(async (err) => {
       await throwParseErrors([checked]); // the compiler's message, when it has one, says more
@@ -176,10 +193,14 @@ async function format(
   const finishTypes = async () => {
     const types = await rendered.types;
     await throwParseErrors([checked, speed.typescript.check([types])]);
-    speed.typescript.close(); // its last job is done: its heap (compiler, openapi-typescript) goes
+    // Its last job is done: its heap (compiler, openapi-typescript) goes.
+    if (!typecheck) speed.typescript.close();
     return types;
   };
   const [templates, types] = await speed.overlap(rendered.operations, formatTemplates, finishTypes);
+  const treeErrors = await tree;
+  if (treeErrors) throw new GeneratedCodeError(treeErrors);
+  speed.typescript.close();
   const typesFormatted = await formatFiles([types], cache, config, true);
   return {
     files: [...templates.files, ...typesFormatted.files].sort(byPath),

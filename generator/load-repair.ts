@@ -20,17 +20,46 @@ export function mayHavePropertiesRef(text: string): boolean {
   return /properties["']?\s*:\s*\{?\s*["']?\$ref["']?\s*:/.test(text);
 }
 
+/**
+ * Keys whose value is a map of names (of properties, schemas, responses, media types, ...): a
+ * name in such a map may be `properties` itself (Azure's resources have a property called
+ * `properties` on almost every schema), and its value is an object, not a misplaced `$ref`.
+ */
+const MAPS = new Set([
+  'properties',
+  'patternProperties',
+  'dependentSchemas',
+  '$defs',
+  'definitions',
+  'schemas',
+  'responses',
+  'parameters',
+  'requestBodies',
+  'headers',
+  'securitySchemes',
+  'links',
+  'callbacks',
+  'pathItems',
+  'paths',
+  'webhooks',
+  'content',
+  'encoding',
+  'mapping',
+  'variables',
+]);
+
 /** Repairs the document in place; what was repaired, with where. */
 export function repairPropertiesRefs(document: Obj): LoadRepair[] {
   const repairs: LoadRepair[] = [];
-  const visit = (node: unknown, pointer: string) => {
+  // `map`: node is a map of names, whose entries are visited but which is no schema itself.
+  const visit = (node: unknown, pointer: string, map: boolean) => {
     if (Array.isArray(node)) {
-      node.forEach((v, i) => visit(v, `${pointer}/${i}`));
+      node.forEach((v, i) => visit(v, `${pointer}/${i}`, false));
       return;
     }
     if (!isObject(node)) return;
     const props = node['properties'];
-    if (isObject(props) && typeof props['$ref'] === 'string') {
+    if (!map && isObject(props) && typeof props['$ref'] === 'string') {
       const ref = props['$ref'];
       delete props['$ref'];
       const allOf = Array.isArray(node['allOf']) ? node['allOf'] : [];
@@ -43,10 +72,11 @@ export function repairPropertiesRefs(document: Obj): LoadRepair[] {
       });
     }
     for (const [key, value] of Object.entries(node)) {
-      if (key === 'example' || key === 'examples' || key === 'enum' || key === 'const') continue;
-      visit(value, `${pointer}/${escapeToken(key)}`);
+      if (!map && (key === 'example' || key === 'examples' || key === 'enum' || key === 'const'))
+        continue;
+      visit(value, `${pointer}/${escapeToken(key)}`, !map && MAPS.has(key));
     }
   };
-  visit(document, '');
+  visit(document, '', false);
   return repairs;
 }

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
 import { renderTypes, syntaxError, typeErrors } from '../emit/typescript-side.mjs';
+import { treeTypeErrors } from '../emit/typecheck-tree.mjs';
 
 const sha = (text) => createHash('sha256').update(text).digest('hex');
 /** @type {{ hash: string; types: Promise<string> } | undefined} */
@@ -40,6 +41,10 @@ const jobs = {
   /** @param {{ path: string; content: string }[]} files */
   async check(files) {
     return files.map((f) => syntaxError(f) ?? typeErrors(f)).filter(Boolean);
+  },
+  /** @param {{ files: { path: string; content: string }[]; outDir: string; projectRoot: string }} payload */
+  async typecheck({ files, outDir, projectRoot }) {
+    return treeTypeErrors(files, { outDir, projectRoot }) ?? null;
   },
 };
 

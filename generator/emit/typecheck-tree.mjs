@@ -1,0 +1,105 @@
+// The type-check of a whole generated tree before it is written (issue 26: generation fails when
+// its own output does not compile). Plain JavaScript: it runs in the TypeScript worker thread,
+// which starts without a loader (typed by typecheck-tree.d.mts).
+//
+// The tree is checked in memory, at the paths it is about to be written to, under the strict
+// settings the README promises (strict, noUncheckedIndexedAccess, verbatimModuleSyntax). Its
+// imports of packages (`dataapi/runtime/*`, `fastify`) resolve from the toolkit's own folder, not
+// from the output folder: the check must not depend on where the tree is written or on what that
+// project has installed. `bundler` resolution: the generated files import `./x.js`, which both
+// `bundler` and `nodenext` accept, and `bundler` does not take the module format from the
+// nearest package.json (a tree written into a scratch folder is not a CommonJS module).
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const require = createRequire(import.meta.url);
+/** @type {typeof import('typescript') | undefined} */
+let compiler;
+
+/** Errors shown per failed tree: enough to see the fault, not a wall of text. */
+const SHOWN = 5;
+
+/** `/a/b/c` -> `/a/b/c`, `/a/b`, `/a`, `/`. */
+function ancestors(dir) {
+  const out = [dir];
+  for (let d = path.dirname(dir); d !== out.at(-1); d = path.dirname(d)) out.push(d);
+  return out;
+}
+
+/**
+ * The first type errors of the generated tree, as one message naming each file and line, or
+ * undefined when it type-checks.
+ * @param {{ path: string; content: string }[]} files the tree, paths relative to `outDir`
+ * @param {{ outDir: string; projectRoot: string }} where
+ * @returns {string | undefined}
+ */
+export function treeTypeErrors(files, { outDir, projectRoot }) {
+  const ts = (compiler ??= require('typescript'));
+  const out = path.resolve(outDir);
+  const virtual = new Map(files.map((f) => [path.join(out, f.path), f.content]));
+  const roots = [...virtual.keys()].filter((f) => /\.(ts|mts)$/.test(f));
+  // From sources without a build (the toolkit's own tests), the runtime is read as TypeScript.
+  const built = existsSync(path.join(projectRoot, 'dist'));
+  /** @type {import('typescript').CompilerOptions} */
+  const options = {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.Preserve,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    lib: ['lib.es2023.d.ts'],
+    strict: true,
+    noUncheckedIndexedAccess: true,
+    noImplicitOverride: true,
+    esModuleInterop: true,
+    resolveJsonModule: true,
+    skipLibCheck: true,
+    allowImportingTsExtensions: true,
+    noEmit: true,
+    isolatedModules: true,
+    verbatimModuleSyntax: true,
+    types: ['node'],
+    typeRoots: [path.join(projectRoot, 'node_modules/@types')],
+    customConditions: built ? [] : ['dataapi-source'],
+  };
+  const host = ts.createCompilerHost(options);
+  const { getSourceFile, fileExists, readFile, directoryExists } = host;
+  const dirs = new Set([...virtual.keys()].flatMap((f) => ancestors(path.dirname(f))));
+  host.getCurrentDirectory = () => projectRoot;
+  host.directoryExists = (d) => dirs.has(d) || (directoryExists?.call(host, d) ?? true);
+  host.fileExists = (f) => virtual.has(f) || fileExists.call(host, f);
+  host.readFile = (f) => virtual.get(f) ?? readFile.call(host, f);
+  host.getSourceFile = (f, version, onError, create) =>
+    virtual.has(f)
+      ? ts.createSourceFile(f, virtual.get(f), version, false, ts.ScriptKind.TS)
+      : getSourceFile.call(host, f, version, onError, create);
+  // Package imports resolve from the toolkit's folder (see the top of this file).
+  const anchor = path.join(projectRoot, 'index.ts');
+  const cache = ts.createModuleResolutionCache(projectRoot, (f) => f, options);
+  host.resolveModuleNameLiterals = (literals, containingFile) =>
+    literals.map((literal) => {
+      const name = literal.text;
+      const from = name.startsWith('.') || path.isAbsolute(name) ? containingFile : anchor;
+      return ts.resolveModuleName(name, from, options, host, cache);
+    });
+  const program = ts.createProgram(roots, options, host);
+  const diagnostics = roots.flatMap((f) => {
+    const source = program.getSourceFile(f);
+    return source
+      ? [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)]
+      : [];
+  });
+  if (diagnostics.length === 0) return undefined;
+  const lines = diagnostics.slice(0, SHOWN).map((d) => {
+    const file = d.file ? path.relative(out, d.file.fileName).split(path.sep).join('/') : '?';
+    const message = ts.flattenDiagnosticMessageText(d.messageText, ' ').slice(0, 300);
+    if (!d.file) return `  ${file}: error TS${d.code}: ${message}`;
+    const { line, character } = d.file.getLineAndCharacterOfPosition(d.start ?? 0);
+    const excerpt = d.file.text.split('\n')[line]?.trim().slice(0, 160) ?? '';
+    return `  ${file}(${line + 1},${character + 1}): error TS${d.code}: ${message}\n      ${excerpt}`;
+  });
+  const files_ = new Set(diagnostics.map((d) => d.file?.fileName)).size;
+  return [
+    `the generated code does not type-check (${diagnostics.length} errors in ${files_} files; the first ${lines.length}):`,
+    ...lines,
+  ].join('\n');
+}

@@ -1,0 +1,65 @@
+/**
+ * Generation fails when its own output does not type-check (issue 26): the whole tree is checked
+ * in memory before anything is written, and the error names the file and the first errors. The
+ * fault is planted in a copy of the templates, as a template bug would put it there.
+ */
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generate, GeneratedCodeError } from '../../generator/generate.ts';
+import { cleanup, cli, FIXTURES, ROOT, scratch } from './helpers.ts';
+
+const SPEC = path.join(FIXTURES, 'third-party/museum.yaml');
+let dir: string;
+let templates: string;
+
+beforeAll(async () => {
+  dir = await scratch('typecheck-tree', true);
+  templates = path.join(dir, 'templates');
+  await cp(path.join(ROOT, 'templates'), templates, { recursive: true });
+  const client = path.join(templates, 'client/index.ts.hbs');
+  // Parses, formats, and does not type-check: only a type-check finds it.
+  const planted = "\nexport const planted: number = 'not a number';\n";
+  await writeFile(client, (await readFile(client, 'utf8')) + planted);
+});
+
+afterAll(() => cleanup(dir));
+
+describe('the type-check of the generated tree', () => {
+  it('fails the run with the file and the first error, and writes nothing', async () => {
+    const out = path.join(dir, 'out');
+    const run = generate({ spec: SPEC, out, templatesDir: templates, force: true });
+    await expect(run).rejects.toBeInstanceOf(GeneratedCodeError);
+    const message = await run.catch((e: Error) => e.message);
+    expect(message).toMatch(/^the generated code does not type-check \(1 errors in 1 files/);
+    expect(message).toMatch(
+      /client\/index\.ts\(\d+,\d+\): error TS2322: Type 'string' is not assignable to type 'number'/,
+    );
+    expect(message).toContain("export const planted: number = 'not a number';");
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('is skipped with typecheck: false (the syntax check stays)', async () => {
+    const out = path.join(dir, 'unchecked');
+    await generate({ spec: SPEC, out, templatesDir: templates, force: true, typecheck: false });
+    expect(await readFile(path.join(out, 'client/index.ts'), 'utf8')).toContain('planted');
+  });
+
+  it("passes the toolkit's own templates, written into a folder outside any project", async () => {
+    // Package imports resolve from the toolkit's folder, not from where the tree goes.
+    const outside = await mkdtemp(path.join(os.tmpdir(), 'dataapi-typecheck-'));
+    try {
+      const result = await generate({ spec: SPEC, out: path.join(outside, 'api'), force: true });
+      expect(result.written.length).toBeGreaterThan(5);
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('is documented in the help with its opt-out', async () => {
+    const help = await cli('generate', '--help');
+    expect(help.stdout + help.stderr).toMatch(/--no-typecheck\s+skip the type-check/);
+  });
+});
