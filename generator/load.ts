@@ -1,5 +1,5 @@
 /**
- * Load: read, parse, validate and bundle an OpenAPI 3.0/3.1 description.
+ * Load: read, parse, validate and bundle an OpenAPI 3.0/3.1 description (Swagger 2.0 converted first).
  * Every failure is a SpecError naming the file, the JSON pointer and (for YAML and JSON text)
  * the line and column, so a user can go straight to the spot.
  */
@@ -53,26 +53,24 @@ function hasDeepRef(text: string): boolean {
 export async function loadSpec(specPath: string): Promise<LoadedSpec> {
   const { file, shown, text } = await readSpecText(specPath);
   const parsed = parseSpecText(shown, text);
-  const raw = parsed.raw;
+  let raw = parsed.raw;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw new SpecError(shown, [{ message: 'the document is not an object', line: 1, column: 1 }]);
   }
-  const version = (raw as OpenApiDocument)['openapi'];
-  const swagger = (raw as OpenApiDocument)['swagger'];
-  if (version === undefined && swagger !== undefined) {
-    // Swagger 2.0: said so at its own line, with the way to a description dataapi reads.
-    const pos = parsed.locate('/swagger');
-    throw new SpecError(shown, [
-      {
-        message: `this is a Swagger ${JSON.stringify(swagger)} description: dataapi reads OpenAPI 3.0.x and 3.1.x; convert it first (e.g. \`npx swagger2openapi ${shown} -o openapi.yaml\`)`,
-        pointer: '/swagger',
-        line: pos?.line ?? 1,
-        column: pos?.column ?? 1,
-      },
-    ]);
+  let locate = parsed.locate;
+  const repairs: LoadRepair[] = [];
+  let converted = false;
+  if ((raw as OpenApiDocument)['openapi'] === undefined && 'swagger' in raw) {
+    // Swagger 2.0: converted into 3.0 (the converter loads only here); lines still name this file.
+    const { convertSwagger2 } = await import('./load-swagger2.ts');
+    const result = await convertSwagger2(shown, file, raw as OpenApiDocument, text, locate);
+    ({ document: raw, locate } = result);
+    repairs.push(...result.repairs);
+    converted = true;
   }
+  const version = (raw as OpenApiDocument)['openapi'];
   if (typeof version !== 'string' || !/^3\.[01]\.\d+$/.test(version)) {
-    const pos = parsed.locate('/openapi');
+    const pos = locate('/openapi');
     throw new SpecError(shown, [
       {
         message: `unsupported or missing "openapi" version ${JSON.stringify(version ?? null)}: dataapi reads OpenAPI 3.0.x and 3.1.x`,
@@ -83,7 +81,7 @@ export async function loadSpec(specPath: string): Promise<LoadedSpec> {
     ]);
   }
   const files = new SpecFiles(
-    { abs: file, shown, raw, locate: parsed.locate },
+    { abs: file, shown, raw, locate },
     (abs) => path.relative(process.cwd(), abs) || abs,
   );
   // Our own pass first: it names the file, pointer and line of each `$ref` that points nowhere.
@@ -91,10 +89,9 @@ export async function loadSpec(specPath: string): Promise<LoadedSpec> {
   if (refProblems.length > 0) throw new SpecError(shown, refProblems, 'DATAAPI_SPEC_REF');
   // Bundle first (every `$ref` internal then), then validate the bundle.
   let document: OpenApiDocument;
-  const repairs: LoadRepair[] = [];
   try {
-    const repairing = files.paths.length > 1 || mayHavePropertiesRef(text);
-    if (files.paths.length === 1 && !hasDeepRef(text) && !repairing) {
+    const repairing = files.paths.length > 1 || converted || mayHavePropertiesRef(text);
+    if (files.paths.length === 1 && !converted && !hasDeepRef(text) && !repairing) {
       // One file, internal `$ref`s only (checkRefs read every file a `$ref` reaches): the bundle
       // would be the document itself, so the bundler's crawl (and a copy) is skipped.
       document = raw as OpenApiDocument;
@@ -123,7 +120,7 @@ export async function loadSpec(specPath: string): Promise<LoadedSpec> {
   const spec: LoadedSpec = {
     file: shown,
     document,
-    locate: parsed.locate,
+    locate,
     inputs: files.paths,
     ...(repairs.length > 0 ? { repairs } : {}),
   };

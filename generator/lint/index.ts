@@ -39,6 +39,15 @@ export async function lintSpec(specPath: string, options: LintOptions = {}): Pro
     }
     throw err;
   }
+  // Swagger 2.0 input: what the converter did (and could not carry over) is said, as a warning.
+  for (const r of loaded.repairs ?? [])
+    if (r.code === 'converted-from-swagger2' || r.code === 'swagger2-conversion-loss')
+      add({
+        rule: 'swagger2-converted',
+        severity: 'warning',
+        pointer: r.pointer,
+        message: r.message,
+      });
   // Read by `dataapi diff`; lint only checks its shape (a known rule id and a reason).
   for (const p of readAllowExtension(loaded.document).problems)
     add({

@@ -24,6 +24,7 @@ export const RULES = {
   'deprecation-sunset':
     "x-dataapi-sunset and x-dataapi-deprecated-since are days (YYYY-MM-DD) on a deprecated operation, and a live operation's sunset is still to come",
   'deprecation-successor': 'x-dataapi-successor names another operation by its operationId',
+  'swagger2-converted': 'a Swagger 2.0 description is read after its conversion to OpenAPI 3.0',
 } as const;
 
 export type RuleId = keyof typeof RULES;

@@ -15,7 +15,7 @@ import { isCalendarDay } from '../../model/lifecycle.ts';
 const usage = `Usage: dataapi diff BASE [HEAD] [options]
        dataapi diff --base origin/main [options]
 
-Compares two versions of an OpenAPI 3.0/3.1 description and classifies every change as
+Compares two versions of an OpenAPI 3.x (or Swagger 2.0) description and classifies every change as
 breaking, warning (breaks only strict clients) or compatible, with a stable rule id and where
 it is (method, path, JSON pointer, line). BASE and HEAD are files (or folders holding the
 --spec file name) or git revisions: \`origin/main\` reads --spec as of that revision, with every

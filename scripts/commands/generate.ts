@@ -12,7 +12,7 @@ import {
 const usage = `Usage: dataapi generate [--spec spec/openapi.yaml] [--out generated] [--check]
                         [--no-typecheck]
 
-  --spec FILE   OpenAPI 3.0/3.1 description (YAML or JSON)     default: spec/openapi.yaml
+  --spec FILE   OpenAPI 3.x or Swagger 2.0 (YAML or JSON)      default: spec/openapi.yaml
   --out DIR     output folder, replaced atomically              default: generated
   --kinds LIST  render only these template kinds (client,server,mock,contract-tests);
                 types.ts and the model are always emitted; the other kinds'

@@ -10,7 +10,7 @@ import { isCalendarDay } from '../../model/lifecycle.ts';
 
 const usage = `Usage: dataapi lint [--spec spec/openapi.yaml] [--format text|json|sarif] [--output FILE]
 
-  --spec FILE      OpenAPI 3.0/3.1 description (YAML or JSON)    default: spec/openapi.yaml
+  --spec FILE      OpenAPI 3.x or Swagger 2.0 (YAML or JSON)     default: spec/openapi.yaml
   --format FORMAT  text (one line per finding), json (for tools) or sarif (SARIF 2.1.0 for
                    code scanning)                                default: text
   --output FILE    write the report to FILE instead of stdout

@@ -70,13 +70,14 @@ const cases: Case[] = [
     message: /unsupported .*"3\.2\.0".*3\.0\.x and 3\.1\.x/,
   },
   {
-    name: 'Swagger 2.0, pointed at its swagger line with the way to convert it',
-    spec: 'generality/swagger2.yaml',
-    file: 'generality/swagger2.yaml',
+    name: 'a Swagger version other than 2.0, pointed at its swagger line',
+    spec: 'generator-load/bad-swagger.yaml',
+    file: 'generator-load/bad-swagger.yaml',
     pointer: '/swagger',
-    line: 5,
+    line: 6,
     column: 10,
-    message: /Swagger "2\.0" description: .*convert it first \(e\.g\. `npx swagger2openapi /,
+    message:
+      /unsupported Swagger version "1\.2": dataapi reads Swagger 2\.0, OpenAPI 3\.0\.x and 3\.1\.x/,
   },
   {
     name: 'split description with a bad external $ref',
