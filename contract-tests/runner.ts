@@ -158,8 +158,12 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
       skipped: 0,
       requests: scheduler.requests,
       warnings: warnings.length,
+      toolkitFaults: 0,
     };
     for (const r of results) summary[r.status]++;
+    // Not the target's: counted apart, and no reason to fail the run (see recheck.ts).
+    const toolkitFaults = results.flatMap((r) => r.toolkitFaults ?? []);
+    summary.toolkitFaults = toolkitFaults.length;
     errors.push(...collector.errors, ...scheduler.breakers.notes());
     if (results.length === 0 && errors.length === 0 && !empty)
       errors.push(
@@ -186,6 +190,7 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
       coverage: coverageOf(results),
       errors,
       warnings,
+      ...(toolkitFaults.length > 0 ? { toolkitFaults } : {}),
       ...(fuzz
         ? {
             fuzz: {

@@ -68,10 +68,13 @@ export const usage = `Usage: dataapi contract [--spec FILE] [--base-url URL] [--
                             present) as drift, both answers side by side
                             (<report-dir>/contract-drift.json); exit 1 on any drift
 
-Two kinds of finding: the target is wrong (a failure: exit 1), or the description is wrong or
+Three kinds of finding: the target is wrong (a failure: exit 1); the description is wrong or
 silent (an example that does not match its schema, a status a probe received that the operation
 does not declare, a schema no value satisfies: a warning with its JSON pointer, in every report;
-exit 0 unless --strict).
+exit 0 unless --strict); or the suite built a request wrong (before a failure of a request meant
+to be refused, or of a generated one, is reported, that request is checked once more against the
+description as it was sent; one that is not what it was meant to be is a toolkit fault, code
+toolkit-fault, listed and counted apart, exit 0: it says nothing against the target).
 
 The key comes from DATAAPI_APPKEY and never appears in any output. Requests stay under each
 operation's declared rate limit; a 429 is retried after Retry-After.
