@@ -87,7 +87,9 @@ export function contractSuite(model: ServiceModel, operationId: string): void {
     );
     for (const variant of variants) {
       let probes: Promise<ProbeSet> | undefined;
-      const checks: readonly CheckName[] = variant === 'main' ? CHECKS : PREVIEW_CHECKS;
+      const checks = (variant === 'main' ? CHECKS : PREVIEW_CHECKS).filter(
+        (c) => !config?.checks || config.checks.includes(c),
+      );
       for (const check of checks) {
         it(`${check} (${variant}): ${CHECK_TITLES[check]}`, async (ctx) => {
           const cfg = config!;

@@ -98,6 +98,8 @@ export interface ContractRunResult {
     /** --fuzz N and the run's seed (given with --seed, or chosen and printed). */
     fuzz?: number;
     seed?: number;
+    /** The checks run (--checks, --exclude-checks); absent: every check. */
+    checks?: CheckName[];
   };
   startedAt: string;
   durationMs: number;
