@@ -36,6 +36,8 @@ export interface ContractConfig {
   variants?: Record<string, ('main' | 'preview')[]>;
   /** Property-based fuzzing (--fuzz N, --seed S); absent: the fixed requests only. */
   fuzz?: FuzzConfig;
+  /** The checks to run, by name (--checks, --exclude-checks); absent: every check. */
+  checks?: string[];
 }
 
 export const CONFIG_KEY = 'dataapiContract';

@@ -34,6 +34,8 @@ export interface Probe {
   unsatisfied?: { pointer: string; why: string };
   /** Method sent on a wrong-method probe. */
   method?: string;
+  /** A request fuzzing generated (its failures are rechecked against the description). */
+  generated?: boolean;
   /** Set on a generated request (--fuzz) that failed: seed, shrinking, replay. */
   fuzz?: FuzzFinding;
 }

@@ -15,6 +15,7 @@ import {
   type RequestSpec,
 } from './requests.ts';
 import { linkInto } from './links.ts';
+import { rememberSent } from './recheck.ts';
 import { pathFromLink, sequences } from './sequences.ts';
 import { operationPreference } from './shared-route.ts';
 import type { DescriptionWarning } from './warnings.ts';
@@ -54,6 +55,8 @@ export async function sendProbe(
   if (prefer !== undefined) req.headers['prefer'] = prefer;
   const exchange = await t.send(target, req);
   const probe: Probe = { role, op: target, exchange, spec };
+  rememberSent(probe, req);
+  if (extra.generated) probe.generated = true;
   if (extra.negative) probe.negative = extra.negative;
   if (extra.pageSize !== undefined) probe.pageSize = extra.pageSize;
   if (extra.uncertain) probe.uncertain = true;

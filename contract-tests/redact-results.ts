@@ -28,6 +28,15 @@ export function redactCheckResult(r: CheckResult, x: Redactor): CheckResult {
     ...(r.excerpt !== undefined ? { excerpt: x.text(r.excerpt) } : {}),
     exchanges: r.exchanges.map((e) => redactExchange(e, x)),
     ...(r.fuzz ? { fuzz: redactFinding(r.fuzz, x) } : {}),
+    ...(r.toolkitFaults
+      ? {
+          toolkitFaults: r.toolkitFaults.map((f) => ({
+            ...f,
+            request: { ...f.request, url: x.url(f.request.url) },
+            actual: x.text(f.actual),
+          })),
+        }
+      : {}),
   };
 }
 
@@ -56,6 +65,15 @@ export function redactRunResult<T extends ContractRunResult>(result: T, x: Redac
     ...result,
     target: { ...result.target, baseUrl: x.url(result.target.baseUrl) },
     results: result.results.map((r) => redactCheckResult(r, x)),
+    ...(result.toolkitFaults
+      ? {
+          toolkitFaults: result.toolkitFaults.map((f) => ({
+            ...f,
+            request: { ...f.request, url: x.url(f.request.url) },
+            actual: x.text(f.actual),
+          })),
+        }
+      : {}),
     errors: result.errors.map((e) => x.text(e)),
   };
 }

@@ -13,6 +13,8 @@ import type { DescriptionWarning } from './warnings.ts';
 import type { FuzzFinding, FuzzRunSummary } from './fuzz/types.ts';
 
 export type { DescriptionWarning } from './warnings.ts';
+export type { ToolkitFault } from './recheck.ts';
+import type { ToolkitFault } from './recheck.ts';
 
 // The checks (names, titles, which variants) are defined once, in checks/registry.ts; the
 // request records in exchange.ts. Both re-exported: this is the results' public vocabulary.
@@ -56,6 +58,11 @@ export interface CheckResult {
   warnings?: DescriptionWarning[];
   /** When the failing request was generated (--fuzz): seed, the minimal request, how to replay it. */
   fuzz?: FuzzFinding;
+  /**
+   * Violations on requests the suite built wrong (recheck.ts: a request meant to be refused that
+   * the description admits as sent, or the reverse): the toolkit's fault, never a failure.
+   */
+  toolkitFaults?: ToolkitFault[];
 }
 
 /** Raw coverage: what the run exercised (reporters compare it with the model for "never reached"). */
@@ -91,6 +98,8 @@ export interface ContractRunResult {
     /** --fuzz N and the run's seed (given with --seed, or chosen and printed). */
     fuzz?: number;
     seed?: number;
+    /** The checks run (--checks, --exclude-checks); absent: every check. */
+    checks?: CheckName[];
   };
   startedAt: string;
   durationMs: number;
@@ -101,6 +110,8 @@ export interface ContractRunResult {
     requests: number;
     /** Description warnings (the `warnings` list). */
     warnings: number;
+    /** Toolkit faults (the `toolkitFaults` list): not the target's, the run does not fail on them. */
+    toolkitFaults?: number;
   };
   /** Requests refused by the budget (their checks are skipped). */
   budgetExhausted: boolean;
@@ -113,6 +124,8 @@ export interface ContractRunResult {
   warnings: DescriptionWarning[];
   /** What fuzzing sent and exercised, per operation (runs with --fuzz). */
   fuzz?: FuzzRunSummary;
+  /** Every check's toolkit faults (CheckResult.toolkitFaults), in result order. */
+  toolkitFaults?: ToolkitFault[];
 }
 
 /** Coverage from check results (every exchange of every check). */

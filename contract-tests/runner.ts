@@ -11,7 +11,7 @@ import { keyWarning, redactorFor, type Redactor } from 'dataapi/runtime/shared';
 import { didYouMean } from '../model/suggest.ts';
 import { RETRY_DEFAULTS, type ContractConfig } from './config.ts';
 import { Collector } from './collector.ts';
-import { coverageOf, type ContractRunResult, type Variant } from './results.ts';
+import { coverageOf, type CheckName, type ContractRunResult, type Variant } from './results.ts';
 import { MissingModelError, readModelFile } from '../runtime/shared/model-file.ts';
 import { RunError } from './run-error.ts';
 import { unreachable } from './reachable.ts';
@@ -52,6 +52,8 @@ export interface RunOptions {
   seed?: number;
   /** The --spec the run was given (replay lines repeat it). */
   spec?: string;
+  /** Only these checks (--checks, less --exclude-checks); absent: every check. */
+  checks?: CheckName[];
 }
 
 export interface RunOutcome {
@@ -132,6 +134,7 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
       ...(o.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: o.maxResponseTimeMs } : {}),
       ...(o.budget !== undefined ? { budget: o.budget } : {}),
       ...(fuzz ? { fuzz } : {}),
+      ...(o.checks ? { checks: o.checks } : {}),
     };
     const collector = new Collector([appkey]);
     // A description of webhooks only (3.1) describes no request to send: nothing to test.
@@ -158,8 +161,12 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
       skipped: 0,
       requests: scheduler.requests,
       warnings: warnings.length,
+      toolkitFaults: 0,
     };
     for (const r of results) summary[r.status]++;
+    // Not the target's: counted apart, and no reason to fail the run (see recheck.ts).
+    const toolkitFaults = results.flatMap((r) => r.toolkitFaults ?? []);
+    summary.toolkitFaults = toolkitFaults.length;
     errors.push(...collector.errors, ...scheduler.breakers.notes());
     if (results.length === 0 && errors.length === 0 && !empty)
       errors.push(
@@ -177,6 +184,7 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
         ...(o.budget !== undefined ? { budget: o.budget } : {}),
         ...(o.strict ? { strict: true } : {}),
         ...(fuzz ? { fuzz: fuzz.runs, seed: fuzz.seed } : {}),
+        ...(o.checks ? { checks: o.checks } : {}),
       },
       startedAt: new Date(started).toISOString(),
       durationMs: Date.now() - started,
@@ -186,6 +194,7 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
       coverage: coverageOf(results),
       errors,
       warnings,
+      ...(toolkitFaults.length > 0 ? { toolkitFaults } : {}),
       ...(fuzz
         ? {
             fuzz: {

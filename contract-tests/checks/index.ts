@@ -6,14 +6,43 @@
 import type { CheckResult, DescriptionWarning } from '../results.ts';
 import { answered, type CheckContext } from './judge.ts';
 import { checkDefinition, type CheckName } from './registry.ts';
+import { faultOf, recheck, recheckable, type ToolkitFault } from '../recheck.ts';
 
 export { declaredResponse, type CheckContext } from './judge.ts';
+
+/**
+ * Rechecks the requests the suite built that this check finds at fault (recheck.ts), so that
+ * runCheck can tell the toolkit's faults from the target's failures.
+ */
+export async function recheckViolations(check: CheckName, ctx: CheckContext): Promise<void> {
+  for (const v of checkDefinition(check).judge(ctx).violations)
+    if (!v.description && recheckable(v.probe))
+      await recheck(ctx.model, ctx.config.appkey, v.probe);
+}
 
 export function runCheck(check: CheckName, ctx: CheckContext): CheckResult {
   const judged = checkDefinition(check).judge(ctx);
   const { covered, skip } = judged;
-  // Violations the description is to blame for become warnings; the rest fail the check.
-  const violations = judged.violations.filter((v) => !v.description);
+  // Violations the description is to blame for become warnings; those of a request the suite
+  // built wrong, toolkit faults; the rest fail the check.
+  const faults: ToolkitFault[] = [];
+  const violations = judged.violations.filter((v) => {
+    if (v.description) return false;
+    const why = faultOf(check, v.probe);
+    if (why === undefined) return true;
+    const req = v.probe.exchange.record.request;
+    faults.push({
+      code: 'toolkit-fault',
+      operation: ctx.op.id,
+      check,
+      purpose: req.purpose,
+      request: { method: req.method, url: req.url },
+      expected: v.expected,
+      actual: v.actual,
+      message: why,
+    });
+    return false;
+  });
   const warnings: DescriptionWarning[] = [
     ...(check === 'status' ? (ctx.set.warnings ?? []) : []),
     ...judged.violations
@@ -27,7 +56,10 @@ export function runCheck(check: CheckName, ctx: CheckContext): CheckResult {
           `${v.probe.exchange.record.request.purpose}: expected ${v.expected}, got ${v.actual}`,
       })),
   ];
-  const warned = warnings.length > 0 ? { warnings } : {};
+  const warned = {
+    ...(warnings.length > 0 ? { warnings } : {}),
+    ...(faults.length > 0 ? { toolkitFaults: faults } : {}),
+  };
   const exchanges = covered.map((p) => p.exchange.record);
   const base = {
     operation: ctx.op.id,
@@ -81,10 +113,11 @@ export function runCheck(check: CheckName, ctx: CheckContext): CheckResult {
   return {
     ...base,
     status: 'passed',
-    message:
-      warnings.length > 0
-        ? `${covered.length} request(s) conform; ${warnings.length} description warning(s)`
-        : `${covered.length} request(s) conform`,
+    message: [
+      `${covered.length} request(s) conform`,
+      ...(warnings.length > 0 ? [`${warnings.length} description warning(s)`] : []),
+      ...(faults.length > 0 ? [`${faults.length} toolkit fault(s), not the target's`] : []),
+    ].join('; '),
     request: { method: main.method, url: main.url },
     errors: [],
   };

@@ -25,6 +25,7 @@ export function judgeProbe(model: ServiceModel, probe: Probe, config: ContractCo
   const warnings: DescriptionWarning[] = [];
   const ctx = { model, op: probe.op, set: { variant: 'main' as const, probes: [probe] }, config };
   for (const d of CHECK_DEFINITIONS as readonly CheckDefinition[]) {
+    if (config.checks && !config.checks.includes(d.name)) continue; // --checks, --exclude-checks
     for (const v of d.judge(ctx).violations) {
       if (v.description)
         warnings.push({

@@ -27,6 +27,7 @@ import { FuzzTally } from './tally.ts';
 import { simplify } from './simplify.ts';
 import type { FuzzConfig, FuzzFinding, FuzzKind, FuzzStats } from './types.ts';
 import { wireOf } from './wire.ts';
+import { faultOf, recheck, recheckable } from '../recheck.ts';
 
 export const MAX_SHRINK_REQUESTS = 100;
 /** Requests the last pass (simplify.ts) may spend on a failure. */
@@ -60,6 +61,8 @@ interface Ctx {
   tally: FuzzTally;
   warnings: DescriptionWarning[];
   found: { attempt: Attempt; kind: FuzzKind; run: number; shrinks: number }[];
+  /** Generated requests the recheck found were not what they were meant to be (toolkit faults). */
+  faults: Probe[];
   known: Set<string>;
 }
 
@@ -91,6 +94,7 @@ export async function fuzzOperation(
     tally,
     warnings: [],
     found: [],
+    faults: [],
     known: new Set(),
   };
   const first = set.probes.find((p) => p.role === 'valid');
@@ -259,7 +263,14 @@ async function send(
   }
   const judged = judgeProbe(ctx.model, probe, ctx.t.config);
   ctx.warnings.push(...judged.warnings);
-  return { probe, failures: judged.failures };
+  if (judged.failures.length === 0 || !recheckable(probe))
+    return { probe, failures: judged.failures };
+  // Zero false failures: a request that is not what it was generated to be is the toolkit's fault.
+  await recheck(ctx.model, ctx.t.config.appkey, probe);
+  const failures = judged.failures.filter((f) => !faultOf(f.check, probe));
+  if (failures.length < judged.failures.length && ctx.faults.length < MAX_FINDINGS)
+    ctx.faults.push(probe);
+  return { probe, failures };
 }
 
 async function sendValid(
@@ -270,6 +281,7 @@ async function sendValid(
   const asked = askedPageSize(ctx.op, spec);
   const sent = await send(ctx, 'valid', ctx.op, spec, 'fuzz valid', {
     uncertain,
+    generated: true,
     ...(asked !== undefined ? { pageSize: asked } : {}),
   });
   if (sent === 'stop') return 'stop';
@@ -375,6 +387,8 @@ function record(ctx: Ctx): void {
     }
     set.probes.push(probe);
   }
+  // The checks report them as toolkit faults, with the request that shows it.
+  set.probes.push(...ctx.faults.filter((p) => !set.probes.includes(p)));
   ctx.stats.findings = ctx.found.length;
   set.fuzz = ctx.stats;
   // One warning per code and place: thousands of generated requests say the same thing.

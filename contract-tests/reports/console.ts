@@ -80,6 +80,7 @@ export function renderConsole(report: ContractReport, o: ConsoleOptions = {}): s
   }
 
   lines.push(...warningLines(report, paint));
+  lines.push(...faultLines(report, paint));
   lines.push('', totalsLine(report, paint));
   lines.push(...coverageLines(report.coverageReport));
   if (o.files?.length) lines.push('', 'Reports:', ...o.files.map((f) => `  ${f}`));
@@ -97,6 +98,8 @@ export function renderSummary(report: ContractReport, o: { files?: string[] } = 
   for (const e of report.errors) lines.push(`  error: ${oneLine(e)}`);
   for (const w of report.warnings ?? [])
     lines.push(`  warning: ${oneLine(w.pointer)}: ${oneLine(w.message)}`);
+  for (const f of report.toolkitFaults ?? [])
+    lines.push(`  toolkit fault: ${oneLine(f.operation)} · ${oneLine(f.check)}: ${oneLine(f.purpose)}`);
   lines.push(totalsLine(report, (_c, t) => t), coverageLines(report.coverageReport)[0]!);
   if (o.files?.length) lines.push('Reports:', ...o.files.map((f) => `  ${f}`));
   lines.push('');
@@ -123,6 +126,29 @@ function warningLines(report: ContractReport, paint: (c: string, t: string) => s
 }
 
 /**
+ * Toolkit faults: requests the suite built wrong (recheck.ts). Said apart from failures, with a
+ * request to report them, since neither the target nor the description is to blame.
+ */
+function faultLines(report: ContractReport, paint: (c: string, t: string) => string): string[] {
+  const list = report.toolkitFaults ?? [];
+  if (!list.length) return [];
+  const out = [
+    '',
+    paint('35;1', `Toolkit faults (${list.length})`) +
+      " (the suite's own mistakes, not the target's failures: please report them to dataapi)",
+  ];
+  for (const f of list.slice(0, MAX_WARNINGS))
+    out.push(
+      `  ${paint('35', '?')} ${oneLine(f.operation)} · ${oneLine(f.check)} [toolkit-fault]: ${oneLine(f.purpose)}`,
+      `      ${oneLine(`${f.request.method} ${f.request.url}`)}: expected ${oneLine(f.expected)}, got ${oneLine(f.actual)}`,
+      `      ${oneLine(f.message)}`,
+    );
+  if (list.length > MAX_WARNINGS)
+    out.push(`  ... ${list.length - MAX_WARNINGS} more toolkit faults: see the report files`);
+  return out;
+}
+
+/**
  * The operations the run reached: those with results, and those whose checks only crashed (an
  * error names its test, `<operation> > <check> (...)`): the line must not count fewer.
  */
@@ -145,6 +171,9 @@ function totalsLine(report: ContractReport, paint: (c: string, t: string) => str
     (errors ? `, ${paint('31;1', `${errors} error${errors === 1 ? '' : 's'} outside any check`)}` : '') +
     (report.warnings?.length
       ? `, ${report.warnings.length} description warning${report.warnings.length === 1 ? '' : 's'}`
+      : '') +
+    (report.toolkitFaults?.length
+      ? `, ${report.toolkitFaults.length} toolkit fault${report.toolkitFaults.length === 1 ? '' : 's'} (not failures)`
       : '') +
     ` (${counted(operationsOf(report), 'operation')}, ${counted(s.requests, 'request')}` +
     (report.fuzz ? ` of which ${generatedRequests(report)} generated` : '') +

@@ -26,6 +26,10 @@ export interface ContractConfig {
   strict?: boolean;
   only?: string[];
   results?: string;
+  /** Only these checks, by name (`dataapi contract --checks`). */
+  checks?: string[];
+  /** Every check but these (`dataapi contract --exclude-checks`). */
+  excludeChecks?: string[];
 }
 
 export interface MockConfig {

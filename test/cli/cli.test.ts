@@ -58,6 +58,24 @@ describe('bad input: exit 2, a message a user can act on', () => {
       expect((firstLine(r.stderr).match(/'/g) ?? []).length % 2).toBe(0);
   });
 
+  it('--checks and --exclude-checks take check names: an unknown one gets the closest', () => {
+    const typo = dataapi(['contract', '--checks', 'status,stauts']);
+    expect(typo.status).toBe(2);
+    expect(firstLine(typo.stderr)).toMatch(
+      /^dataapi: --checks: unknown check "stauts" \(did you mean "status"\?\)\. Known: status, /,
+    );
+    const excluded = dataapi(['contract', '--exclude-checks', 'negativ']);
+    expect(excluded.status).toBe(2);
+    expect(firstLine(excluded.stderr)).toMatch(
+      /--exclude-checks: unknown check "negativ" \(did you mean "negative"\?\)/,
+    );
+    const none = dataapi(['contract', '--checks', 'status', '--exclude-checks', 'status']);
+    expect(none.status).toBe(2);
+    expect(firstLine(none.stderr)).toBe(
+      'dataapi: --checks and --exclude-checks leave no check to run',
+    );
+  });
+
   it('--only suggests the operation meant', () => {
     const r = dataapi(['contract', '--only', 'getairquality']);
     expect(r.status).toBe(2);

@@ -14,6 +14,7 @@ import { ROOT, run } from '../pack/helpers.ts';
 
 const MUSEUM = path.join(ROOT, 'test/fixtures/third-party/museum.yaml');
 const BIN = path.join(ROOT, 'bin/dataapi.js');
+const RECHECK = path.join(ROOT, 'test/fixtures/recheck/recheck.yaml');
 let dir: string;
 let server: FastifyInstance;
 let base: string;
@@ -73,6 +74,36 @@ describe('dataapi.config.*', () => {
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(/dataapi\.config\.json: not valid JSON/);
   });
+
+  it('contract.checks and contract.excludeChecks choose the checks by name', async () => {
+    await copyFile(RECHECK, path.join(dir, 'recheck.yaml'));
+    await writeFile(
+      path.join(dir, 'dataapi.config.json'),
+      JSON.stringify({
+        spec: 'recheck.yaml',
+        contract: { checks: ['status', 'negative', 'schema'], excludeChecks: ['schema'] },
+      }),
+    );
+    const results = path.join(dir, 'checks.json');
+    const chosen = await dataapi(['contract', '--results', results]);
+    expect(chosen.code, chosen.stderr).toBe(0);
+    const ran = (JSON.parse(await readFile(results, 'utf8')) as { results: { check: string }[] })
+      .results;
+    expect([...new Set(ran.map((r) => r.check))].sort()).toEqual(['negative', 'status']);
+    // A flag wins over the file (whose excludeChecks still holds).
+    const flagged = await dataapi(['contract', '--results', results, '--checks', 'paging,status']);
+    expect(flagged.code, flagged.stderr).toBe(0);
+    const again = (JSON.parse(await readFile(results, 'utf8')) as { results: { check: string }[] })
+      .results;
+    expect([...new Set(again.map((r) => r.check))].sort()).toEqual(['paging', 'status']);
+    await writeFile(
+      path.join(dir, 'dataapi.config.json'),
+      JSON.stringify({ spec: 'recheck.yaml', contract: { checks: ['statuss'] } }),
+    );
+    const typo = await dataapi(['contract']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/--checks: unknown check "statuss" \(did you mean "status"\?\)/);
+  }, 180_000);
 
   it('reads an ES module configuration, and --config names another file', async () => {
     await rm(path.join(dir, 'dataapi.config.json'));
