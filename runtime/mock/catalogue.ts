@@ -98,10 +98,11 @@ export interface CatalogueOptions {
   /**
    * When each operation's examples are checked (and its schemas compiled, its fallback sampled):
    * all at start-up ('start', the default), or the first time the operation is asked for
-   * ('first-use': a large description starts at once; findings come with the first request).
-   * Strict mode (`invalidExamples: 'error'`) always checks at start-up.
+   * ('first-use': a large description starts at once; findings come with the first request;
+   * 'background' prepares them the same way here, the mock then asks for the others once it
+   * listens). Strict mode (`invalidExamples: 'error'`) always checks at start-up.
    */
-  check?: 'start' | 'first-use';
+  check?: 'start' | 'first-use' | 'background';
 }
 
 /** Each operation's mock, by operation id. */
@@ -167,8 +168,9 @@ export function buildCatalogue(model: ServiceModel, options: CatalogueOptions): 
     options.onSkip?.(message);
     report('example-invalid', pointer, message, op);
   };
-  const validator = validatorFor(model);
   const build = (op: Operation): OperationMock => {
+    // Taken here, not before: the model's Ajv is made on first use (first-use mode starts sooner).
+    const validator = validatorFor(model);
     const success = op.success;
     const schema = success?.schema;
     const opSeed = (hashText(op.id) ^ seed) >>> 0;
@@ -234,7 +236,7 @@ export function buildCatalogue(model: ServiceModel, options: CatalogueOptions): 
       seed: opSeed,
     };
   };
-  if (options.check !== 'first-use' || mode === 'error')
+  if ((options.check ?? 'start') === 'start' || mode === 'error')
     return new Map(model.operations.map((op) => [op.id, build(op)]));
   const ops = new Map(model.operations.map((op) => [op.id, op]));
   const built = new Map<string, OperationMock>();

@@ -16,11 +16,11 @@ const STATUS_FIELDS = ['status', 'statusCode', 'status_code', 'code'];
 type Check = (value: unknown) => boolean;
 
 export function mockErrorDescriber(model: ServiceModel, seed: number): DescribeError {
-  const validator = validatorFor(model);
   const bases = new Map<Response, { value: unknown; check: Check | undefined }>();
   const baseOf = (r: Response, opId: string) => {
     let base = bases.get(r);
     if (base) return base;
+    const validator = validatorFor(model); // the model's Ajv, made on first use
     let check: Check | undefined;
     try {
       check = r.schema === undefined || r.kind !== 'json' ? undefined : validator.compile(r.schema);

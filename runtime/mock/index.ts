@@ -23,6 +23,7 @@ import {
   type Limits,
   type RateLimitOptions,
   type RouteContext,
+  afterListening,
 } from 'dataapi/runtime/server';
 import { buildCatalogue } from './catalogue.ts';
 import { mockErrorDescriber } from './errors.ts';
@@ -62,10 +63,12 @@ export interface MockOptions {
   /**
    * When examples are checked and schemas compiled: all at start-up ('start', the default), or
    * each operation's the first time it is asked for ('first-use': a description of a thousand
-   * operations starts in seconds; its findings come with the first requests). Strict mode
-   * (`invalidExamples: 'error'`) always checks at start-up.
+   * operations starts in seconds; its findings come with the first requests), or as 'first-use'
+   * and, once the server listens, every operation not yet asked for in the background, one at a
+   * time between requests ('background': the start of 'first-use', and every finding of 'start'
+   * soon after it). Strict mode (`invalidExamples: 'error'`) always checks at start-up.
    */
-  check?: 'start' | 'first-use';
+  check?: 'start' | 'first-use' | 'background';
 }
 
 /** The key in DATAAPI_APPKEY, or the documented default `mock-appkey` when that is unset. */
@@ -167,11 +170,14 @@ export async function createMock(
         (keys.has(key.slice(0, key.indexOf(':'))) || keys.has(key.slice(key.indexOf(':') + 1)))),
     rateLimit: options.rateLimit ?? true,
     ...(options.check === 'first-use' ? { compileAtStart: false } : {}),
+    ...(options.check === 'background' ? { compileAtStart: 'background' as const } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
     onOperationRequest: applyScenario,
     describeError: mockErrorDescriber(model, options.seed ?? 1),
     ...(options.onFinding ? { onFinding: options.onFinding } : {}),
   });
+  if (options.check === 'background' && options.invalidExamples !== 'error')
+    afterListening(app, model.operations, (op) => catalogue.get(op.id));
   await app.ready();
   return app;
 }

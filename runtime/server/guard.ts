@@ -1,24 +1,13 @@
 /**
- * What cannot be served is found before Fastify sees it: a route find-my-way refuses (a `*` or a
- * `(` in a path, a duplicate it cannot tell apart) or a schema Ajv cannot compile would otherwise
- * stop the whole server at start-up. Each such operation is reported as a located finding and
+ * What cannot be served: a route find-my-way refuses (a `*` inside a path, a duplicate it cannot
+ * tell apart) or a schema Ajv cannot compile would otherwise stop the whole server at start-up. Each such operation is reported as a located finding and
  * answers 501 instead, while every other operation serves.
  */
-import FindMyWay from 'find-my-way';
 import type { Finding, Operation, ServiceModel } from 'dataapi/model';
 import { HttpError } from './errors.ts';
 import { validatorsFor, TEXT_FIELDS, type RouteSchemas } from './validation.ts';
-import { OPERATION_CONSTRAINT, operationStrategy } from './choose.ts';
 
 export interface RouteGuard {
-  /** Why the operation's route cannot be served, or undefined when it can. */
-  check(
-    op: Operation,
-    method: string,
-    url: string,
-    schemas: RouteSchemas,
-    constraint?: string,
-  ): string | undefined;
   /** Why a route's schemas cannot be compiled, or undefined when they compile. */
   compile(schemas: RouteSchemas): string | undefined;
 }
@@ -28,45 +17,31 @@ function message(error: unknown): string {
 }
 
 /**
- * `compileAtStart`: check() compiles the route's schemas too (else the caller calls compile()
- * itself when the route is first asked for).
+ * A route Fastify's router refuses is not tried here on a router of its own (that doubled the
+ * routing work of a large description's start): Fastify's `route()` throws before it changes
+ * anything, and registerService answers that operation with a 501 (`routeRefused`).
  */
-export function createRouteGuard(model: ServiceModel, compileAtStart = true): RouteGuard {
-  const router = FindMyWay({
-    maxParamLength: 1000,
-    constraints: { [OPERATION_CONSTRAINT]: operationStrategy(model) as never },
-  });
+export function createRouteGuard(model: ServiceModel): RouteGuard {
   const v = validatorsFor(model);
-  const compile = (schemas: RouteSchemas) => {
-    for (const [part, schema] of Object.entries(schemas)) {
-      if (schema === undefined) continue;
-      const text = part === 'body' && !(typeof schema === 'object' && TEXT_FIELDS in schema);
-      try {
-        (text ? v.body : v.params).compile(schema as never);
-      } catch (error) {
-        return `its ${part} schema cannot be compiled: ${message(error)}`;
-      }
-    }
-    return undefined;
-  };
   return {
-    compile,
-    check(op, method, url, schemas, constraint) {
-      const problem = compileAtStart ? compile(schemas) : undefined;
-      if (problem !== undefined) return problem;
-      try {
-        router.on(
-          method as 'GET',
-          url,
-          constraint ? { constraints: { [OPERATION_CONSTRAINT]: constraint } } : {},
-          () => {},
-        );
-      } catch (error) {
-        return `its path cannot be routed: ${message(error)}`;
+    compile(schemas) {
+      for (const [part, schema] of Object.entries(schemas)) {
+        if (schema === undefined) continue;
+        const text = part === 'body' && !(typeof schema === 'object' && TEXT_FIELDS in schema);
+        try {
+          (text ? v.body : v.params).compile(schema as never);
+        } catch (error) {
+          return `its ${part} schema cannot be compiled: ${message(error)}`;
+        }
       }
       return undefined;
     },
   };
+}
+
+/** Why Fastify refused an operation's route (thrown by `app.route()`). */
+export function routeRefused(error: unknown): string {
+  return `its path cannot be routed: ${message(error)}`;
 }
 
 /** The finding of an operation that cannot be served. */

@@ -24,4 +24,5 @@ export type { RateLimitOptions, RedisClient } from './route-limits.ts';
 export { createPathMatcher, toRoutePath } from './routes.ts';
 export { deref, resolveRef, propertiesOf, declaredResponse } from 'dataapi/model';
 export { loadHandlers } from './handlers.ts';
+export { afterListening } from './background.ts';
 export type * from './types.ts';

@@ -226,10 +226,10 @@ function gatherDeep(bag: Bag, name: string, consume = false): void {
  * see validation.ts routeSchemas); a wrong one is a 400 worded as Fastify words the others.
  */
 function strictly(model: ServiceModel, p: Parameter, key: string, where: string): Decode {
-  const strict = validatorsFor(model).body;
   const part = where === 'query' ? 'querystring' : where;
   return (bag) => {
     if (!Object.hasOwn(bag, key) || bag[key] === undefined) return;
+    const strict = validatorsFor(model).body; // made on first use (validation.ts)
     const validate = strict.compile(p.schema);
     if (validate(bag[key])) return;
     const text = strict.ajv.errorsText(validate.errors, { dataVar: `${part}/${key}` });

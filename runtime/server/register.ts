@@ -8,10 +8,11 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { OPERATION_CONSTRAINT, operationStrategy, sharedRoutes } from './choose.ts';
-import { createRouteGuard, notServed, unservableFinding } from './guard.ts';
+import { createRouteGuard, notServed, routeRefused, unservableFinding } from './guard.ts';
 import type { Finding, Operation, ServiceModel } from 'dataapi/model';
 import type { VerifyKey } from './auth.ts';
 import { installAnswers } from './answers.ts';
+import { afterListening } from './background.ts';
 import { defaultEnvelopeOp, type DescribeError } from './errors.ts';
 import { keysVerifier } from './keys.ts';
 import { installParamDecoding } from './param-styles.ts';
@@ -68,9 +69,11 @@ export interface ServiceOptions {
    * Compile every request schema at start-up, so that an operation whose schema Ajv cannot
    * compile is reported (onFinding) and answers 501 before any request (default true). With
    * false, each schema is compiled on the operation's first request (a large description starts
-   * in seconds) and such an operation answers 501 from then on.
+   * in seconds) and such an operation answers 501 from then on. With 'background', as false, and
+   * once the server listens the routes not yet asked for are compiled one at a time between
+   * requests, so that every finding is reported without a request.
    */
-  compileAtStart?: boolean;
+  compileAtStart?: boolean | 'background';
   /**
    * The body of an error the server produces itself for an operation without an envelope (see
    * errors.ts `errorAnswer`): the mock answers with the declared response's example or sample.
@@ -106,8 +109,9 @@ export async function registerService(
 
   app.setValidatorCompiler(validatorCompiler(model));
   await installParsers(app, model, limits);
-  const compileAtStart = options.compileAtStart !== false;
-  const guard = createRouteGuard(model, compileAtStart);
+  const compileAtStart = options.compileAtStart === undefined || options.compileAtStart === true;
+  const later: (() => Promise<void>)[] = [];
+  const guard = createRouteGuard(model);
   // Schemas compiled on a route's first request: one that cannot be is a located 501 from then on.
   const compileOnFirstUse = (op: Operation, schema: RouteSchemas) => {
     let problem: string | undefined | null = null;
@@ -148,7 +152,7 @@ export async function registerService(
     const schema = routeSchemas(model, op, route.params);
     // Shared method and route: the owner's route, this operation chosen per request.
     const constraint = !preview && owner.has(op) ? op.id : undefined;
-    const reason = guard.check(op, op.method.toUpperCase(), route.url, schema, constraint);
+    const reason = compileAtStart ? guard.compile(schema) : undefined;
     if (reason !== undefined) {
       // Not registered: the not-found handler answers its requests with a located 501.
       unservable.set(op, reason);
@@ -157,6 +161,7 @@ export async function registerService(
     }
     const ctx = routeContext(op, preview, matcher);
     const firstUse = compileAtStart ? undefined : compileOnFirstUse(op, schema);
+    if (firstUse && options.compileAtStart === 'background') later.push(firstUse);
     try {
       app.route({
         method: op.method.toUpperCase() as 'GET',
@@ -170,8 +175,9 @@ export async function registerService(
         handler: routeHandler(model, ctx, options.handlers[op.id], validators, route.params),
       });
     } catch (error) {
-      // Whatever else Fastify refuses: this operation answers 501, the others serve.
-      const why = `Fastify refuses its route: ${(error as Error).message.split('\n')[0]}`;
+      // A path the router refuses (Fastify throws before it changes anything): this operation
+      // answers 501, the others serve.
+      const why = routeRefused(error);
       unservable.set(op, why);
       options.onFinding?.(unservableFinding(model, op, why));
     }
@@ -180,4 +186,6 @@ export async function registerService(
     addRoute(op, false);
     if (op.preview && options.previews !== false) addRoute(op, true);
   }
+  // A route that cannot be compiled is reported by its first-use check, which then rejects.
+  if (later.length > 0) afterListening(app, later, (compile) => compile().catch(() => undefined));
 }

@@ -36,9 +36,17 @@ export function validatorsFor(model: ServiceModel): Validators {
   let v = cache.get(model);
   if (!v) {
     // Neither fills in defaults: validation sees the request as sent (fillDefaults, after).
+    // Each Ajv is made when first used: adding a large description's schemas to one costs
+    // hundreds of milliseconds, which a server that compiles on first use need not pay at start.
+    let params: SchemaValidator | undefined;
+    let body: SchemaValidator | undefined;
     v = {
-      params: createSchemaValidator(model, { coerceTypes: 'array' }),
-      body: createSchemaValidator(model),
+      get params() {
+        return (params ??= createSchemaValidator(model, { coerceTypes: 'array' }));
+      },
+      get body() {
+        return (body ??= createSchemaValidator(model));
+      },
     };
     cache.set(model, v);
   }
@@ -210,13 +218,13 @@ export function validatorCompiler(model: ServiceModel): FastifySchemaCompiler<Js
   return ({ schema, httpPart }) => {
     const optional = typeof schema === 'object' && OPTIONAL_BODY in schema;
     const textFields = typeof schema === 'object' && TEXT_FIELDS in schema;
-    const ajv = httpPart === 'body' && !textFields ? v.body : v.params;
+    const ajv = () => (httpPart === 'body' && !textFields ? v.body : v.params);
     let fn: ValidateFunction | undefined;
     const check: Check = (data) => {
       // Fastify hands a missing body over as null; an optional body may be absent (a required
       // one is refused before validation, see param-styles.ts: its schema may admit null).
       if (optional && (data === null || data === undefined)) return true;
-      fn ??= compileOrRefuse(ajv, schema, httpPart);
+      fn ??= compileOrRefuse(ajv(), schema, httpPart);
       // A readOnly property in `required` binds responses only: a request may leave it out.
       const errors = fn(data) ? [] : directionalErrors(model, fn.errors, 'request');
       check.errors = errors.length === 0 ? null : errors;

@@ -23,7 +23,8 @@ const usage = `Usage: dataapi mock [--port 4010] [--host 127.0.0.1] [--no-rate-l
                     instead of answering them with a schema sample (the default)
   --strict-examples refuse to start when an example does not match its schema
                     (otherwise each operation's examples are checked, and warned
-                    about, when it is first asked for)
+                    about, when it is first asked for or in the background soon
+                    after the mock listens)
 
 Key: the mock accepts the value of DATAAPI_APPKEY, or \`mock-appkey\` when that is unset.
 Scenarios: Prefer: code=429 | example=NAME | dynamic=true | business-code=N (or __code=...
@@ -83,9 +84,10 @@ export const command: Command = {
           return create({
             rateLimit,
             seed,
-            // Each operation's examples are checked when it is first asked for: a description of
-            // a thousand operations starts in seconds (strict mode checks all of them first).
-            check: 'first-use',
+            // Each operation's examples are checked when it is first asked for, and the rest in
+            // the background once it listens: a description of a thousand operations starts in
+            // seconds and still reports every finding (strict mode checks all of them first).
+            check: 'background',
             invalidExamples:
               values['strict-examples'] === true
                 ? 'error'

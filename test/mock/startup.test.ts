@@ -143,6 +143,70 @@ describe('start-up', () => {
     }
   });
 
+  it("with check: 'background', reports a bad example once listening, without a request", async () => {
+    const broken = structuredClone(model) as ServiceModel;
+    const op = broken.operations.find((o) => o.id === 'getAirQuality')!;
+    const example = op.success!.examples.find((e) => e.name === 'stale')!;
+    ((example.value as { Data: { AQI: unknown }[] }).Data[0] as { AQI: unknown }).AQI = 42;
+    const other = broken.operations.find((o) => o.id === 'getFundBasicInfo')!; // no preview route
+    other.querySchema = { type: 'object', properties: { x: { $ref: '#/components/schemas/No' } } };
+    const findings: Finding[] = [];
+    let reported!: () => void;
+    const allReported = new Promise<void>((resolve) => (reported = resolve));
+    const app = await createMock(broken, {
+      rateLimit: false,
+      appkeys: ['k'],
+      check: 'background',
+      onFinding: (f) => {
+        findings.push(f);
+        if (findings.length === 2) reported();
+      },
+    });
+    try {
+      expect(findings).toEqual([]); // nothing checked before it listens
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      await allReported;
+      expect(findings.map((f) => [f.code, f.operation]).sort()).toEqual([
+        ['example-invalid', 'getAirQuality'],
+        ['operation-not-served', 'getFundBasicInfo'],
+      ]);
+      expect(findings.find((f) => f.code === 'example-invalid')!.pointer).toMatch(
+        /\/responses\/200\/content\/.*\/examples\/stale$/,
+      );
+      // Checked once: a request afterwards reports nothing new.
+      const { port } = app.server.address() as { port: number };
+      const res = await fetch(`http://127.0.0.1:${port}/Weather/AirQuality?appkey=k&city=x`, {
+        headers: { prefer: 'example=stale' },
+      });
+      expect(res.status).toBe(200);
+      expect(findings).toHaveLength(2);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('a path the router refuses answers 501 with a finding, the others serve', async () => {
+    const broken = structuredClone(model) as ServiceModel;
+    const op = broken.operations.find((o) => o.id === 'getAirQuality')!;
+    op.path = '/Weather/*/AirQuality'; // find-my-way takes a wildcard only at the end
+    const findings: Finding[] = [];
+    const app = await createMock(broken, {
+      rateLimit: false,
+      appkeys: ['k'],
+      onFinding: (f) => findings.push(f),
+    });
+    try {
+      expect(findings.map((f) => [f.code, f.operation])).toEqual([
+        ['operation-not-served', 'getAirQuality'],
+      ]);
+      expect(findings[0]!.message).toMatch(/its path cannot be routed: Wildcard must be the last/);
+      const ip = await app.inject({ url: '/v2/location/ip?appkey=k&ip=8.8.8.8' });
+      expect(ip.statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('starts from the real spec', async () => {
     const app = await createMock(model, { rateLimit: false });
     expect((await app.inject({ url: '/__health' })).statusCode).toBe(200);
