@@ -4,36 +4,12 @@
  * the server (INFO commandstats), against a real redis-server started here on a free port.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
-import { normalise } from '../../generator/normalise/index.ts';
-import { registerService } from 'dataapi/runtime/server';
 import { redisServerOrFail, startRedis, type RunningRedis } from './redis.ts';
+import { serveTwoWindows, twoWindowModel } from './two-windows.ts';
 
 const redisServer = redisServerOrFail();
-
-/** One operation with two windows: 50 per second (the default) and 3 per minute (its own). */
-const doc = {
-  openapi: '3.1.0',
-  info: { title: 'round trips', version: '1' },
-  'x-dataapi-rate-limit': { limit: 50, per: 'second' },
-  paths: {
-    '/two': {
-      get: {
-        operationId: 'two',
-        'x-dataapi-rate-limit': { limit: 3, per: 'minute' },
-        security: [{ key: [] }],
-        responses: {
-          '200': {
-            description: 'ok',
-            content: { 'application/json': { schema: { type: 'object' } } },
-          },
-        },
-      },
-    },
-  },
-  components: { securitySchemes: { key: { type: 'apiKey', in: 'query', name: 'appkey' } } },
-};
 
 /** `calls` of each command in INFO commandstats (`cmdstat_evalsha:calls=3,...`). */
 async function commandCalls(admin: Redis): Promise<Map<string, number>> {
@@ -62,14 +38,10 @@ describe.skipIf(!redisServer)(
         sent.push(command.name);
         return send(command as never, stream as never);
       }) as typeof client.sendCommand;
-      app = Fastify();
-      await registerService(app, {
-        model: normalise({ file: 'two.json', locate: () => undefined, document: doc }),
-        handlers: { two: async () => ({}) },
-        insecureAnyKey: true,
-        rateLimit: { redis: client },
-      });
-      url = await app.listen({ port: 0, host: '127.0.0.1' });
+      // 50 per minute (the default) and 3 per hour (its own): windows long enough that no counter
+      // expires while the test runs, however slow the machine (a second's window did).
+      const model = twoWindowModel('two', { limit: 50, per: 'minute' }, { limit: 3, per: 'hour' });
+      ({ app, url } = await serveTwoWindows(model, client));
     });
     afterAll(async () => {
       await app?.close();
@@ -90,16 +62,17 @@ describe.skipIf(!redisServer)(
         statuses.push(r.status);
         if (r.status === 429) expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(50);
       }
-      expect(statuses).toEqual([200, 200, 200, 429, 429]); // the minute's window: 3
+      expect(statuses).toEqual([200, 200, 200, 429, 429]); // the hour's window: 3
       expect(sent).toEqual(['evalsha', 'evalsha', 'evalsha', 'evalsha', 'evalsha']);
       const calls = await commandCalls(admin);
       expect((calls.get('evalsha') ?? 0) + (calls.get('eval') ?? 0)).toBe(5);
       // Inside those five scripts, both windows were counted every time.
       expect(calls.get('incr')).toBe(10);
-      // Its counters keep their names: operation, window, hashed key; 5 requests of `k` a minute.
+      // Its counters keep their names: operation, window, hashed key; 5 requests of `k` an hour.
+      const hour = (await admin.keys('dataapi:ratelimit:two:3600000:key:*')).sort();
       const minute = (await admin.keys('dataapi:ratelimit:two:60000:key:*')).sort();
-      const second = await admin.keys('dataapi:ratelimit:two:1000:key:*');
-      expect([minute.length, second.length]).toEqual([2, 2]);
+      expect([hour.length, minute.length]).toEqual([2, 2]);
+      expect((await admin.mget(hour)).sort()).toEqual(['1', '5']);
       expect((await admin.mget(minute)).sort()).toEqual(['1', '5']);
     });
   },

@@ -6,14 +6,13 @@
  * closed as configured, never crash.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
-import { normalise } from '../../generator/normalise/index.ts';
-import { registerService } from 'dataapi/runtime/server';
 import { readEnvelope } from 'dataapi/runtime/shared';
 import { model } from '../../generated/model.ts';
-import { logLines, startServe, type ServeProcess } from './helpers.ts';
+import { startServe, type ServeProcess } from './helpers.ts';
 import { redisServerOrFail, startRedis, type RunningRedis } from './redis.ts';
+import { serveTwoWindows, twoWindowModel } from './two-windows.ts';
 
 const redisServer = redisServerOrFail();
 const op = (id: string) => model.operations.find((o) => o.id === id)!;
@@ -48,6 +47,12 @@ async function burstInWindow(
     if (performance.now() - t0 < windowMs * 0.8 || attempt === 4) return statuses;
     await new Promise((r) => setTimeout(r, windowMs + 100));
   }
+}
+
+async function readyz(url: string): Promise<number> {
+  const r = await fetch(`${url}/readyz`);
+  await r.arrayBuffer();
+  return r.status;
 }
 
 async function warmUp(urls: string[]): Promise<void> {
@@ -149,28 +154,11 @@ describe.skipIf(!redisServer)(
     });
 
     it('both windows of an operation hold: its own limit and the default of another window', async () => {
-      const doc = {
-        openapi: '3.1.0',
-        info: { title: 'windows', version: '1' },
-        'x-dataapi-rate-limit': { limit: 3, per: 'second' },
-        paths: {
-          '/slow': {
-            get: {
-              operationId: 'slow',
-              'x-dataapi-rate-limit': { limit: 5, per: 'minute' },
-              security: [{ key: [] }],
-              responses: {
-                '200': {
-                  description: 'ok',
-                  content: { 'application/json': { schema: { type: 'object' } } },
-                },
-              },
-            },
-          },
-        },
-        components: { securitySchemes: { key: { type: 'apiKey', in: 'query', name: 'appkey' } } },
-      };
-      const windows = normalise({ file: 'windows.json', locate: () => undefined, document: doc });
+      const windows = twoWindowModel(
+        'slow',
+        { limit: 3, per: 'second' },
+        { limit: 5, per: 'minute' },
+      );
       expect(windows.operations[0]?.rateLimit).toMatchObject({ limit: 5, per: 'minute' });
       const apps: FastifyInstance[] = [];
       const clients: Redis[] = [];
@@ -179,15 +167,9 @@ describe.skipIf(!redisServer)(
         for (let i = 0; i < 2; i++) {
           const client = new Redis(redis.url);
           clients.push(client);
-          const app = Fastify();
+          const { app, url } = await serveTwoWindows(windows, client);
           apps.push(app);
-          await registerService(app, {
-            model: windows,
-            handlers: { slow: async () => ({}) },
-            insecureAnyKey: true,
-            rateLimit: { redis: client },
-          });
-          urls.push(await app.listen({ port: 0, host: '127.0.0.1' }));
+          urls.push(url);
         }
         const first = await burst(urls, 10, '/slow?appkey=w');
         expect(count(first, 200)).toBe(3); // the second's window
@@ -220,23 +202,23 @@ describe.skipIf(!redisServer)(
         const path = '/v2/location/ip?appkey=k&ip=1.1.1.1';
         expect((await fetch(`${open.url}${path}`)).status).toBe(200);
         await own.stop();
-        await new Promise((r) => setTimeout(r, 300));
-        expect((await fetch(`${open.url}/readyz`)).status).toBe(503);
+        // Waits for the service to notice (its client sees the connection close), not for a time.
+        while ((await readyz(open.url)) !== 503) await new Promise((r) => setTimeout(r, 50));
         expect((await fetch(`${open.url}/healthz`)).status).toBe(200);
         expect((await fetch(`${open.url}${path}`)).status).toBe(200);
         const refused = await fetch(`${closed.url}${path}`);
         expect(refused.status).toBe(503);
         expect(readEnvelope(op('getIpLocation'), await refused.json()).code).toBe(503);
-        await new Promise((r) => setTimeout(r, 200));
-        const warnings = logLines(open.stdout())
-          .filter((l) => l.level === 40)
-          .map((l) => l.msg);
-        expect(warnings.some((m) => /rate-limit store failed.*failing open/.test(String(m)))).toBe(
-          true,
-        );
-        expect(logLines(closed.stdout()).some((l) => /failing closed/.test(String(l.msg)))).toBe(
-          true,
-        );
+        // Each log line is awaited as it is written (no fixed wait): a missing one hangs until
+        // the test's safety net, so the lines are found first and checked after.
+        const failedOpen = (lines: Record<string, unknown>[]) =>
+          lines.some(
+            (l) => l.level === 40 && /rate-limit store failed.*failing open/.test(String(l.msg)),
+          );
+        const failedClosed = (lines: Record<string, unknown>[]) =>
+          lines.some((l) => /failing closed/.test(String(l.msg)));
+        expect(failedOpen(await open.untilLog(failedOpen))).toBe(true);
+        expect(failedClosed(await closed.untilLog(failedClosed))).toBe(true);
       } finally {
         await own.stop();
         expect(await open?.stop()).toBe(0);

@@ -5,10 +5,10 @@
  * records the calls instead of talking to Redis; test/serve/redis.test.ts reads the same names
  * from a real one, test/serve/redis-round-trips.test.ts counts the round trips.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
-import { normalise } from '../../generator/normalise/index.ts';
-import { registerService, type RedisClient } from 'dataapi/runtime/server';
+import type { RedisClient } from 'dataapi/runtime/server';
+import { serveTwoWindows, twoWindowModel } from '../serve/two-windows.ts';
 
 /**
  * What the limiter calls on an ioredis client: the script it defines, called with the number of
@@ -32,42 +32,19 @@ class RecordingRedis implements RedisClient {
   }
 }
 
-const doc = {
-  openapi: '3.1.0',
-  info: { title: 'keys', version: '1' },
-  'x-dataapi-rate-limit': { limit: 3, per: 'second' },
-  paths: {
-    '/ip': {
-      get: {
-        operationId: 'getIpLocation',
-        'x-dataapi-rate-limit': { limit: 100, per: 'minute' },
-        security: [{ key: [] }],
-        responses: {
-          '200': {
-            description: 'ok',
-            content: { 'application/json': { schema: { type: 'object' } } },
-          },
-        },
-      },
-    },
-  },
-  components: { securitySchemes: { key: { type: 'apiKey', in: 'query', name: 'appkey' } } },
-};
-
 const apps: FastifyInstance[] = [];
 afterAll(() => Promise.all(apps.map((a) => a.close())));
 
-/** A service limited through `redis`; resolves with its address. */
+/** A service limited through `redis` (3 per second by default, 100 per minute of its own). */
 async function serveWith(redis: RecordingRedis): Promise<string> {
-  const app = Fastify();
+  const model = twoWindowModel(
+    'getIpLocation',
+    { limit: 3, per: 'second' },
+    { limit: 100, per: 'minute' },
+  );
+  const { app, url } = await serveTwoWindows(model, redis);
   apps.push(app);
-  await registerService(app, {
-    model: normalise({ file: 'keys.json', locate: () => undefined, document: doc }),
-    handlers: { getIpLocation: async () => ({}) },
-    insecureAnyKey: true,
-    rateLimit: { redis },
-  });
-  return app.listen({ port: 0, host: '127.0.0.1' });
+  return url;
 }
 
 async function statusOf(url: string): Promise<number> {
@@ -80,7 +57,8 @@ describe('rate-limit counters in Redis', () => {
   it('are named dataapi:ratelimit:<operation>:<window ms>:key:<hash>, one per window', async () => {
     const redis = new RecordingRedis();
     const url = await serveWith(redis);
-    for (let i = 0; i < 2; i++) expect(await statusOf(`${url}/ip?appkey=secret-key-1`)).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect(await statusOf(`${url}/getIpLocation?appkey=secret-key-1`)).toBe(200);
     const names = [...redis.counts.keys()].sort();
     expect(names).toHaveLength(2);
     expect(names[0]).toMatch(/^dataapi:ratelimit:getIpLocation:1000:key:[\w-]{22}$/);
@@ -95,7 +73,7 @@ describe('rate-limit counters in Redis', () => {
     const redis = new RecordingRedis(true);
     const url = await serveWith(redis);
     const statuses: number[] = [];
-    for (let i = 0; i < 4; i++) statuses.push(await statusOf(`${url}/ip?appkey=k`));
+    for (let i = 0; i < 4; i++) statuses.push(await statusOf(`${url}/getIpLocation?appkey=k`));
     expect(statuses).toEqual([200, 200, 200, 429]); // 3 per second
     expect(redis.calls.map((keys) => keys.length)).toEqual([1, 1, 1, 1, 1, 1, 1]);
     const [second, minute] = [...redis.counts.entries()];
