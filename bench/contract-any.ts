@@ -48,10 +48,10 @@ export async function contractAnyDescription(ctx: BenchContext): Promise<Section
   ctx.log(`  first Box run (generates the suite): ${fmtMs(first.ms)}`);
   await once(SERVICE.spec);
   for (let w = 0; w < ctx.warmup; w++) await once(BOX.spec);
-  // A Box run takes minutes: three measured rounds are plenty.
+  // A Box run takes about a minute and varies little between runs: two measured rounds.
   const box: TimedRun[] = [];
   const service: TimedRun[] = [];
-  for (let r = 0; r < Math.min(ctx.runs, 3); r++) {
+  for (let r = 0; r < Math.min(ctx.runs, 2); r++) {
     service.push(await once(SERVICE.spec));
     box.push(await once(BOX.spec));
     ctx.log(`  round ${r + 1}: Box ${fmtMs(box.at(-1)!.ms)}, service ${fmtMs(service.at(-1)!.ms)}`);
