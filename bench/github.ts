@@ -109,7 +109,10 @@ async function tsconfigIn(ctx: BenchContext, dir: string, include: string[]): Pr
 
 /** 2b. `tsc --noEmit` over the generated GitHub output against tsc over openapi-typescript's. */
 export async function githubTypecheck(ctx: BenchContext): Promise<Section> {
-  const dir = rel(ctx, path.join(ctx.work, 'tsc-github'));
+  // Outside bench/: bench/package.json makes bench/ a package of its own, where the output's
+  // `dataapi/...` imports would not resolve to this package (.work/ is gitignored).
+  const dir = '.work/bench-tsc-github';
+  await rm(path.resolve(ctx.root, dir), { recursive: true, force: true });
   ctx.log(`typecheck: ${GITHUB_SPEC}`);
   // The outputs and the runtime's declarations are made once (not timed); tsc runs in a cold
   // process each time.

@@ -113,7 +113,8 @@ export const BENCHMARKS: Benchmark[] = [
   },
   {
     id: 'contract-any',
-    title: '10. Contract suite of any description: Box (296 operations) against its own mock',
+    title:
+      "10. Contract suite of any description: Box (296 operations) against its own mock, and against Prism's",
     targets: [CONTRACT_ANY_TARGET],
     run: contractAnyDescription,
   },
