@@ -4,6 +4,7 @@
  * provided to the workers, collects each test's CheckResult and writes the run's results file.
  */
 import { stat } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toFileStem, type ServiceModel } from 'dataapi/model';
@@ -17,6 +18,7 @@ import { RunError } from './run-error.ts';
 import { unreachable } from './reachable.ts';
 import { LocalScheduler, serveScheduler } from './scheduler.ts';
 import { startEmbeddedMock } from './target.ts';
+import { modelFromJson } from './model-plugin.ts';
 import { dedupeWarnings, modelWarnings } from './warnings.ts';
 import { chooseSeed, writeReplays } from './fuzz/replay-file.ts';
 import { vitestReporters, VITEST_FILES, writeReports } from './reports/index.ts';
@@ -147,7 +149,8 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
       const served = await serveScheduler(scheduler);
       closers.push(served.close);
       config.schedulerUrl = served.url;
-      await runSuite(root, generatedDir, o, config, only, reportDir, out, collector);
+      const workers = workersFor(model.operations.length);
+      await runSuite(root, generatedDir, o, config, only, reportDir, out, collector, workers);
     }
 
     const results = collector.sorted();
@@ -247,6 +250,7 @@ async function runSuite(
   reportDir: string,
   out: NodeJS.WritableStream,
   collector: Collector,
+  maxWorkers: number | undefined,
 ): Promise<void> {
   const { startVitest } = await import('vitest/node');
   const filters = (only ?? []).map((id) => `/${toFileStem(id, 'operation')}.test.ts`);
@@ -262,16 +266,31 @@ async function runSuite(
       run: true,
       passWithNoTests: false,
       ...(o.shard ? { shard: o.shard } : {}),
+      ...(maxWorkers !== undefined ? { maxWorkers } : {}),
       reporters: [...vitestReporters(o.reporters, out), collector] as never,
       outputFile: {
         junit: path.join(reportDir, VITEST_FILES.junit),
         json: path.join(reportDir, VITEST_FILES.json),
       },
     },
-    { test: { provide: { dataapiContract: config } } },
+    { plugins: [modelFromJson(generatedDir)], test: { provide: { dataapiContract: config } } },
   );
   await vitest.close();
   process.exitCode = savedExitCode;
+}
+
+/** A description this large runs its files on one worker per core (see workersFor). */
+export const LARGE_SUITE = 500;
+
+/**
+ * Workers for the suite: the config's 8 (the files mostly wait on the network and on rate-limit
+ * windows), except for a large description, where each worker's own copy of the model and of the
+ * validators it compiles cost hundreds of MiB and the work is CPU-bound: one worker per core
+ * (GitHub's 1,223 operations: 8 workers peaked at 2.2 GiB).
+ */
+export function workersFor(operations: number): number | undefined {
+  if (operations < LARGE_SUITE) return undefined;
+  return Math.max(1, Math.min(8, os.availableParallelism()));
 }
 
 /**
