@@ -96,7 +96,7 @@ export function createHandlers(model: ServiceModel, catalogue: Catalogue): Recor
   const handlers: Record<string, Handler> = {};
   for (const op of model.operations) {
     const group = codeGroupOf(model, op);
-    const pathNames = op.parameters.filter((p) => p.in === 'path').map((p) => p.name);
+    const pathNames = op.parameters.path.map((p) => p.name);
     const paging = op.paging;
     const partner = op.async ? findOperation(model, op.async.partner) : undefined;
     // The catalogue may prepare an operation's answers only when it is first asked for.
