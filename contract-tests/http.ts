@@ -3,7 +3,7 @@
  * Retry-After, and returns everything a check needs. Never throws: a missing response is recorded.
  */
 import type { Operation } from 'dataapi/model';
-import { excerpt, parseRetryAfter, redactorFor } from 'dataapi/runtime/shared';
+import { excerpt, parseRetryAfter, redactorFor, type Redactor } from 'dataapi/runtime/shared';
 import type { ContractConfig } from './config.ts';
 import type { ExchangeRecord } from './exchange.ts';
 import type { Outcome, Scheduler } from './scheduler.ts';
@@ -43,105 +43,172 @@ export interface Transport {
   send(op: Operation, req: OutgoingRequest): Promise<Exchange>;
 }
 
+/** What every send of one transport shares. */
+interface Sender {
+  config: ContractConfig;
+  scheduler: Scheduler;
+  redactor: Redactor;
+}
+
+/** One request of a send: where it goes and the record its exchange fills in. */
+interface Attempting {
+  op: Operation;
+  req: OutgoingRequest;
+  url: string;
+  /** Timeouts are counted per route: one slow path does not stop the others (breakers.ts). */
+  route: string;
+  base: Exchange;
+}
+
 export function createTransport(config: ContractConfig, scheduler: Scheduler): Transport {
-  const redactor = redactorFor([config.appkey]);
+  const sender: Sender = { config, scheduler, redactor: redactorFor([config.appkey]) };
+  return { config, scheduler, send: (op, req) => send(sender, op, req) };
+}
+
+/** The steps of a send: attempt, retry a 429 while allowed, then read the answer. */
+async function send(s: Sender, op: Operation, req: OutgoingRequest): Promise<Exchange> {
+  const a = started(s, op, req);
+  for (let attempt = 0; ; attempt++) {
+    const tried = await attemptOnce(s, a);
+    if ('exchange' in tried) return tried.exchange;
+    const headers = redactedHeaders(s.redactor, tried.res);
+    // A 429 is retried while the run's 429 breaker is closed and its retry budget lasts.
+    if (
+      tried.res.status === 429 &&
+      attempt < s.config.maxRetries &&
+      (await s.scheduler.mayRetry())
+    ) {
+      await waitToRetry(s.config, a.base, headers, attempt);
+      continue;
+    }
+    return readAnswer(s.redactor, op, a.base, tried.res.status, headers, tried.text);
+  }
+}
+
+/** The exchange before anything is sent: its record, no answer yet. */
+function started(s: Sender, op: Operation, req: OutgoingRequest): Attempting {
+  const url = `${s.config.baseUrl}${req.pathAndQuery}`;
+  const record: ExchangeRecord = {
+    request: { method: req.method.toUpperCase(), url: s.redactor.url(url), purpose: req.purpose },
+    durationMs: 0,
+    waitedMs: 0,
+    retries: 0,
+    parameters: req.parameters,
+  };
+  const base: Exchange = {
+    record,
+    headers: {},
+    isJson: false,
+    budgetRefused: false,
+    rateLimited: false,
+    retriedHeaders: [],
+  };
+  return { op, req, url, route: `${op.id} ${req.pathAndQuery.split('?')[0]}`, base };
+}
+
+/**
+ * One request under the scheduler: the answer's status and text, or the finished exchange when
+ * the budget refused it or no answer came.
+ */
+async function attemptOnce(
+  s: Sender,
+  a: Attempting,
+): Promise<{ res: Response; text: string } | { exchange: Exchange }> {
+  const { op, req, url, route, base } = a;
+  const { record } = base;
+  const grant = await s.scheduler.acquire(op.id, op.rateLimits, route);
+  if (!grant.ok) {
+    record.error = grant.reason;
+    return { exchange: { ...base, budgetRefused: true } };
+  }
+  const started = performance.now();
+  let res: Response;
+  let text: string;
+  const outcome: Outcome = { route };
+  try {
+    // One signal covers headers and body: a body that trickles forever also times out.
+    const signal = AbortSignal.timeout(s.config.timeoutMs);
+    res = await fetch(url, {
+      method: req.method.toUpperCase(),
+      headers: req.headers,
+      body: req.body ?? null,
+      signal,
+      redirect: 'manual',
+    });
+    outcome.status = res.status;
+    text = await res.text();
+  } catch (err) {
+    record.durationMs += performance.now() - started;
+    record.error = s.redactor.text(describeFetchError(err, s.config.timeoutMs));
+    outcome.timedOut = isTimeout(err);
+    return { exchange: base };
+  } finally {
+    // The slot's window starts now that the answer is in (see LocalScheduler); the outcome
+    // feeds the run's breakers (breakers.ts).
+    await s.scheduler.release(op.id, grant.token, outcome);
+  }
+  record.durationMs += performance.now() - started;
+  return { res, text };
+}
+
+/** Values the checks still judge: a short key is only removed where it is the whole value. */
+function redactedHeaders(redactor: Redactor, res: Response): Record<string, string> {
+  const headers: Record<string, string> = {};
+  res.headers.forEach((v, k) => (headers[k] = redactor.exact(v)));
+  return headers;
+}
+
+/** Waits out a 429 (its Retry-After, else a backoff) and records the retry. */
+async function waitToRetry(
+  config: ContractConfig,
+  base: Exchange,
+  headers: Record<string, string>,
+  attempt: number,
+): Promise<void> {
+  const wait = retryAfterMs(headers['retry-after'], attempt, config.maxRetryWaitMs);
+  base.record.retries++;
+  base.retriedHeaders.push(headers);
+  base.record.waitedMs += wait;
+  await new Promise((r) => setTimeout(r, wait));
+}
+
+/** The answer as the checks read it: parsed, redacted, and summarised in the record. */
+function readAnswer(
+  redactor: Redactor,
+  op: Operation,
+  base: Exchange,
+  status: number,
+  headers: Record<string, string>,
+  raw: string,
+): Exchange {
+  const { record } = base;
+  let json: unknown;
+  let isJson = false;
+  // A target may echo the key back (in a body, a header, an error text): remove it here,
+  // before any check excerpts the answer, so no message or report can carry it, whole or cut.
+  // (Parsed before the text is cleaned: a replacement must not break the JSON.)
+  if (raw.length > 0) {
+    try {
+      json = redactor.deep(JSON.parse(raw), 'exact');
+      isJson = true;
+    } catch {
+      // not JSON: content-type and schema checks report it
+    }
+  }
+  const text = redactor.composed(raw);
+  record.status = status;
+  if (headers['content-type']) record.contentType = headers['content-type'];
+  // Cut from the redacted value: an excerpt can only cut `***` short, never the key.
+  record.excerpt = redactor.text(excerpt(isJson ? json : text, 200));
+  const code = businessCodeOf(op, json);
+  if (code !== undefined) record.businessCode = code;
   return {
-    config,
-    scheduler,
-    async send(op, req) {
-      const url = `${config.baseUrl}${req.pathAndQuery}`;
-      // Timeouts are counted per route: one slow path does not stop the others (breakers.ts).
-      const route = `${op.id} ${req.pathAndQuery.split('?')[0]}`;
-      const record: ExchangeRecord = {
-        request: { method: req.method.toUpperCase(), url: redactor.url(url), purpose: req.purpose },
-        durationMs: 0,
-        waitedMs: 0,
-        retries: 0,
-        parameters: req.parameters,
-      };
-      const base = {
-        record,
-        headers: {},
-        isJson: false,
-        budgetRefused: false,
-        rateLimited: false,
-        retriedHeaders: [] as Record<string, string>[],
-      };
-      for (let attempt = 0; ; attempt++) {
-        const grant = await scheduler.acquire(op.id, op.rateLimits, route);
-        if (!grant.ok) {
-          record.error = grant.reason;
-          return { ...base, budgetRefused: true };
-        }
-        const started = performance.now();
-        let res: Response;
-        let text: string;
-        const outcome: Outcome = { route };
-        try {
-          // One signal covers headers and body: a body that trickles forever also times out.
-          const signal = AbortSignal.timeout(config.timeoutMs);
-          res = await fetch(url, {
-            method: req.method.toUpperCase(),
-            headers: req.headers,
-            body: req.body ?? null,
-            signal,
-            redirect: 'manual',
-          });
-          outcome.status = res.status;
-          text = await res.text();
-        } catch (err) {
-          record.durationMs += performance.now() - started;
-          record.error = redactor.text(describeFetchError(err, config.timeoutMs));
-          outcome.timedOut = isTimeout(err);
-          return base;
-        } finally {
-          // The slot's window starts now that the answer is in (see LocalScheduler); the outcome
-          // feeds the run's breakers (breakers.ts).
-          await scheduler.release(op.id, grant.token, outcome);
-        }
-        record.durationMs += performance.now() - started;
-        const headers: Record<string, string> = {};
-        // Values the checks still judge: a short key is only removed where it is the whole value.
-        res.headers.forEach((v, k) => (headers[k] = redactor.exact(v)));
-        // A 429 is retried while the run's 429 breaker is closed and its retry budget lasts.
-        if (res.status === 429 && attempt < config.maxRetries && (await scheduler.mayRetry())) {
-          const wait = retryAfterMs(headers['retry-after'], attempt, config.maxRetryWaitMs);
-          record.retries++;
-          base.retriedHeaders.push(headers);
-          record.waitedMs += wait;
-          await new Promise((r) => setTimeout(r, wait));
-          continue;
-        }
-        let json: unknown;
-        let isJson = false;
-        // A target may echo the key back (in a body, a header, an error text): remove it here,
-        // before any check excerpts the answer, so no message or report can carry it, whole or cut.
-        // (Parsed before the text is cleaned: a replacement must not break the JSON.)
-        if (text.length > 0) {
-          try {
-            json = redactor.deep(JSON.parse(text), 'exact');
-            isJson = true;
-          } catch {
-            // not JSON: content-type and schema checks report it
-          }
-        }
-        text = redactor.composed(text);
-        record.status = res.status;
-        if (headers['content-type']) record.contentType = headers['content-type'];
-        // Cut from the redacted value: an excerpt can only cut `***` short, never the key.
-        record.excerpt = redactor.text(excerpt(isJson ? json : text, 200));
-        const code = businessCodeOf(op, json);
-        if (code !== undefined) record.businessCode = code;
-        return {
-          ...base,
-          headers,
-          ...(isJson ? { json } : {}),
-          text,
-          isJson,
-          rateLimited: res.status === 429,
-        };
-      }
-    },
+    ...base,
+    headers,
+    ...(isJson ? { json } : {}),
+    text,
+    isJson,
+    rateLimited: status === 429,
   };
 }
 

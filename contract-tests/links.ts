@@ -16,6 +16,7 @@ import {
   splitPointer,
   type JsonSchema,
   type Operation,
+  type Parameter,
   type ResponseLink,
   type ServiceModel,
 } from 'dataapi/model';
@@ -149,10 +150,8 @@ export function misfits(
   const out: string[] = [];
   for (const lp of link.parameters) {
     const where = lp.in === 'cookie' ? 'header' : lp.in;
-    const param = target.parameters.find(
-      (p) =>
-        p.in === lp.in &&
-        (lp.in === 'header' ? p.name.toLowerCase() === lp.name.toLowerCase() : p.name === lp.name),
+    const param = target.parameters[lp.in].find((p: Parameter) =>
+      lp.in === 'header' ? p.name.toLowerCase() === lp.name.toLowerCase() : p.name === lp.name,
     );
     if (!param || param.mediaType) continue;
     const value = spec[where][lp.name];

@@ -10,7 +10,13 @@
  * type is only sent where the schema writes its `type`; a required value with a `default` is not
  * left out.
  */
-import type { JsonSchema, Obj, Operation, ServiceModel } from 'dataapi/model';
+import {
+  allParameters,
+  type JsonSchema,
+  type Obj,
+  type Operation,
+  type ServiceModel,
+} from 'dataapi/model';
 import type { RequestSpec } from './requests.ts';
 import { effective, objectShape, typesOf } from 'dataapi/runtime/sampler';
 
@@ -34,7 +40,7 @@ export const MAX_SENT_LENGTH = { onWire: 1024, body: 16 * 1024 };
 export function negativeCases(model: ServiceModel, op: Operation): NegativeCase[] {
   const out: NegativeCase[] = [];
   // Parameters: missing required (not path: that changes the route), then invalid values.
-  for (const p of op.parameters) {
+  for (const p of allParameters(op.parameters)) {
     const loc = p.in === 'cookie' ? 'header' : p.in;
     if (p.required && p.in !== 'path' && !hasDefault(model, p.schema))
       out.push({

@@ -110,7 +110,7 @@ async function replayed(
 ): Promise<Probe | undefined> {
   const f = file.finding;
   const purpose = `replay of fuzz ${f.kind} request (--seed ${f.seed}, run ${f.run})`;
-  const uncertain = op.parameters.some((p) => p.in === 'path');
+  const uncertain = op.parameters.path.length > 0;
   if (f.kind === 'invalid') {
     const v = f.violation ?? { label: 'invalid request', target: '', kind: 'type' };
     const negative = { ...v, apply: (s) => s } as NegativeCase;

@@ -3,7 +3,14 @@
  * schema-derived values where there is none), with the key sent the way the operation takes it,
  * and serialises them for the wire (path, query, headers, JSON or multipart).
  */
-import type { JsonSchema, Obj, Operation, Parameter, ServiceModel } from 'dataapi/model';
+import {
+  allParameters,
+  type JsonSchema,
+  type Obj,
+  type Operation,
+  type Parameter,
+  type ServiceModel,
+} from 'dataapi/model';
 import type { OutgoingRequest } from './http.ts';
 import { serializeArrayParam, serializeObjectParam } from 'openapi-fetch';
 import { draw, hashText } from 'dataapi/runtime/sampler';
@@ -59,7 +66,7 @@ function build(
   if (known) return { specs: structuredClone(known.specs), warnings: known.warnings };
   const warnings: DescriptionWarning[] = [];
   const base: RequestSpec = { name: 'example', path: {}, query: {}, header: {} };
-  for (const p of op.parameters) {
+  for (const p of allParameters(op.parameters)) {
     const value = parameterValue(model, op, p, warnings);
     if (value === undefined) continue;
     base[p.in === 'cookie' ? 'header' : p.in][p.name] = value;
@@ -228,14 +235,20 @@ export interface SerialiseOptions {
 export function serialise(op: Operation, spec: RequestSpec, o: SerialiseOptions): OutgoingRequest {
   const query: [string, string][] = [];
   const headers: Record<string, string> = {};
-  const params = new Map(op.parameters.map((p) => [`${p.in}:${p.name}`, p]));
+  const named = (list: Parameter[]) => new Map(list.map((p) => [p.name, p]));
+  const params = {
+    path: named(op.parameters.path),
+    query: named(op.parameters.query),
+    header: named(op.parameters.header),
+    cookie: named(op.parameters.cookie),
+  };
   for (const [name, value] of Object.entries(spec.query))
-    query.push(...queryPairs(name, value, params.get(`query:${name}`)));
+    query.push(...queryPairs(name, value, params.query.get(name)));
   // Cookie parameters travel in `spec.header` under their name; on the wire they are cookies.
   const cookies: string[] = [];
   for (const [name, value] of Object.entries(spec.header)) {
-    const header = params.get(`header:${name}`);
-    const cookie = header ? undefined : params.get(`cookie:${name}`);
+    const header = params.header.get(name);
+    const cookie = header ? undefined : params.cookie.get(name);
     if (cookie) cookies.push(`${name}=${encodeURIComponent(simple(name, value, cookie))}`);
     else headers[name] = simple(name, value, header);
   }
@@ -266,7 +279,7 @@ export function serialise(op: Operation, spec: RequestSpec, o: SerialiseOptions)
 
   let path = o.path;
   for (const [name, value] of Object.entries(spec.path))
-    path = path.split(`{${name}}`).join(pathValue(name, value, params.get(`path:${name}`)));
+    path = path.split(`{${name}}`).join(pathValue(name, value, params.path.get(name)));
   // Names and values are percent-encoded already (queryPairs; the credential below).
   const qs = query.map(([k, v]) => `${k}=${v}`).join('&');
 

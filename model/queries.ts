@@ -1,5 +1,35 @@
 /** The questions every layer asks of the model: which operation, which code group, which outcome. */
-import type { BusinessCodeGroup, Operation, Outcome, Response, ServiceModel } from './types.ts';
+import type {
+  BusinessCodeGroup,
+  Operation,
+  Outcome,
+  Parameter,
+  ParameterLocation,
+  Parameters,
+  Response,
+  ServiceModel,
+} from './types.ts';
+
+/** The parameter locations in the model's order. */
+export const PARAMETER_LOCATIONS: readonly ParameterLocation[] = [
+  'path',
+  'query',
+  'header',
+  'cookie',
+];
+
+/**
+ * Every parameter of an operation as one list, by location (path, query, header, cookie): for the
+ * questions that concern them all (examples, coverage, diffs). The model keeps them grouped.
+ */
+export function allParameters(parameters: Parameters): Parameter[] {
+  return PARAMETER_LOCATIONS.flatMap((where): Parameter[] => parameters[where]);
+}
+
+/** No parameters at all, for an operation built by hand. */
+export function noParameters(): Parameters {
+  return { path: [], query: [], header: [], cookie: [] };
+}
 
 export function findOperation(model: ServiceModel, id: string): Operation {
   const op = model.operations.find((o) => o.id === id);

@@ -97,9 +97,10 @@ export interface Auth {
 
 export type ParameterLocation = 'path' | 'query' | 'header' | 'cookie';
 
-export interface Parameter {
+/** One parameter; `in` repeats the location of the list that holds it (see `Parameters`). */
+export interface Parameter<L extends ParameterLocation = ParameterLocation> {
   name: string;
-  in: ParameterLocation;
+  in: L;
   required: boolean;
   schema: JsonSchema;
   /** Serialisation (OpenAPI defaults applied: form/true for query and cookie, simple/false else). */
@@ -120,6 +121,18 @@ export interface Parameter {
   fixed?: string;
   /** A safe identifier for generated code (the name itself when it is one), unique per operation. */
   identifier: string;
+}
+
+/**
+ * An operation's parameters grouped by location, as servers read and clients send them. Each
+ * list is ordered required first, then by name; every location is present (empty when none).
+ * `allParameters` (queries.ts) gives them as one list where a question concerns them all.
+ */
+export interface Parameters {
+  path: Parameter<'path'>[];
+  query: Parameter<'query'>[];
+  header: Parameter<'header'>[];
+  cookie: Parameter<'cookie'>[];
 }
 
 export interface NamedExample {
@@ -268,7 +281,7 @@ export interface Operation {
   deprecation?: Deprecation;
   /** Version marker found in the path (`v1`, `v2`), if any. */
   version?: string;
-  parameters: Parameter[];
+  parameters: Parameters;
   /**
    * Groups of query parameters of which at least one must be sent (`x-dataapi-require-any-of`;
    * the service: air quality needs location or city). Already folded into `querySchema`.

@@ -3,7 +3,7 @@
  * parameters, and the top-level properties of a JSON, form or multipart body. Generation,
  * mutation and fuzz coverage all walk this one list.
  */
-import type { JsonSchema, Operation, ServiceModel } from 'dataapi/model';
+import { allParameters, type JsonSchema, type Operation, type ServiceModel } from 'dataapi/model';
 import { objectShape } from 'dataapi/runtime/sampler';
 import type { RequestSpec } from '../requests.ts';
 
@@ -23,14 +23,14 @@ export interface Field {
 }
 
 export function fieldsOf(model: ServiceModel, op: Operation): Field[] {
-  const out: Field[] = op.parameters.map((p) => {
+  const out: Field[] = allParameters(op.parameters).map((p) => {
     const loc = p.in === 'cookie' ? 'header' : p.in;
     return {
       loc,
       name: p.name,
       key: `${p.in}.${p.name}`,
       schema: p.schema,
-      required: p.required || p.in === 'path',
+      required: p.required, // (path parameters always are)
       onWire: true,
     };
   });

@@ -8,7 +8,13 @@
  * parts) nor sendable (text a header cannot carry): `check` says which, and the run discards it.
  */
 import fc from 'fast-check';
-import type { JsonSchema, Operation, Parameter, ServiceModel } from 'dataapi/model';
+import {
+  allParameters,
+  type JsonSchema,
+  type Operation,
+  type Parameter,
+  type ServiceModel,
+} from 'dataapi/model';
 import { describeErrors, validatorFor } from 'dataapi/runtime/shared';
 import {
   arbitraryOf,
@@ -43,10 +49,11 @@ function parameterArbitrary(model: ServiceModel, p: Parameter): fc.Arbitrary<unk
 
 export function validArbitrary(model: ServiceModel, op: Operation): fc.Arbitrary<RequestSpec> {
   const parts: Record<string, fc.Arbitrary<unknown>> = {};
-  for (const p of op.parameters) {
+  for (const p of allParameters(op.parameters)) {
     const arb = parameterArbitrary(model, p);
-    parts[`${p.in === 'cookie' ? 'header' : p.in} ${p.name}`] =
-      p.required || p.in === 'path' ? arb : fc.option(arb, { nil: undefined });
+    parts[`${p.in === 'cookie' ? 'header' : p.in} ${p.name}`] = p.required
+      ? arb
+      : fc.option(arb, { nil: undefined });
   }
   const body = op.body;
   if (body) {
@@ -54,7 +61,7 @@ export function validArbitrary(model: ServiceModel, op: Operation): fc.Arbitrary
     parts['body'] = body.required ? arb : fc.option(arb, { nil: undefined });
   }
   const optional = new Set(
-    op.parameters
+    allParameters(op.parameters)
       .filter((p) => !p.required)
       .map((p) => `${p.in === 'cookie' ? 'header' : p.in} ${p.name}`),
   );
@@ -105,7 +112,7 @@ export function unusable(
   op: Operation,
   spec: RequestSpec,
 ): string | undefined {
-  for (const p of op.parameters) {
+  for (const p of allParameters(op.parameters)) {
     const loc = p.in === 'cookie' ? 'header' : p.in;
     const v = spec[loc][p.name];
     if (v === undefined) continue;

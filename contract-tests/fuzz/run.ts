@@ -8,7 +8,7 @@
  * the checks report them like any other, with the seed and how to replay them.
  */
 import fc from 'fast-check';
-import type { Operation, ServiceModel } from 'dataapi/model';
+import { allParameters, type Operation, type ServiceModel } from 'dataapi/model';
 import { findOperation } from 'dataapi/runtime/shared';
 import { hashText } from 'dataapi/runtime/sampler';
 import type { Transport } from '../http.ts';
@@ -99,7 +99,7 @@ export async function fuzzOperation(
   };
   const first = set.probes.find((p) => p.role === 'valid');
   const firstSpec = first?.spec ?? validRequests(model, op)[0]!;
-  const uncertainPath = op.parameters.some((p) => p.in === 'path');
+  const uncertainPath = op.parameters.path.length > 0;
 
   await phase(ctx, 'valid', seed, validArbitrary(model, op), {
     check: (spec) => unusable(model, op, spec),
@@ -169,7 +169,7 @@ async function phase<G>(
   p: Phase<G>,
 ): Promise<void> {
   // An operation that takes nothing has one request to send, not N copies of it.
-  const fixed = ctx.op.parameters.length === 0 && !ctx.op.body;
+  const fixed = allParameters(ctx.op.parameters).length === 0 && !ctx.op.body;
   let remaining = fixed ? 1 : ctx.fuzz.runs;
   for (let round = 0; remaining > 0 && !ctx.stats.stopped && round < MAX_FINDINGS; round++) {
     const state = {

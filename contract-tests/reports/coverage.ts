@@ -7,6 +7,7 @@
  * `notInRun`, not counted as missed.
  */
 import {
+  allParameters,
   declaredResponse,
   propertiesOf,
   type Operation,
@@ -211,7 +212,7 @@ function statusCoverage(op: Operation, received: number[]): StatusCoverage {
 
 /** Parameters as the runner records them (`<in>.<name>`), plus the body's top-level properties. */
 export function declaredParameters(op: Operation, model: ServiceModel): string[] {
-  const out = op.parameters.map((p) => `${p.in}.${p.name}`);
+  const out = allParameters(op.parameters).map((p) => `${p.in}.${p.name}`);
   if (op.body)
     for (const name of propertiesOf(model, op.body.schema, { alternatives: true }).keys())
       out.push(`body.${name}`);

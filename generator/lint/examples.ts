@@ -6,6 +6,7 @@
 import type { JsonSchema, NamedExample, Operation, ServiceModel } from '../../model/types.ts';
 import { isObject, type Obj } from '../../model/object.ts';
 import { escapeToken } from '../../model/pointer.ts';
+import { allParameters } from '../../model/queries.ts';
 import { followRefs, getAt } from '../../model/refs.ts';
 import {
   createSchemaValidator,
@@ -47,7 +48,7 @@ export class ExampleRules {
       const media = `${responsePointer}/content/${escapeToken(ok.mediaType)}`;
       this.examples(ok.examples, ok.schema, media, `${ok.status} response`, operation);
     }
-    for (const p of op.parameters) {
+    for (const p of allParameters(op.parameters)) {
       if (p.example === undefined) continue;
       this.validate(
         p.example,

@@ -7,9 +7,11 @@
 import { resolve } from '../../model/refs.ts';
 import { escapeToken, fragmentToPointer, joinPointer } from '../../model/pointer.ts';
 import { isObject, type Obj } from '../../model/object.ts';
+import { allParameters, PARAMETER_LOCATIONS } from '../../model/queries.ts';
 import type {
   LinkParameter,
   Operation,
+  Parameter,
   ParameterLocation,
   ResponseLink,
 } from '../../model/types.ts';
@@ -19,8 +21,6 @@ interface Source {
   op: Operation;
   raw: Obj;
 }
-
-const LOCATIONS: ParameterLocation[] = ['path', 'query', 'header', 'cookie'];
 
 export function readLinks(
   doc: Obj,
@@ -98,9 +98,11 @@ function parametersOf(
   for (const [key, value] of Object.entries(given)) {
     const dot = key.indexOf('.');
     const where = dot > 0 ? (key.slice(0, dot) as ParameterLocation) : undefined;
-    const qualified = where !== undefined && LOCATIONS.includes(where);
+    const qualified = where !== undefined && PARAMETER_LOCATIONS.includes(where);
     const name = qualified ? key.slice(dot + 1) : key;
-    const p = target.parameters.find((x) => x.name === name && (!qualified || x.in === where));
+    const p = (qualified ? target.parameters[where] : allParameters(target.parameters)).find(
+      (x: Parameter) => x.name === name,
+    );
     if (!p) {
       findings.add(
         'link-unknown-parameter',
@@ -119,7 +121,7 @@ function parametersOf(
 function deriveAsyncLink(op: Operation, operations: Operation[]): void {
   if (op.async?.role !== 'submit' || !op.success) return;
   const partner = operations.find((o) => o.id === op.async!.partner);
-  const param = partner?.parameters.find((p) => p.in === 'path');
+  const param = partner?.parameters.path[0];
   if (!partner || !param || op.success.links?.some((l) => l.target === partner.id)) return;
   const field = [...(op.envelope ? [op.envelope.payloadKey] : []), op.async.operationIdField];
   const link: ResponseLink = {

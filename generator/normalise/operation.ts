@@ -8,10 +8,12 @@ import type {
   HttpMethod,
   JsonSchema,
   Operation,
+  Parameter,
   RateLimit,
 } from '../../model/types.ts';
 import { isObject, setOwn, type Obj } from '../../model/object.ts';
 import { joinPointer } from '../../model/pointer.ts';
+import { allParameters } from '../../model/queries.ts';
 import { readAuth } from './auth.ts';
 import { detectEnvelope } from './envelope.ts';
 import type { Findings } from './findings.ts';
@@ -70,7 +72,7 @@ export function readOperation(
     findings,
   });
   const answers = readAnswers(ctx, raw, pointer);
-  const names = parameters.map((p) => p.name);
+  const names = allParameters(parameters).map((p) => p.name);
   const requireAnyOf = readRequireAnyOf(raw, pointer, names, problems);
   const businessCodes = businessCodesOf(ctx, raw, pointer);
   const body = readBody(doc, raw, conv, pointer);
@@ -80,13 +82,12 @@ export function readOperation(
       `${pointer}/requestBody`,
       `a ${method.toUpperCase()} request has no body (fetch refuses to send one, servers need not read it): the suite does not send it and the mock does not read it`,
     );
-  const queryParameters = parameters.filter((p) => p.in === 'query');
   const op: Operation = {
     id: '',
     ...identityOf(entry, method, pointer, raw),
     parameters,
     requireAnyOf,
-    querySchema: querySchema(queryParameters, requireAnyOf),
+    querySchema: querySchema(parameters.query, requireAnyOf),
     ...(body ? { body } : {}),
     responses: answers.responses,
     ...(answers.success ? { success: answers.success } : {}),
@@ -192,7 +193,7 @@ function readRequireAnyOf(
   return value as string[][];
 }
 
-function querySchema(params: Operation['parameters'], requireAnyOf: string[][]): JsonSchema {
+function querySchema(params: Parameter[], requireAnyOf: string[][]): JsonSchema {
   const properties: Obj = {};
   for (const p of params) setOwn(properties, p.name, p.schema);
   const schema: Obj = { type: 'object', properties };

@@ -12,8 +12,8 @@ export function readPaging(
   model: Pick<ServiceModel, 'schemaRoot'>,
   op: Operation,
 ): Paging | undefined {
-  for (const p of op.parameters) {
-    if (p.in !== 'query' || !PAGE_SIZE.test(p.name)) continue;
+  for (const p of op.parameters.query) {
+    if (!PAGE_SIZE.test(p.name)) continue;
     const paging = integerPaging(model, 'query', p.name, p.schema);
     if (paging) return paging;
   }

@@ -4,11 +4,13 @@ import type {
   NamedExample,
   Parameter,
   ParameterLocation,
+  Parameters,
   RequestBody,
   Response,
   ResponseKind,
 } from '../../model/types.ts';
 import { NameAllocator, toIdentifier } from '../../model/identifiers.ts';
+import { allParameters, noParameters, PARAMETER_LOCATIONS } from '../../model/queries.ts';
 import { isObject, type Obj } from '../../model/object.ts';
 import { refPointer, resolve } from '../../model/refs.ts';
 import type { Findings } from './findings.ts';
@@ -16,7 +18,6 @@ import { splitPathKey } from './paths.ts';
 import { escapeToken, splitPointer } from '../../model/pointer.ts';
 import type { SchemaConverter } from './schema.ts';
 
-const LOCATIONS: ParameterLocation[] = ['path', 'query', 'header', 'cookie'];
 /** OpenAPI says these header parameters are ignored: the transport owns them. */
 const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
 
@@ -40,7 +41,7 @@ export function readParameters(
   op: Obj,
   conv: SchemaConverter,
   ctx: ParameterContext,
-): Parameter[] {
+): Parameters {
   const byKey = new Map<string, Obj>();
   const located = new Map<Obj, string>();
   const itemPointer = ctx.pointer.slice(0, ctx.pointer.lastIndexOf('/'));
@@ -58,11 +59,10 @@ export function readParameters(
       located.set(p, parameterPointer(raw, at, index));
     });
   }
-  const out: Parameter[] = [];
-  const identifiers = new NameAllocator();
+  const out = noParameters();
   for (const p of byKey.values()) {
     const where = p['in'] as ParameterLocation;
-    if (!LOCATIONS.includes(where)) continue;
+    if (!PARAMETER_LOCATIONS.includes(where)) continue;
     const name = p['name'] as string;
     if (where === 'header' && IGNORED_HEADERS.has(name.toLowerCase())) continue;
     let schema: unknown = p['schema'];
@@ -74,7 +74,7 @@ export function readParameters(
     }
     const formLike = where === 'query' || where === 'cookie';
     const style = typeof p['style'] === 'string' ? p['style'] : formLike ? 'form' : 'simple';
-    out.push({
+    place(out, {
       name,
       in: where,
       required: where === 'path' || p['required'] === true,
@@ -90,28 +90,34 @@ export function readParameters(
   }
   fixQuery(out, ctx);
   matchTemplate(out, ctx);
-  // Stable order: by location, then required first, then name.
-  out.sort(
-    (a, b) =>
-      LOCATIONS.indexOf(a.in) - LOCATIONS.indexOf(b.in) ||
-      Number(b.required) - Number(a.required) ||
-      a.name.localeCompare(b.name, 'en'),
-  );
+  // Stable order within a location: required first, then name.
+  for (const where of PARAMETER_LOCATIONS)
+    out[where].sort(
+      (a: Parameter, b: Parameter) =>
+        Number(b.required) - Number(a.required) || a.name.localeCompare(b.name, 'en'),
+    );
   // Unique within the operation: `item-id` (path) and `item_id` (query) both want `itemId`.
-  for (const p of out) p.identifier = identifiers.take(toIdentifier(p.name, 'param'));
+  const identifiers = new NameAllocator();
+  for (const p of allParameters(out))
+    p.identifier = identifiers.take(toIdentifier(p.name, 'param'));
   return out;
 }
 
+/** Files a parameter under its location (the list's type is the location's). */
+function place(out: Parameters, p: Parameter): void {
+  (out[p.in] as Parameter[]).push(p);
+}
+
 /** The path key's query pairs as required parameters that take only their value. */
-function fixQuery(out: Parameter[], ctx: ParameterContext): void {
+function fixQuery(out: Parameters, ctx: ParameterContext): void {
   for (const [name, value] of ctx.fixed) {
     const schema = { type: 'string', const: value };
-    const declared = out.find((p) => p.in === 'query' && p.name === name);
+    const declared = out.query.find((p) => p.name === name);
     if (declared) {
       Object.assign(declared, { required: true, schema, fixed: value });
       continue;
     }
-    out.push({
+    out.query.push({
       name,
       in: 'query',
       required: true,
@@ -126,18 +132,18 @@ function fixQuery(out: Parameter[], ctx: ParameterContext): void {
 }
 
 /** Path parameters and the template agree: undeclared ones are added, stray ones dropped. */
-function matchTemplate(out: Parameter[], ctx: ParameterContext): void {
+function matchTemplate(out: Parameters, ctx: ParameterContext): void {
   const path = pathOfPointer(ctx.pointer);
   if (path === undefined) return;
   const names = [...path.matchAll(/\{([^}]*)\}/g)].map((m) => m[1] ?? '');
   for (const name of names) {
-    if (out.some((p) => p.in === 'path' && p.name === name)) continue;
+    if (out.path.some((p) => p.name === name)) continue;
     ctx.findings.add(
       'path-parameter-undeclared',
       ctx.pointer,
       `path parameter {${name}} is not declared: read as a string`,
     );
-    out.push({
+    out.path.push({
       name,
       in: 'path',
       required: true,
@@ -148,16 +154,13 @@ function matchTemplate(out: Parameter[], ctx: ParameterContext): void {
       identifier: '',
     });
   }
-  for (let i = out.length - 1; i >= 0; i--) {
-    const p = out[i] as Parameter;
-    if (p.in !== 'path' || names.includes(p.name)) continue;
+  for (const p of out.path.filter((x) => !names.includes(x.name)))
     ctx.findings.add(
       'path-parameter-unused',
       ctx.pointer,
       `path parameter ${JSON.stringify(p.name)} is not in the path template: ignored`,
     );
-    out.splice(i, 1);
-  }
+  out.path = out.path.filter((p) => names.includes(p.name));
 }
 
 /** The routable path of an operation pointer under /paths (undefined for webhooks). */

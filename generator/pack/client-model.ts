@@ -5,7 +5,14 @@
  * renders: one constant per operation and code group, one slice per group of operations that
  * must share a runtime (an async submit and its status operation).
  */
-import type { BusinessCodeGroup, Operation, Response, ServiceModel } from '../../model/types.ts';
+import type {
+  BusinessCodeGroup,
+  Operation,
+  Parameter,
+  ParameterLocation,
+  Response,
+  ServiceModel,
+} from '../../model/types.ts';
 
 export interface PackedConstant {
   /** Identifier of the constant. */
@@ -70,15 +77,21 @@ function slimResponse(r: Response): Response {
   return { ...rest, description: '', headers: [], examples: [] };
 }
 
+function slimParameters<L extends ParameterLocation>(list: Parameter<L>[]): Parameter<L>[] {
+  return list.map(({ description: _d, example: _e, ...p }) => ({ ...p, schema: true }));
+}
+
 /** The operation as the runtime needs it: schemas become `true`, prose and examples go. */
 export function slimOperation(op: Operation): Operation {
   const { summary: _summary, description: _description, payloadSchema: _payload, ...rest } = op;
   return {
     ...rest,
-    parameters: op.parameters.map(({ description: _d, example: _e, ...p }) => ({
-      ...p,
-      schema: true,
-    })),
+    parameters: {
+      path: slimParameters(op.parameters.path),
+      query: slimParameters(op.parameters.query),
+      header: slimParameters(op.parameters.header),
+      cookie: slimParameters(op.parameters.cookie),
+    },
     querySchema: true,
     ...(op.body
       ? {

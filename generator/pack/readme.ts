@@ -3,6 +3,7 @@
  * template only lays it out): method and path, parameters with a short type, the body, the
  * errors it declares (HTTP responses and business codes) and its rate limit.
  */
+import { allParameters } from '../../model/queries.ts';
 import type { JsonSchema, Operation, ServiceModel } from '../../model/types.ts';
 
 export interface ReadmeParameter {
@@ -78,7 +79,7 @@ export function readmeOperations(model: ServiceModel): ReadmeOperation[] {
       ...(op.description ? { description: firstParagraph(op.description) } : {}),
       deprecated: op.deprecated,
       ...(op.preview ? { preview: op.preview.id, previewPath: op.preview.path } : {}),
-      parameters: op.parameters.map((p) => ({
+      parameters: allParameters(op.parameters).map((p) => ({
         name: p.name,
         in: p.in,
         required: p.required,

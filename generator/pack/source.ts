@@ -4,6 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { PARAMETER_LOCATIONS } from '../../model/queries.ts';
 import type { ServiceModel } from '../../model/types.ts';
 import { doNotEditHeader } from '../emit/header.ts';
 import type { PackPlan } from './client-model.ts';
@@ -75,12 +76,11 @@ function exampleOf(model: ServiceModel, plan: PackPlan) {
   // The required parameters, and one of each group of which one must be sent (air quality's
   // location or city): a call the server accepts.
   const wanted = new Set(op.requireAnyOf.map((group) => group[0]));
-  for (const p of op.parameters.filter(
-    (x) => x.required || (x.in === 'query' && wanted.has(x.name)),
-  )) {
-    const value = p.example ?? (p.in === 'path' ? 'id' : 'value');
-    (input[p.in] ??= {})[p.name] = value;
-  }
+  for (const where of PARAMETER_LOCATIONS)
+    for (const p of op.parameters[where]) {
+      if (!p.required && !(where === 'query' && wanted.has(p.name))) continue;
+      (input[where] ??= {})[p.name] = p.example ?? (where === 'path' ? 'id' : 'value');
+    }
   const name = plan.methods.find((m) => m.id === op.id)?.name ?? op.id;
   return {
     id: op.id,

@@ -53,7 +53,7 @@ export async function requestParts(
   };
   const cookies: Record<string, unknown> = { ...input.cookie };
   addCredentials(t, parts, cookies, options, callOptions.keyIn);
-  for (const p of op.parameters)
+  for (const p of op.parameters.query)
     if (p.fixed !== undefined && parts.query[p.name] === undefined) parts.query[p.name] = p.fixed;
   const cookie = cookieHeader(cookies);
   if (cookie) parts.header['Cookie'] = cookie;

@@ -45,7 +45,7 @@ function serializeOne(
 }
 
 export function querySerializerFor(op: Operation): (query: Record<string, unknown>) => string {
-  const byName = new Map(op.parameters.filter((p) => p.in === 'query').map((p) => [p.name, p]));
+  const byName = new Map(op.parameters.query.map((p) => [p.name, p]));
   return (query) =>
     Object.entries(query ?? {})
       .filter(([, v]) => v !== undefined && v !== null)
@@ -55,7 +55,7 @@ export function querySerializerFor(op: Operation): (query: Record<string, unknow
 }
 
 export function pathSerializerFor(op: Operation): PathSerializer {
-  const byName = new Map(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, p]));
+  const byName = new Map(op.parameters.path.map((p) => [p.name, p]));
   return (pathname, params) =>
     pathname.replace(/\{([^{}]+)\}/g, (whole, name: string) => {
       const value = params[name];

@@ -102,7 +102,7 @@ async function poll(
   baseUrl: string,
   options: CallOptions,
 ): Promise<ClientResult> {
-  const pathParams = status?.parameters.filter((p) => p.in === 'path') ?? [];
+  const pathParams = status?.parameters.path ?? [];
   if (status && pathParams.length === 1 && taskId !== undefined)
     return rt.call(status.id, { path: { [pathParams[0]!.name]: taskId } }, options);
   // The key goes only to the service itself: a polling URL elsewhere is not followed.

@@ -8,7 +8,7 @@
  * request's body media type; else the owner.
  */
 import type { IncomingMessage } from 'node:http';
-import type { Operation, ServiceModel } from 'dataapi/model';
+import { allParameters, type Operation, type ServiceModel } from 'dataapi/model';
 
 export const OPERATION_CONSTRAINT = 'dataapiOperation';
 
@@ -34,7 +34,9 @@ function templateRegex(path: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
-const fixedCount = (op: Operation) => op.parameters.filter((p) => p.fixed !== undefined).length;
+// Only the path key's query pairs are fixed (see Parameter.fixed).
+const fixedCount = (op: Operation) =>
+  op.parameters.query.filter((p) => p.fixed !== undefined).length;
 
 /** The shared routes of a model: for each operation that is not its route's owner, the owner. */
 export function sharedRoutes(model: ServiceModel): {
@@ -83,15 +85,14 @@ export function chooseOperation(
   const byName = named ? group.ops.find((o) => o.id === named) : undefined;
   if (byName) return byName;
   const fixedOk = (op: Operation) =>
-    op.parameters.every((p) => p.fixed === undefined || query.getAll(p.name).includes(p.fixed));
+    op.parameters.query.every(
+      (p) => p.fixed === undefined || query.getAll(p.name).includes(p.fixed),
+    );
+  // The required query and header parameters are there (path and cookie ones are not asked).
   const carries = (op: Operation) =>
-    op.parameters.every(
-      (p) =>
-        !p.required ||
-        (p.in === 'query' && query.has(p.name)) ||
-        (p.in === 'header' && req.headers[p.name.toLowerCase()] !== undefined) ||
-        p.in === 'path' ||
-        p.in === 'cookie',
+    op.parameters.query.every((p) => !p.required || query.has(p.name)) &&
+    op.parameters.header.every(
+      (p) => !p.required || req.headers[p.name.toLowerCase()] !== undefined,
     );
   // A body in a media type the operation does not take (`#add` JSON, `#update` JSON Patch).
   const type = String(req.headers['content-type'] ?? '')
@@ -101,7 +102,7 @@ export function chooseOperation(
   const takes = (op: Operation) =>
     type === '' || !op.body || op.body.mediaType.split(';')[0]!.trim().toLowerCase() === type;
   const score = (op: Operation) =>
-    fixedCount(op) * 1000 + op.parameters.filter((p) => p.required).length;
+    fixedCount(op) * 1000 + allParameters(op.parameters).filter((p) => p.required).length;
   const fitting = group.ops.filter((o) => fixedOk(o) && carries(o) && takes(o));
   fitting.sort((a, b) => score(b) - score(a));
   return fitting[0] ?? (group.ops[0] as Operation);

@@ -22,7 +22,7 @@ export function cookieCheck(
   model: ServiceModel,
   op: Operation,
 ): ((request: FastifyRequest) => void) | undefined {
-  const params = op.parameters.filter((p) => p.in === 'cookie' && p.fixed === undefined);
+  const params = op.parameters.cookie.filter((p) => p.fixed === undefined);
   if (params.length === 0) return undefined;
   const schema = {
     type: 'object',

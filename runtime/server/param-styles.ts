@@ -245,19 +245,20 @@ function decodersOf(
 ): { where: 'query' | 'params' | 'headers'; decode: Decode }[] {
   const aliasOf = new Map([...pathAliases].map(([alias, name]) => [name, alias]));
   const steps: { where: 'query' | 'params' | 'headers'; decode: Decode }[] = [];
-  for (const p of op.parameters) {
-    if (p.in === 'cookie' || p.fixed !== undefined) continue;
-    const where = p.in === 'query' ? 'query' : p.in === 'path' ? 'params' : 'headers';
-    const key =
-      p.in === 'path'
-        ? (aliasOf.get(p.name) ?? p.name)
-        : p.in === 'header'
-          ? p.name.toLowerCase()
-          : p.name;
-    const decode = decoderOf(model, p, key);
-    if (decode) steps.push({ where, decode });
-    if (carriesJson(model, p)) steps.push({ where, decode: strictly(model, p, key, where) });
-  }
+  // Where Fastify puts each location, and the key it files a value under (cookies: cookies.ts).
+  const places = [
+    ['params', op.parameters.path, (p: Parameter) => aliasOf.get(p.name) ?? p.name],
+    ['query', op.parameters.query, (p: Parameter) => p.name],
+    ['headers', op.parameters.header, (p: Parameter) => p.name.toLowerCase()],
+  ] as const;
+  for (const [where, params, keyOf] of places)
+    for (const p of params) {
+      if (p.fixed !== undefined) continue;
+      const key = keyOf(p);
+      const decode = decoderOf(model, p, key);
+      if (decode) steps.push({ where, decode });
+      if (carriesJson(model, p)) steps.push({ where, decode: strictly(model, p, key, where) });
+    }
   return steps;
 }
 

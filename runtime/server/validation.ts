@@ -156,16 +156,15 @@ export function routeSchemas(
     }
   }
   const out: RouteSchemas = { querystring: query };
-  const pathParams = op.parameters.filter((p) => p.in === 'path');
   if (paramAliases.size > 0) {
-    const byName = new Map(pathParams.map((p) => [p.name, p]));
+    const byName = new Map(op.parameters.path.map((p) => [p.name, p]));
     const properties: Record<string, JsonSchema> = {};
     for (const [alias, name] of paramAliases) {
       properties[alias] = relaxOneOf(byName.get(name)?.schema ?? { type: 'string' });
     }
     out.params = { type: 'object', properties, required: [...paramAliases.keys()] };
   }
-  const headers = op.parameters.filter((p) => p.in === 'header');
+  const headers = op.parameters.header;
   if (headers.length > 0) {
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
@@ -199,7 +198,7 @@ function withoutJsonParams(
   where: 'query',
   schema: JsonSchema,
 ): JsonSchema {
-  const json = op.parameters.filter((p) => p.in === where && carriesJson(model, p));
+  const json = op.parameters[where].filter((p) => carriesJson(model, p));
   if (json.length === 0 || typeof schema !== 'object') return schema;
   const properties = { ...(schema.properties as Record<string, JsonSchema>) };
   for (const p of json) properties[p.name] = true;

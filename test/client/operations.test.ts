@@ -4,7 +4,7 @@
  * call must come back as the normalised shape with its group's success code.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Operation } from 'dataapi/model';
+import { allParameters, type Operation } from 'dataapi/model';
 import { codeGroupOf } from 'dataapi/runtime/shared';
 import { model } from '../../generated/model.ts';
 import { createClient, type ClientResult } from '../../generated/client/index.ts';
@@ -20,7 +20,7 @@ type Input = { query?: object; path?: object; header?: object; body?: unknown };
 
 function inputFor(op: Operation, taskId: string | undefined): Input {
   const input: Input = {};
-  for (const p of op.parameters) {
+  for (const p of allParameters(op.parameters)) {
     if (!p.required && p.example === undefined) continue;
     const value = p.name === 'task_id' && taskId ? taskId : p.example;
     const where = (input[p.in as 'query' | 'path' | 'header'] ??= {}) as Record<string, unknown>;

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ServiceModel } from 'dataapi/model';
+import { allParameters, type ServiceModel } from 'dataapi/model';
 import { createMock } from 'dataapi/runtime/mock';
 import { basicHeader } from 'dataapi/runtime/shared';
 import { loadSpec } from '../../generator/load.ts';
@@ -26,7 +26,7 @@ describe('odd paths', () => {
     expect(link).toMatchObject({ path: '/files/{file_id}', id: 'putFilesIdAddSharedLink' });
     const beta = model.operations.find((o) => o.pathKey === '/responses?beta=true')!;
     expect(beta.path).toBe('/responses');
-    expect(beta.parameters.find((p) => p.name === 'beta')).toMatchObject({
+    expect(beta.parameters.query.find((p) => p.name === 'beta')).toMatchObject({
       fixed: 'true',
       required: true,
     });
@@ -35,7 +35,7 @@ describe('odd paths', () => {
 
   it('follows path-item $ref, keeps path-level parameters, webhooks and server enums', () => {
     const things = model.operations.find((o) => o.path === '/things')!;
-    expect(things.parameters.map((p) => p.name)).toEqual(['limit']);
+    expect(allParameters(things.parameters).map((p) => p.name)).toEqual(['limit']);
     expect(model.webhooks.map((w) => w.pointer)).toEqual(['/webhooks/newThing/post']);
     expect(model.servers[0]!.variables['region']).toMatchObject({ enum: ['eu', 'us'] });
   });
@@ -102,7 +102,8 @@ describe('third-party fixtures', () => {
           (o) =>
             o.auth.required &&
             o.method === 'get' &&
-            !o.parameters.some((p) => p.in === 'path' || p.required),
+            o.parameters.path.length === 0 &&
+            !allParameters(o.parameters).some((p) => p.required),
         );
         if (!op) return;
         const res = await app.inject({ url: op.path });

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec, SpecError } from '../../generator/load.ts';
-import type { Operation, ServiceModel } from 'dataapi/model';
+import { allParameters, type Operation, type Parameter, type ServiceModel } from 'dataapi/model';
 import { normalise } from '../../generator/normalise/index.ts';
 import { toFileStem } from '../../model/identifiers.ts';
 import { createSchemaValidator } from '../../runtime/shared/index.ts';
@@ -42,7 +42,7 @@ describe('3.0 input normalises to the 3.1-shaped model', () => {
   });
 
   it('nullable with a type, with an enum and with allOf; boolean exclusive bounds; example', () => {
-    const [kind, limit] = op(m30, 'listPets').parameters;
+    const [kind, limit] = op(m30, 'listPets').parameters.query;
     expect(kind?.schema).toEqual({ type: ['string', 'null'], enum: ['cat', 'dog', null] });
     expect(limit?.schema).toEqual({
       type: 'integer',
@@ -62,9 +62,9 @@ describe('3.0 input normalises to the 3.1-shaped model', () => {
   });
 
   it('path-level parameters reach the operation; recursive schemas compile and validate', () => {
-    expect(op(m30, 'getPet').parameters.map((p) => [p.in, p.name, p.required])).toEqual([
-      ['path', 'petId', true],
-    ]);
+    expect(
+      allParameters(op(m30, 'getPet').parameters).map((p) => [p.in, p.name, p.required]),
+    ).toEqual([['path', 'petId', true]]);
     const validate = createSchemaValidator(m30).compile(op(m30, 'getPet').success!.schema!);
     const pet = {
       id: 1,
@@ -238,18 +238,40 @@ describe('odd but valid descriptions', () => {
 
   it('parameters: path-level ones merged and overridden, content instead of schema, unique identifiers', () => {
     const get = op(m, 'getItemsByItemId');
-    expect(get.parameters.map((p) => [p.in, p.name, p.identifier, p.required])).toEqual([
-      ['path', 'item-id', 'itemId', true],
-      ['query', 'filter', 'filter', false],
-      ['query', 'item_id', 'itemId2', false],
-      ['header', 'x-trace', 'xTrace', true], // overrides the path-level X-Trace (any case)
-      ['cookie', 'itemId', 'itemId3', false],
+    const row = (p: Parameter) => [p.in, p.name, p.identifier, p.required];
+    // Grouped by location, each parameter's `in` its group's.
+    expect({
+      path: get.parameters.path.map(row),
+      query: get.parameters.query.map(row),
+      header: get.parameters.header.map(row),
+      cookie: get.parameters.cookie.map(row),
+    }).toEqual({
+      path: [['path', 'item-id', 'itemId', true]],
+      query: [
+        ['query', 'filter', 'filter', false],
+        ['query', 'item_id', 'itemId2', false],
+      ],
+      header: [['header', 'x-trace', 'xTrace', true]], // overrides the path-level X-Trace (any case)
+      cookie: [['cookie', 'itemId', 'itemId3', false]],
+    });
+    expect(Object.keys(get.parameters)).toEqual(['path', 'query', 'header', 'cookie']);
+    expect(allParameters(get.parameters).map((p) => p.identifier)).toEqual([
+      'itemId',
+      'filter',
+      'itemId2',
+      'xTrace',
+      'itemId3',
     ]);
-    const filter = get.parameters.find((p) => p.name === 'filter');
+    const filter = get.parameters.query.find((p) => p.name === 'filter');
     expect(filter?.mediaType).toBe('application/json');
     expect(filter?.schema).toEqual({ type: 'object', properties: { a: { type: 'string' } } });
-    expect(op(m, 'updateItem2').parameters.find((p) => p.name === 'X-Trace')?.required).toBe(false);
-    expect(op(m, 'class_').parameters.map((p) => p.identifier)).toEqual(['constructor_', 'proto']);
+    expect(op(m, 'updateItem2').parameters.header.find((p) => p.name === 'X-Trace')?.required).toBe(
+      false,
+    );
+    expect(allParameters(op(m, 'class_').parameters).map((p) => p.identifier)).toEqual([
+      'constructor_',
+      'proto',
+    ]);
   });
 
   it('responses without content, only a default, text and binary bodies', () => {

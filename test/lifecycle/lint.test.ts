@@ -20,7 +20,7 @@ describe('deprecation in the description', () => {
       deprecated: true,
       deprecation: { since: '2026-01-15', sunset: '2027-06-30', successor: 'listNewsV2' },
     });
-    expect(v1!.parameters[0]).toMatchObject({ name: 'topic', deprecated: true });
+    expect(v1!.parameters.query[0]).toMatchObject({ name: 'topic', deprecated: true });
     expect(v2!.deprecated).toBe(false);
     expect(v2!.deprecation).toBeUndefined();
     expect(deprecationHeaders(model, v1!)).toEqual({

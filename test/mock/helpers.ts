@@ -1,6 +1,6 @@
 /** Test helpers: the generated mock on 127.0.0.1 and an ephemeral port, and valid requests built from the IR. */
 import type { FastifyInstance } from 'fastify';
-import type { Operation, ServiceModel } from 'dataapi/model';
+import type { Operation, Parameter, ServiceModel } from 'dataapi/model';
 import type { MockOptions } from 'dataapi/runtime/mock';
 import { sample } from 'dataapi/runtime/sampler';
 import { createMockServer } from '../../generated/mock/index.ts';
@@ -19,7 +19,7 @@ export async function startMock(options: MockOptions = {}): Promise<Running> {
   return { app, url, close: () => app.close() };
 }
 
-function valueOf(model: ServiceModel, p: Operation['parameters'][number]): unknown {
+function valueOf(model: ServiceModel, p: Parameter): unknown {
   return p.example !== undefined ? p.example : sample(model, p.schema);
 }
 
@@ -48,13 +48,11 @@ export function validRequest(
   let path = preview && op.preview ? op.preview.path : op.path;
   const query = new URLSearchParams();
   const headers: Record<string, string> = {};
-  for (const p of op.parameters) {
-    if (!p.required && p.example === undefined) continue;
-    const v = valueOf(model, p);
-    if (p.in === 'path') path = path.replace(`{${p.name}}`, encodeURIComponent(String(v)));
-    else if (p.in === 'query') query.set(p.name, String(v));
-    else if (p.in === 'header') headers[p.name] = String(v);
-  }
+  const sent = (p: Parameter) => p.required || p.example !== undefined;
+  for (const p of op.parameters.path.filter(sent))
+    path = path.replace(`{${p.name}}`, encodeURIComponent(String(valueOf(model, p))));
+  for (const p of op.parameters.query.filter(sent)) query.set(p.name, String(valueOf(model, p)));
+  for (const p of op.parameters.header.filter(sent)) headers[p.name] = String(valueOf(model, p));
   const transport = preview ? undefined : op.auth.transports[0];
   if (key !== null && transport?.in === 'query') query.set(transport.name, key);
   if (key !== null && transport?.in === 'header') headers[transport.name] = key;

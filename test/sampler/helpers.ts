@@ -1,7 +1,7 @@
 /** A model of any description (load + normalise, nothing written) and every schema in it. */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { JsonSchema, ServiceModel } from 'dataapi/model';
+import { allParameters, type JsonSchema, type ServiceModel } from 'dataapi/model';
 import { loadSpec } from '../../generator/load.ts';
 import { normalise } from '../../generator/normalise/index.ts';
 
@@ -46,7 +46,7 @@ export function everySchema(model: ServiceModel): Located[] {
       direction: 'response',
     });
   for (const op of model.operations) {
-    for (const p of op.parameters)
+    for (const p of allParameters(op.parameters))
       out.push({ where: `${op.id} ${p.in} ${p.name}`, schema: p.schema, direction: 'request' });
     if (op.body) out.push({ where: `${op.id} body`, schema: op.body.schema, direction: 'request' });
     for (const r of op.responses)

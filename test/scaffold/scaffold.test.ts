@@ -10,6 +10,7 @@ import { parseDocument } from 'yaml';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { loadSpec } from '../../generator/load.ts';
 import { normalise } from '../../generator/normalise/index.ts';
+import { allParameters } from '../../model/queries.ts';
 import { lintSpec } from '../../generator/lint/index.ts';
 import { freePath } from './free-path.ts';
 import {
@@ -108,7 +109,7 @@ describe('dataapi scaffold operation', () => {
       },
       rateLimit: { limit: 5, per: 'second', source: 'default' },
     });
-    expect(op.parameters.map((x) => `${x.in}:${x.name}:${x.required}`)).toEqual([
+    expect(allParameters(op.parameters).map((x) => `${x.in}:${x.name}:${x.required}`)).toEqual([
       'query:city:true',
       'query:days:false',
     ]);
@@ -168,7 +169,9 @@ describe('dataapi scaffold operation', () => {
       preview: { explicit: true },
       writes: false,
     });
-    expect(op.parameters.map((x) => `${x.in}:${x.name}`)).toEqual(['path:knowledge_base_id']);
+    expect(allParameters(op.parameters).map((x) => `${x.in}:${x.name}`)).toEqual([
+      'path:knowledge_base_id',
+    ]);
     // Group B operations answer errors with the admission error responses, like their peers.
     const raw = (await loadSpec(spec)).document as any;
     expect(

@@ -107,7 +107,7 @@ describe('no 5xx, no crash', () => {
         async (route, method, query, key, pathValue, kind, jsonBody, bytes, type, preferHeader) => {
           const base = validRequest(model, route.op, { preview: route.preview, key });
           let path = base.path.split('?')[0] ?? '/';
-          if (route.op.parameters.some((p) => p.in === 'path') && pathValue) {
+          if (route.op.parameters.path.length > 0 && pathValue) {
             path = path.replace(/\/[^/]+\/(documents|tasks\/[^/]+)$/, (m) =>
               m.replace(/[^/]+$/, encodeURIComponent(pathValue)),
             );
