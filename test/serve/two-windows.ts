@@ -4,7 +4,7 @@
  * (test/serve/redis.test.ts, test/serve/redis-round-trips.test.ts, test/server/rate-limit-keys.test.ts).
  */
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { Model } from 'dataapi/model';
+import type { ServiceModel as Model } from 'dataapi/model';
 import { registerService, type RedisClient } from 'dataapi/runtime/server';
 import { normalise } from '../../generator/normalise/index.ts';
 
