@@ -20,5 +20,7 @@ export default defineConfig({
     // at once on a 2-core machine (vitest's default there is one).
     maxWorkers: 3,
     setupFiles: ['test/setup.ts'],
+    // A temporary folder of the run's own (TMPDIR) and test/.work left as found: see the file.
+    globalSetup: ['test/global-setup.ts'],
   },
 });

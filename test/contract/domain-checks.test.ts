@@ -4,7 +4,7 @@
  * answers its example, which names a file of its own), so its lifecycle check does not fail.
  */
 import { expect, it } from 'vitest';
-import { find, runCli } from './harness.ts';
+import { find, reportDir, runCli } from './harness.ts';
 
 it("does not hold another description's upload to the service's file-name echo", async () => {
   const run = await runCli(
@@ -13,7 +13,7 @@ it("does not hold another description's upload to the service's file-name echo",
       '--spec',
       'test/fixtures/generality/generic-upload.yaml',
       '--report-dir',
-      'test/.work/contract/domain-checks',
+      reportDir('domain-checks'),
     ],
     'domain-checks',
   );

@@ -7,7 +7,7 @@
  * is reported in the issue's closing notes. The runs go in parallel: they wait on rate limits.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { failedOf, runCli, type CliRun } from './harness.ts';
+import { failedOf, reportDir, runCli, type CliRun } from './harness.ts';
 
 const THIRD = 'test/fixtures/third-party';
 const TARGETS: Record<string, string[]> = {
@@ -43,15 +43,7 @@ beforeAll(async () => {
     Object.entries(TARGETS).map(async ([name, args]) => {
       runs[name] = await runCli(
         'contract',
-        [
-          ...args,
-          '--fuzz',
-          '50',
-          '--seed',
-          '1',
-          '--report-dir',
-          `test/.work/contract/fuzz-${name}`,
-        ],
+        [...args, '--fuzz', '50', '--seed', '1', '--report-dir', reportDir(`fuzz-${name}`)],
         `fuzz-${name}`,
       );
     }),

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { arbitraryOf } from 'dataapi/runtime/sampler';
-import { runCli } from './harness.ts';
+import { reportDir, runCli } from './harness.ts';
 import { buildReport, renderConsole } from '../../contract-tests/reports/index.ts';
 import { model as serviceModel } from '../../generated/model.ts';
 import { withoutLookarounds } from '../../runtime/sampler/scalars.ts';
@@ -26,7 +26,7 @@ describe('fuzzing odd descriptions', () => {
         '--seed',
         '1',
         '--report-dir',
-        'test/.work/contract/fuzz-odd',
+        reportDir('fuzz-odd'),
       ],
       'fuzz-odd',
     );

@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckResult, FuzzFinding } from '../../contract-tests/results.ts';
-import { ROOT, failedOf, runCli, type CliRun } from './harness.ts';
+import { ROOT, failedOf, reportDir, runCli, type CliRun } from './harness.ts';
 import { PLANTED_KEY, startPlantedServer, type Recorded } from './planted-server.ts';
 import { parseContractFlags } from '../../scripts/commands/contract.ts';
 import { UsageError } from '../../scripts/args.ts';
@@ -18,6 +18,9 @@ import { UsageError } from '../../scripts/args.ts';
 const SPEC = 'test/fixtures/fuzz/planted.yaml';
 const ENV = { DATAAPI_APPKEY: PLANTED_KEY };
 type Server = Awaited<ReturnType<typeof startPlantedServer>>;
+
+/** One report folder per run name (the replay line names it). */
+const reportDirs = new Map<string, string>();
 
 const contract = (server: Server, name: string, ...args: string[]) =>
   runCli(
@@ -28,7 +31,7 @@ const contract = (server: Server, name: string, ...args: string[]) =>
       '--base-url',
       server.url,
       '--report-dir',
-      `test/.work/contract/${name}`,
+      reportDirs.get(name) ?? reportDirs.set(name, reportDir(name)).get(name)!,
       ...args,
     ],
     name,
@@ -132,7 +135,7 @@ describe('planted bugs', () => {
       `curl -sS -X GET '${buggy.url}/scores?value=750' -H 'X-API-Key: '"$DATAAPI_APPKEY"`,
     );
     expect(fuzzed.stdout).toContain(
-      `replay:   dataapi contract --replay test/.work/contract/fuzz-planted/fuzz/get-score-valid-`,
+      `replay:   dataapi contract --replay ${path.relative(ROOT, reportDirs.get('fuzz-planted')!)}/fuzz/get-score-valid-`,
     );
     expect(fuzzed.stdout + JSON.stringify(fuzzed.result)).not.toContain(PLANTED_KEY);
   });

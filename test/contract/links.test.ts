@@ -3,7 +3,7 @@
  * qualified parameter names), reports the ones it cannot follow, and derives the link of an
  * `x-dataapi-async` submit; runtime expressions read the source request and answer.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ServiceModel } from 'dataapi/model';
@@ -18,12 +18,10 @@ import {
 } from '../../contract-tests/links.ts';
 import type { Exchange } from '../../contract-tests/http.ts';
 import { model as service } from '../../generated/model.ts';
-import { ROOT, failedOf, runCli } from './harness.ts';
+import { failedOf, reportDir, runCli } from './harness.ts';
 
 async function modelOf(name: string, doc: object): Promise<ServiceModel> {
-  const dir = path.join(ROOT, 'test', '.work', 'links');
-  await mkdir(dir, { recursive: true });
-  const file = path.join(dir, `${name}.json`);
+  const file = path.join(reportDir('links'), `${name}.json`);
   await writeFile(file, JSON.stringify(doc));
   return normalise(await loadSpec(file));
 }
@@ -203,7 +201,7 @@ describe('a link the description contradicts', () => {
         'createNote,getNote',
         '--allow-writes',
         '--report-dir',
-        'test/.work/contract/link-mismatch',
+        reportDir('link-mismatch'),
       ],
       'link-mismatch',
     );
@@ -254,7 +252,7 @@ describe('a link that reads what its answer cannot hold', () => {
         '--only',
         'getRepositoriesByOwner',
         '--report-dir',
-        'test/.work/contract/link-unresolvable',
+        reportDir('link-unresolvable'),
       ],
       'link-unresolvable',
     );

@@ -5,13 +5,13 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createMockServer } from '../../generated/mock/index.ts';
 import { waitsOf } from '../../contract-tests/reports/report.ts';
-import { KEY, ROOT, failedOf, find, runCli } from './harness.ts';
+import { KEY, failedOf, find, reportDir, runCli } from './harness.ts';
 import { startProxy } from './proxy.ts';
 
 async function listen(server: Server): Promise<string> {
@@ -101,11 +101,7 @@ describe('one route that never answers', () => {
 });
 
 describe('a target that cannot be reached', () => {
-  const dir = path.join(ROOT, 'test', '.work', 'contract', 'unreachable-reports');
-  beforeAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-    await mkdir(dir, { recursive: true });
-  });
+  const dir = reportDir('unreachable-reports');
 
   it('still writes every report, each saying why (JUnit error case, JSON, HTML)', async () => {
     const run = await runCli(

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMock } from 'dataapi/runtime/mock';
 import { loadSpec } from '../../generator/load.ts';
 import { normalise } from '../../generator/normalise/index.ts';
-import { failedOf, KEY, ROOT, runCli } from './harness.ts';
+import { failedOf, KEY, ROOT, reportDir, runCli } from './harness.ts';
 import { startProxy } from './proxy.ts';
 
 const SPEC = path.join(ROOT, 'test/fixtures/odd/classes.yaml');
@@ -26,7 +26,7 @@ describe('contract --spec on the classes of problem', () => {
   it('passes against its own mock; the description faults are warnings', async () => {
     const run = await runCli(
       'contract',
-      ['--spec', SPEC, '--report-dir', 'test/.work/contract/classes'],
+      ['--spec', SPEC, '--report-dir', reportDir('classes')],
       'spec-classes',
     );
     const tail = run.stdout.slice(-3000) + run.stderr.slice(-2000);

@@ -5,10 +5,10 @@
  * pointer, in the results and the console report.
  */
 import { createHash } from 'node:crypto';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { failedOf, ROOT, runCli, type CliRun } from './harness.ts';
+import { failedOf, reportDir, ROOT, runCli, type CliRun } from './harness.ts';
 
 export const THIRD_PARTY = path.join(ROOT, 'test/fixtures/third-party');
 
@@ -23,11 +23,10 @@ export async function provenOnOwnMock(
   name: string,
   operations: number,
   extra: string[] = [],
-): Promise<CliRun> {
+): Promise<CliRun & { reportDir: string }> {
   const before = await treeHash();
-  const reportDir = path.join(ROOT, 'test/.work/contract', name);
-  await rm(reportDir, { recursive: true, force: true });
-  const run = await runCli('contract', ['--spec', spec, '--report-dir', reportDir, ...extra], name);
+  const reports = reportDir(name);
+  const run = await runCli('contract', ['--spec', spec, '--report-dir', reports, ...extra], name);
   const tail = run.stdout.slice(-4000) + run.stderr.slice(-2000);
   expect(failedOf(run), tail).toEqual([]);
   expect(run.result?.errors, tail).toEqual([]);
@@ -42,5 +41,5 @@ export async function provenOnOwnMock(
   if (r.warnings.length > 0)
     expect(run.stdout).toContain(`Description warnings (${r.warnings.length})`);
   expect(await treeHash()).toBe(before);
-  return run;
+  return { ...run, reportDir: reports };
 }

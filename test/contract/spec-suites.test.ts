@@ -8,12 +8,11 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, runCli } from './harness.ts';
+import { ROOT, reportDir, runCli } from './harness.ts';
 import { provenOnOwnMock, THIRD_PARTY } from './spec-proof.ts';
 
 describe('dataapi contract --spec FILE against its own embedded mock', () => {
   it('museum: exit 0, the description warnings in every report; --strict fails on them', async () => {
-    const reportDir = path.join(ROOT, 'test/.work/contract', 'spec-museum');
     const spec = path.join(THIRD_PARTY, 'museum.yaml');
     const run = await provenOnOwnMock(spec, 'spec-museum', 8, [
       '--reporter',
@@ -26,20 +25,20 @@ describe('dataapi contract --spec FILE against its own embedded mock', () => {
     expect(
       r.warnings.some((w) => w.code === 'undeclared-status' && /HTTP 401/.test(w.message)),
     ).toBe(true);
-    const junit = await readFile(path.join(reportDir, 'contract-junit.xml'), 'utf8');
-    const html = await readFile(path.join(reportDir, 'contract-report.html'), 'utf8');
+    const junit = await readFile(path.join(run.reportDir, 'contract-junit.xml'), 'utf8');
+    const html = await readFile(path.join(run.reportDir, 'contract-report.html'), 'utf8');
     // `json` names the results file (--results, set by runCli): one JSON report, none beside it.
     // The results file as written (runCli parses it whole).
     const json = run.result as unknown as { reportVersion: number; warnings: unknown[] };
     expect(json.reportVersion).toBe(1);
     expect(json.warnings).toHaveLength(r.warnings.length);
-    await expect(stat(path.join(reportDir, 'contract-report.json'))).rejects.toThrow(/ENOENT/);
+    await expect(stat(path.join(run.reportDir, 'contract-report.json'))).rejects.toThrow(/ENOENT/);
     expect(junit).toContain('dataapi description warnings');
     expect(html).toContain('id="description-warnings"');
     // --strict: the same warnings fail the run.
     const strict = await runCli(
       'contract',
-      ['--spec', spec, '--strict', '--report-dir', reportDir],
+      ['--spec', spec, '--strict', '--report-dir', reportDir('spec-museum-strict')],
       'spec-museum-strict',
     );
     expect(strict.code).toBe(1);

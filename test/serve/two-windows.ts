@@ -4,7 +4,7 @@
  * (test/serve/redis.test.ts, test/serve/redis-round-trips.test.ts, test/server/rate-limit-keys.test.ts).
  */
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { ServiceModel } from 'dataapi/model';
+import type { ServiceModel as Model } from 'dataapi/model';
 import { registerService, type RedisClient } from 'dataapi/runtime/server';
 import { normalise } from '../../generator/normalise/index.ts';
 
@@ -14,7 +14,7 @@ export interface Limit {
 }
 
 /** The model of `GET /<id>` (operation `id`, an appkey in the query): `own` over `byDefault`. */
-export function twoWindowModel(id: string, byDefault: Limit, own: Limit): ServiceModel {
+export function twoWindowModel(id: string, byDefault: Limit, own: Limit): Model {
   const document = {
     openapi: '3.1.0',
     info: { title: 'two windows', version: '1' },
@@ -41,7 +41,7 @@ export function twoWindowModel(id: string, byDefault: Limit, own: Limit): Servic
 
 /** Serves `model` (from twoWindowModel) limited through `redis`, on 127.0.0.1 and a free port. */
 export async function serveTwoWindows(
-  model: ServiceModel,
+  model: Model,
   redis: RedisClient,
 ): Promise<{ app: FastifyInstance; url: string }> {
   const app = Fastify();
