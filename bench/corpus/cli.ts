@@ -182,7 +182,7 @@ async function main(argv: string[]): Promise<number> {
     .filter((t) => t.one || t.two)
     .slice(0, limit);
   log(
-    `corpus: ${chosen.length} chosen, ${chosen.length - todo.length} already done, ${todo.length} to run with --jobs ${jobs}; results: ${path.relative(ROOT, resultsFile)}`,
+    `corpus: ${chosen.length} chosen, ${todo.length} to run (the others done or outside the stage) with --jobs ${jobs}; results: ${path.relative(ROOT, resultsFile)}`,
   );
   await mkdir(path.dirname(resultsFile), { recursive: true });
 
@@ -208,6 +208,7 @@ async function main(argv: string[]): Promise<number> {
         spec: path.join(API, `${t.id}.json`),
         id: t.id,
         scratch: path.join(SCRATCH, `slot-${process.pid}-${slot}`),
+        keepDir: path.join(WORK, 'failures'),
         stages: { one: t.one, two: t.two },
         timeoutMs: { one: (timeout ?? 300) * 1000, two: (timeout ?? 900) * 1000 },
         fuzz: FUZZ,

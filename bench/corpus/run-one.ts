@@ -21,6 +21,8 @@ export interface StageOptions {
   id: string;
   /** Scratch folder of this job slot (emptied first). */
   scratch: string;
+  /** Where the contract report of a failed stage 2 is kept. */
+  keepDir: string;
   stages: { one: boolean; two: boolean };
   timeoutMs: { one: number; two: number };
   fuzz: number;
@@ -222,7 +224,8 @@ async function stageTwo(o: StageOptions, out: string): Promise<CorpusRecord> {
   if (!existsSync(results)) {
     return { ...base, outcome: 'suite-crash', message: firstError(run.output) };
   }
-  const report = JSON.parse(await readFile(results, 'utf8')) as ContractResults;
+  const text = await readFile(results, 'utf8');
+  const report = JSON.parse(text) as ContractResults;
   const failed = report.summary?.failed ?? 0;
   const fuzzFindings = Object.values(report.fuzz?.operations ?? {}).reduce(
     (n, op) => n + (op.findings ?? 0),
@@ -244,6 +247,12 @@ async function stageTwo(o: StageOptions, out: string): Promise<CorpusRecord> {
           ? 'ok'
           : 'suite-crash';
   const why = outcome === 'suite-crash' && !message ? firstError(run.output) : message;
+  // The whole report of a failed run is kept for a look (the scratch folder goes).
+  if (outcome !== 'ok') {
+    const kept = path.join(o.keepDir, `${o.id.replaceAll('/', '__')}.results.json`);
+    await mkdir(o.keepDir, { recursive: true });
+    await writeFile(kept, text);
+  }
   return { ...base, outcome, ...(outcome !== 'ok' && why ? { message: why } : {}), ...counts };
 }
 
