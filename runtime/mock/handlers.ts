@@ -13,7 +13,7 @@ import {
 } from 'dataapi/model';
 import { codeGroupOf, validatorFor } from 'dataapi/runtime/shared';
 import { HttpError, respond, type Handler, type HandlerInput } from 'dataapi/runtime/server';
-import { asMedia, type Canned, type Catalogue, type OperationMock } from './catalogue.ts';
+import { asMedia, xmlBodyOf, type Canned, type Catalogue, type OperationMock } from './catalogue.ts';
 import { sample } from 'dataapi/runtime/sampler';
 import type { Scenario } from './scenarios.ts';
 import {
@@ -71,6 +71,8 @@ function answerDeclared(
       ? null
       : sample(model, response.schema, { seed: mock.seed });
   reply.type(response.mediaType);
+  const xml = xmlBodyOf(model, response);
+  if (xml) return reply.send(asMedia('text', value, xml));
   return reply.send(
     response.kind === 'json' || typeof value !== 'string' ? JSON.stringify(value) : value,
   );
@@ -153,6 +155,7 @@ export function createHandlers(model: ServiceModel, catalogue: Catalogue): Recor
             dynamic: true,
             seed: (mock.seed ^ (scenario.seed ?? 0)) >>> 0,
           }),
+          xmlBodyOf(model, op.success),
         );
         status = {};
       }
