@@ -13,7 +13,13 @@ import {
 } from 'dataapi/model';
 import { codeGroupOf, validatorFor } from 'dataapi/runtime/shared';
 import { HttpError, respond, type Handler, type HandlerInput } from 'dataapi/runtime/server';
-import { asMedia, xmlBodyOf, type Canned, type Catalogue, type OperationMock } from './catalogue.ts';
+import {
+  asMedia,
+  xmlBodyOf,
+  type Canned,
+  type Catalogue,
+  type OperationMock,
+} from './catalogue.ts';
 import { sample } from 'dataapi/runtime/sampler';
 import type { Scenario } from './scenarios.ts';
 import {
