@@ -19,6 +19,11 @@ export interface ExchangeRecord {
   contentType?: string;
   /** Business code read from the envelope, when there is one. */
   businessCode?: number;
+  /**
+   * Why the target refused the request, when it says so apart from the body (`x-dataapi-reason`:
+   * dataapi's mock and servers, whose body is the description's error example).
+   */
+  reason?: string;
   /** Short excerpt of the response body. */
   excerpt?: string;
   /** Why no response arrived: `timeout after 500 ms`, `ECONNREFUSED`, `request budget exhausted`. */

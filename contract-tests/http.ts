@@ -198,6 +198,7 @@ function readAnswer(
   const text = redactor.composed(raw);
   record.status = status;
   if (headers['content-type']) record.contentType = headers['content-type'];
+  if (headers['x-dataapi-reason']) record.reason = redactor.text(headers['x-dataapi-reason']);
   // Cut from the redacted value: an excerpt can only cut `***` short, never the key.
   record.excerpt = redactor.text(excerpt(isJson ? json : text, 200));
   const code = businessCodeOf(op, json);

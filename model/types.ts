@@ -273,6 +273,11 @@ export interface Operation {
   description?: string;
   /** The operation's first tag, or 'default'. */
   category: string;
+  /**
+   * Names of the operation's OpenAPI `callbacks` (requests the API makes back to the caller):
+   * typed nowhere, never called by the suite, and counted as not exercised. Absent when none.
+   */
+  callbacks?: string[];
   deprecated: boolean;
   /**
    * When and for what a deprecated operation goes away (`x-dataapi-deprecated-since`,

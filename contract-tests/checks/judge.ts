@@ -72,7 +72,8 @@ export const mediaOf = (v: string | undefined) => (v ?? '').split(';')[0]!.trim(
 export const actualOf = (p: Probe) => {
   const r = p.exchange.record;
   if (r.status === undefined) return r.error ?? 'no response';
-  return `HTTP ${r.status}${r.businessCode !== undefined ? `, business code ${r.businessCode}` : ''}`;
+  const code = r.businessCode !== undefined ? `, business code ${r.businessCode}` : '';
+  return `HTTP ${r.status}${code}${r.reason !== undefined ? ` (${r.reason})` : ''}`;
 };
 export const isValid = (p: Probe) => p.role === 'valid' || p.role === 'paging';
 

@@ -4,6 +4,7 @@ import {
   describeErrors,
   directionalErrors,
   excerpt,
+  isXmlMedia,
   readEnvelope,
   validatorFor,
 } from 'dataapi/runtime/shared';
@@ -34,6 +35,7 @@ import {
 } from './judge.ts';
 import type { Probe } from '../probes.ts';
 import { blame } from './blame.ts';
+import { xmlFault, xmlValue } from '../xml.ts';
 
 /** The `minItems` of the paged list (the payload, or its property `key`), 0 when none. */
 function minItemsOf(model: ServiceModel, schema: JsonSchema | undefined, key: string): number {
@@ -153,6 +155,13 @@ export const RESPONSE_JUDGES = {
             actual: got || '(no content-type)',
             excerpt: excerpt(body),
           });
+        else if (isXmlMedia(r.mediaType) && xmlFault(body) !== undefined)
+          violations.push({
+            probe: p,
+            expected: `a well-formed XML body (${r.mediaType})`,
+            actual: xmlFault(body)!,
+            excerpt: excerpt(body),
+          });
         else if (r.kind === 'json' && !p.exchange.isJson)
           violations.push({
             probe: p,
@@ -235,25 +244,47 @@ export const RESPONSE_JUDGES = {
   },
 
   schema(ctx) {
-    const covered = own(ctx).filter((p) => answered(p) && p.exchange.isJson);
+    // JSON answers, and XML ones where the schema's xml hints say how to read them back.
+    const bodies = new Map<Probe, unknown>();
     const violations: Violation[] = [];
-    const v = validatorFor(ctx.model);
-    for (const p of covered) {
+    for (const p of own(ctx).filter(answered)) {
+      if (p.exchange.isJson) {
+        bodies.set(p, p.exchange.json);
+        continue;
+      }
       const r = judgedResponse(ctx.op, p);
-      if (!r?.schema) continue;
+      const text = p.exchange.text ?? '';
+      if (!r?.schema || !isXmlMedia(r.mediaType) || !isXmlMedia(p.exchange.record.contentType))
+        continue;
+      if (xmlFault(text) !== undefined) continue; // content-type reports it
+      const read = xmlValue(ctx.model, r.schema, text);
+      if (read === undefined) continue;
+      if ('rootMismatch' in read) {
+        violations.push({
+          probe: p,
+          expected: `body valid against the ${r.status} schema (as XML)`,
+          actual: read.rootMismatch,
+          excerpt: excerpt(text),
+        });
+        bodies.set(p, undefined);
+      } else bodies.set(p, read.value);
+    }
+    const covered = [...bodies.keys()];
+    const v = validatorFor(ctx.model);
+    for (const [p, body] of bodies) {
+      const r = judgedResponse(ctx.op, p);
+      if (!r?.schema || (body === undefined && !p.exchange.isJson)) continue;
       const validate = v.compile(r.schema);
       // A writeOnly property in `required` binds requests only: an answer may leave it out.
-      const left = validate(p.exchange.json)
-        ? []
-        : directionalErrors(ctx.model, validate.errors, 'response');
+      const left = validate(body) ? [] : directionalErrors(ctx.model, validate.errors, 'response');
       if (left.length > 0) {
-        const errors = describeErrors(left, p.exchange.json);
+        const errors = describeErrors(left, body);
         const v = {
           probe: p,
           expected: `body valid against the ${r.status} schema`,
           actual: errors[0] ?? 'invalid',
           errors,
-          excerpt: errors[0]?.replace(/^.*\(got (.*)\)$/, '$1') ?? excerpt(p.exchange.json),
+          excerpt: errors[0]?.replace(/^.*\(got (.*)\)$/, '$1') ?? excerpt(body),
         };
         violations.push(blame(ctx, p, r, left, v));
       }

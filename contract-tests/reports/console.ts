@@ -252,6 +252,12 @@ export function coverageLines(c: CoverageReport): string[] {
     p.missed.map((m) => `${op} ${m}`),
   );
   never('parameters', params);
+  // Declared, but nothing the suite sends or answers: said, so no one reads them as tested.
+  const skipped = c.notExercised;
+  if (skipped?.callbacks.length)
+    out.push(`  not exercised: ${skipped.callbacks.length} callback(s): ${list(skipped.callbacks)}`);
+  if (skipped?.webhooks.length)
+    out.push(`  not exercised: ${skipped.webhooks.length} webhook(s): ${list(skipped.webhooks)}`);
   if (c.fuzz) {
     const f = c.fuzz;
     out.push(

@@ -66,6 +66,11 @@ export interface CoverageReport {
   parameters: Record<string, ParameterCoverage>;
   /** What fuzzing exercised (runs with --fuzz). */
   fuzz?: FuzzCoverageReport;
+  /**
+   * What the description declares that the suite never exercises: the callbacks of operations
+   * in scope (`operation callback`) and the webhooks (requests the API sends, not answers).
+   */
+  notExercised?: { callbacks: string[]; webhooks: string[] };
 }
 
 /**
@@ -188,7 +193,15 @@ export function computeCoverage(result: ContractRunResult, model: ServiceModel):
     businessCodes,
     parameters,
     ...(result.fuzz ? { fuzz: fuzzCoverage(result)! } : {}),
+    ...notExercised(scope, model),
   };
+}
+
+/** Callbacks of the operations in scope and the webhooks: declared, never sent by the suite. */
+function notExercised(scope: Operation[], model: ServiceModel): Pick<CoverageReport, 'notExercised'> {
+  const callbacks = scope.flatMap((op) => (op.callbacks ?? []).map((name) => `${op.id} ${name}`));
+  const webhooks = (model.webhooks ?? []).map((w) => `${w.path} (${w.method.toUpperCase()})`);
+  return callbacks.length + webhooks.length > 0 ? { notExercised: { callbacks, webhooks } } : {};
 }
 
 /** A declared key is covered by a received status that it matches (see declaredResponse). */

@@ -129,6 +129,9 @@ function identityOf(entry: PathEntry, method: HttpMethod, pointer: string, raw: 
     ...(typeof raw['summary'] === 'string' ? { summary: raw['summary'] } : {}),
     ...(typeof raw['description'] === 'string' ? { description: raw['description'] } : {}),
     category: tags[0] ?? 'default',
+    ...(isObject(raw['callbacks']) && Object.keys(raw['callbacks']).length > 0
+      ? { callbacks: Object.keys(raw['callbacks']).sort() }
+      : {}),
     deprecated: raw['deprecated'] === true,
     ...versionOf(entry.path),
   };

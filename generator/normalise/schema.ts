@@ -5,7 +5,8 @@
  *   and `null` joins an `enum`.
  * - 3.0 boolean `exclusiveMinimum`/`exclusiveMaximum` become the numeric 2020-12 form.
  * - In 3.0 the siblings of `$ref` are ignored (as the 3.0 spec says); in 3.1 they are kept.
- * - `example` becomes `examples`; vendor extensions, `xml` and docs are dropped.
+ * - `example` becomes `examples`; vendor extensions and docs are dropped. `xml` is kept (an
+ *   annotation JSON Schema ignores): the mock writes XML bodies by it.
  * - A `discriminator` over `oneOf`/`anyOf` options becomes what it means in OpenAPI: each option
  *   takes only its own values of the property (its mapping keys and its component's name), so
  *   options that differ only by that value no longer all match (`oneOf` would refuse every value).
@@ -26,14 +27,7 @@ import {
   SCHEMA_MAP_KEYWORDS as SCHEMA_MAP_KEYS,
 } from '../../model/keywords.ts';
 
-const DROPPED = new Set([
-  'xml',
-  'externalDocs',
-  'discriminator',
-  'example',
-  'nullable',
-  'x-nullable',
-]);
+const DROPPED = new Set(['externalDocs', 'discriminator', 'example', 'nullable', 'x-nullable']);
 
 export class SchemaConverter {
   private readonly defs: Obj = {};

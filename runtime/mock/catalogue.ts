@@ -12,10 +12,13 @@ import {
   type JsonSchema,
   type Operation,
   type Response,
+  type SchemaRoot,
   type ServiceModel,
 } from 'dataapi/model';
 import {
   buildEnvelope,
+  isXmlMedia,
+  toXml,
   codeGroupOf,
   describeErrors,
   validatorFor,
@@ -132,7 +135,14 @@ function compileOrReport(
 }
 
 /** A sample in the shape the response's media type is sent in (SSE events, bytes, text). */
-export function asMedia(kind: Response['kind'] | undefined, value: unknown): unknown {
+export function asMedia(
+  kind: Response['kind'] | undefined,
+  value: unknown,
+  xml?: XmlBody,
+): unknown {
+  // Only XML declared: the value written as XML by its schema's hints (an XML text example as is).
+  if (xml && typeof value !== 'string' && !(value instanceof Uint8Array))
+    value = toXml(xml.model, xml.schema, value);
   if (kind === 'sse') {
     const data = typeof value === 'string' ? value : JSON.stringify(value ?? null);
     return `${data
@@ -146,6 +156,17 @@ export function asMedia(kind: Response['kind'] | undefined, value: unknown): unk
   }
   if (kind === 'text') return typeof value === 'string' ? value : JSON.stringify(value ?? null);
   return value;
+}
+
+/** What writing a response as XML needs: the model (for `$ref`s) and the schema. */
+export interface XmlBody {
+  model: SchemaRoot;
+  schema: JsonSchema | undefined;
+}
+
+/** The XML writing of a response whose media type is XML, undefined for any other. */
+export function xmlBodyOf(model: SchemaRoot, r: Response | undefined): XmlBody | undefined {
+  return r && isXmlMedia(r.mediaType) ? { model, schema: r.schema } : undefined;
 }
 
 const mediaPointer = (op: Operation, r: Response) =>
@@ -179,6 +200,7 @@ export function buildCatalogue(model: ServiceModel, options: CatalogueOptions): 
       asMedia(
         success?.kind,
         sampleSchema === undefined ? null : sample(model, sampleSchema, { seed: opSeed }),
+        xmlBodyOf(model, success),
       );
     const at = success ? mediaPointer(op, success) : op.pointer;
     const check =
@@ -197,7 +219,10 @@ export function buildCatalogue(model: ServiceModel, options: CatalogueOptions): 
         if (mode === 'sample') byName.set(example.name, canned(example.name, sampled(), {}));
         continue;
       }
-      byName.set(example.name, split(op, example.name, asMedia(success?.kind, example.value)));
+      byName.set(
+        example.name,
+        split(op, example.name, asMedia(success?.kind, example.value, xmlBodyOf(model, success))),
+      );
     }
     // Error examples too: a wrong one would mislead whoever reads the spec.
     for (const response of op.responses) {

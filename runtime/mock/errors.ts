@@ -5,9 +5,9 @@
  * the message put into its message-like text field where the schema allows it.
  */
 import type { Response, ServiceModel } from 'dataapi/model';
-import { problemBody, type DescribeError } from 'dataapi/runtime/server';
+import { problemBody, type DescribeError, type ErrorAnswer } from 'dataapi/runtime/server';
 import { validatorFor } from 'dataapi/runtime/shared';
-import { asMedia } from './catalogue.ts';
+import { asMedia, xmlBodyOf } from './catalogue.ts';
 import { hashText, sample } from 'dataapi/runtime/sampler';
 
 const MESSAGE_FIELDS = ['detail', 'message', 'error_description', 'errorMessage', 'title', 'error'];
@@ -38,16 +38,21 @@ export function mockErrorDescriber(model: ServiceModel, seed: number): DescribeE
     bases.set(r, base);
     return base;
   };
-  return (op, status, message, declared) => {
+  return (op, status, message, declared) =>
+    withReason(describe(op, status, message, declared), message);
+  function describe(...[op, status, message, declared]: Parameters<DescribeError>) {
     if (declared.mediaType === undefined) return { body: undefined };
     const { value, check } = baseOf(declared, op.id);
     if (value === undefined)
       return {
         mediaType: declared.mediaType,
-        body: asMedia(declared.kind, problemBody(status, message)),
+        body: asMedia(declared.kind, problemBody(status, message), xmlBodyOf(model, declared)),
       };
     if (declared.kind !== 'json')
-      return { mediaType: declared.mediaType, body: asMedia(declared.kind, value) };
+      return {
+        mediaType: declared.mediaType,
+        body: asMedia(declared.kind, value, xmlBodyOf(model, declared)),
+      };
     if (typeof value !== 'object' || value === null || Array.isArray(value))
       return { mediaType: declared.mediaType, body: value };
     const body = structuredClone(value) as Record<string, unknown>;
@@ -60,5 +65,10 @@ export function mockErrorDescriber(model: ServiceModel, seed: number): DescribeE
     for (const f of MESSAGE_FIELDS) tryField(f, message);
     for (const f of STATUS_FIELDS) tryField(f, status);
     return { mediaType: declared.mediaType, body };
-  };
+  }
+}
+
+/** The message beside a body of the description's (an example or sample, which does not say why). */
+function withReason(answer: ErrorAnswer, message: string): ErrorAnswer {
+  return answer.mediaType === undefined ? answer : { ...answer, reason: message };
 }

@@ -23,6 +23,7 @@ import {
 } from 'dataapi/runtime/server';
 import {
   asMedia,
+  xmlBodyOf,
   type Canned,
   type CannedStatus,
   type Catalogue,
@@ -85,6 +86,8 @@ function answerDeclared(
       ? null
       : sample(model, response.schema, { seed: mock.seed });
   reply.type(response.mediaType);
+  const xml = xmlBodyOf(model, response);
+  if (xml) return reply.send(asMedia('text', value, xml));
   return reply.send(
     response.kind === 'json' || typeof value !== 'string' ? JSON.stringify(value) : value,
   );
@@ -229,7 +232,10 @@ function startingDraft(
     return { payload: canned.payload, status: canned.status };
   const seed = (mock.seed ^ (scenario.seed ?? 0)) >>> 0;
   const drawn = sample(plan.model, mock.sampleSchema, { dynamic: true, seed });
-  return { payload: asMedia(plan.op.success?.kind, drawn), status: {} };
+  return {
+    payload: asMedia(plan.op.success?.kind, drawn, xmlBodyOf(plan.model, plan.op.success)),
+    status: {},
+  };
 }
 
 /**

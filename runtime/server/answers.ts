@@ -37,11 +37,21 @@ interface AnswerContext {
 
 function send(reply: FastifyReply, status: number, answer: ErrorAnswer) {
   reply.code(status);
+  if (answer.reason !== undefined) reply.header('x-dataapi-reason', headerText(answer.reason));
   if (answer.mediaType === undefined) return reply.send();
   reply.type(answer.mediaType);
   return reply.send(
     /json/i.test(answer.mediaType) ? JSON.stringify(answer.body ?? null) : answer.body,
   );
+}
+
+/** A message as one header value: printable ASCII on one line, cut short. */
+function headerText(message: string): string {
+  const flat = message
+    .replace(/\s+/g, ' ')
+    .replace(/[^\x20-\x7e]/g, '?')
+    .trim();
+  return flat.length > 300 ? `${flat.slice(0, 297)}...` : flat;
 }
 
 type ServerError = Error & { statusCode?: number; validation?: unknown };
@@ -78,6 +88,8 @@ function errorHandler(ctx: AnswerContext) {
       message = logFailure(error, request);
     }
     if (status === 413 && !/large|limit/i.test(message)) message = httpText(413);
+    // The message may reach a header (ErrorAnswer.reason): never with the key in it.
+    message = redact(message, [acceptedKey(request)]);
     void send(
       reply,
       status,

@@ -105,6 +105,11 @@ export function errorBody(
 export interface ErrorAnswer {
   mediaType?: string;
   body: unknown;
+  /**
+   * The error's message where the body may not carry it (a declared error example answered in
+   * its place): sent in the `x-dataapi-reason` header, so a report can say why.
+   */
+  reason?: string;
 }
 
 /**

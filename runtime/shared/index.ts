@@ -30,6 +30,16 @@ export type {
 } from 'dataapi/model/validate';
 export * from './credentials.ts';
 export {
+  isXmlMedia,
+  toXml,
+  xmlHints,
+  xmlName,
+  xmlProperties,
+  itemsOf,
+  refName,
+  type XmlHints,
+} from './xml.ts';
+export {
   createRedactor,
   keyWarning,
   MIN_SAFE_KEY_LENGTH,

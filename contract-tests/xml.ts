@@ -1,0 +1,140 @@
+/**
+ * XML answers read back: well-formedness (fast-xml-parser's validator, with the line of the
+ * fault) and, where the schema's `xml` hints say how, the JSON value the body stands for, so the
+ * schema check judges it as it judges JSON. Where no mapping is sure (`oneOf`, `anyOf`, a
+ * free-form object) the value is not built and only well-formedness is checked.
+ */
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { deref, type JsonSchema, type ServiceModel } from 'dataapi/model';
+import { itemsOf, refName, xmlHints, xmlName, xmlProperties } from 'dataapi/runtime/shared';
+
+/** Why a body is not well-formed XML (with its line), or undefined when it is. */
+export function xmlFault(text: string): string | undefined {
+  if (text.trim() === '') return 'an empty body';
+  const result = XMLValidator.validate(text);
+  if (result === true) return undefined;
+  return `not well-formed XML: ${result.err.msg} (line ${result.err.line}, column ${result.err.col})`;
+}
+
+class Unmappable extends Error {}
+
+type Node = unknown;
+type Obj = Record<string, unknown>;
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  removeNSPrefix: true,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  textNodeName: '#text',
+});
+
+/**
+ * The value a well-formed XML body stands for under its schema, or a mismatch of the root element,
+ * or undefined when the schema's shape cannot be mapped back with certainty.
+ */
+export function xmlValue(
+  model: ServiceModel,
+  schema: JsonSchema | undefined,
+  text: string,
+): { value: unknown } | { rootMismatch: string } | undefined {
+  const doc = parser.parse(text) as Obj;
+  const roots = Object.keys(doc).filter((k) => !k.startsWith('?') && !k.startsWith('#'));
+  const hints = xmlHints(model, schema);
+  const named = hints.name ?? refName(schema);
+  const root = named === undefined ? roots[0] : xmlName(named);
+  if (root === undefined || !Object.hasOwn(doc, root))
+    return { rootMismatch: `root element <${root}> expected, got <${roots.join('>, <')}>` };
+  try {
+    return { value: convert(model, schema, doc[root], 0) };
+  } catch (err) {
+    if (err instanceof Unmappable) return undefined;
+    throw err;
+  }
+}
+
+const list = (n: Node): Node[] => (n === undefined ? [] : Array.isArray(n) ? n : [n]);
+
+function textOf(n: Node): string {
+  if (typeof n === 'string') return n;
+  if (typeof n === 'object' && n !== null && typeof (n as Obj)['#text'] === 'string')
+    return (n as Obj)['#text'] as string;
+  return '';
+}
+
+function typesOf(s: Obj): string[] {
+  const t = s['type'];
+  return typeof t === 'string' ? [t] : Array.isArray(t) ? (t as string[]) : [];
+}
+
+function scalar(s: Obj, text: string): unknown {
+  const types = typesOf(s);
+  if (text === '' && types.includes('null')) return null;
+  if (
+    (types.includes('integer') || types.includes('number')) &&
+    /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(text.trim())
+  )
+    return Number(text);
+  if (types.includes('boolean') && (text === 'true' || text === 'false')) return text === 'true';
+  return text;
+}
+
+function convert(
+  model: ServiceModel,
+  schema: JsonSchema | undefined,
+  node: Node,
+  depth: number,
+): unknown {
+  if (depth > 32) throw new Unmappable();
+  const s = deref(model, schema);
+  if (s === undefined || s === true) return textOf(node);
+  if (s === false || s.oneOf || s.anyOf || s.not || s.if) throw new Unmappable();
+  const items = itemsOf(model, schema);
+  if (items !== undefined) {
+    // A root array: its items inside the element, named as the items say.
+    const itemHints = xmlHints(model, items);
+    const name = xmlName(itemHints.name ?? refName(items) ?? 'item');
+    const inner = typeof node === 'object' && node !== null ? (node as Obj)[name] : undefined;
+    return list(inner).map((n) => convert(model, items, n, depth + 1));
+  }
+  const props = xmlProperties(model, schema);
+  const types = typesOf(s);
+  if (props.length === 0) {
+    if (types.includes('object') || (types.length === 0 && typeof node === 'object'))
+      throw new Unmappable();
+    return scalar(s, textOf(node));
+  }
+  const element = typeof node === 'object' && node !== null ? (node as Obj) : {};
+  const out: Obj = {};
+  for (const [key, propSchema] of props) {
+    const h = xmlHints(model, propSchema);
+    const name = xmlName(h.name ?? key);
+    const propItems = itemsOf(model, propSchema);
+    if (h.attribute) {
+      const v = element[`@_${name}`];
+      const ps = deref(model, propSchema);
+      if (typeof v === 'string') out[key] = typeof ps === 'object' ? scalar(ps, v) : v;
+      continue;
+    }
+    if (propItems !== undefined) {
+      const itemHints = xmlHints(model, propItems);
+      const itemName = xmlName(itemHints.name ?? name);
+      const holder = h.wrapped ? element[name] : element;
+      if (h.wrapped && holder === undefined) continue;
+      const found =
+        typeof holder === 'object' && holder !== null ? (holder as Obj)[itemName] : undefined;
+      if (found === undefined && !h.wrapped) continue;
+      out[key] = list(found).map((n) => convert(model, propItems, n, depth + 1));
+      continue;
+    }
+    if (!Object.hasOwn(element, name)) continue;
+    const child = element[name];
+    // A repeated element where one value belongs: no sure mapping.
+    if (Array.isArray(child)) throw new Unmappable();
+    out[key] = convert(model, propSchema, child, depth + 1);
+  }
+  return out;
+}
