@@ -38,6 +38,8 @@ export interface ContractConfig {
   fuzz?: FuzzConfig;
   /** The checks to run, by name (--checks, --exclude-checks); absent: every check. */
   checks?: string[];
+  /** Keep each failing request for a saved test (--save-failures). */
+  saveFailures?: boolean;
 }
 
 export const CONFIG_KEY = 'dataapiContract';

@@ -213,7 +213,7 @@ function readAnswer(
   };
 }
 
-function businessCodeOf(op: Operation, body: unknown): number | undefined {
+export function businessCodeOf(op: Operation, body: unknown): number | undefined {
   const env = op.envelope;
   if (!env || typeof body !== 'object' || body === null) return undefined;
   const status = (body as Record<string, unknown>)[env.statusKey];

@@ -11,7 +11,9 @@ import { recheckViolations, runCheck } from './checks/index.ts';
 import { CONFIG_KEY, configFromEnv, type ContractConfig } from './config.ts';
 import { createTransport, type Transport } from './http.ts';
 import { redactCheckResult } from './redact-results.ts';
-import { runProbes, type ProbeSet } from './probes.ts';
+import { runProbes, type Probe, type ProbeSet } from './probes.ts';
+import { sentOf } from './recheck.ts';
+import { savedRequest, type SavedRequest } from './saved.ts';
 import { fuzzOperation } from './fuzz/run.ts';
 import type { FuzzStats } from './fuzz/types.ts';
 import {
@@ -27,6 +29,7 @@ import { LocalScheduler, RemoteScheduler } from './scheduler.ts';
 export type * from './results.ts';
 export type { ContractConfig } from './config.ts';
 export { CHECKS, CHECK_TITLES, PREVIEW_CHECKS, coverageOf } from './results.ts';
+export { filledRequest, judgeSaved, type SavedFailure } from './saved.ts';
 
 declare module 'vitest' {
   interface TaskMeta {
@@ -109,7 +112,11 @@ export function contractSuite(model: ServiceModel, operationId: string): void {
           const checkCtx = { model, op, set, config: cfg };
           await recheckViolations(check, checkCtx);
           // Exchanges are redacted as they arrive; this pass also covers text the checks composed.
-          const result = redactCheckResult(runCheck(check, checkCtx), redactorFor([cfg.appkey]));
+          const save = cfg.saveFailures ? (p: Probe) => saveOf(p, cfg.appkey) : undefined;
+          const result = redactCheckResult(
+            runCheck(check, checkCtx, save),
+            redactorFor([cfg.appkey]),
+          );
           ctx.task.meta.dataapi = result;
           if (result.status === 'skipped') ctx.skip(result.message);
           if (result.status === 'failed') throw new ContractViolation(result);
@@ -129,6 +136,12 @@ async function probesWithFuzz(
   const set = await runProbes(model, op, variant, t);
   if (t.config.fuzz && variant === 'main') await fuzzOperation(model, op, set, t, t.config.fuzz);
   return set;
+}
+
+/** The failing request of a check for --save-failures (the key replaced by a marker). */
+function saveOf(probe: Probe, appkey: string): SavedRequest | undefined {
+  const req = sentOf(probe);
+  return req ? savedRequest(probe, req, appkey) : undefined;
 }
 
 function skipped(

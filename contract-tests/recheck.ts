@@ -61,6 +61,11 @@ export function rememberSent(probe: Probe, req: OutgoingRequest): void {
   sent.set(probe, req);
 }
 
+/** The request as serialised for a probe (it carries the key: never to be printed). */
+export function sentOf(probe: Probe): OutgoingRequest | undefined {
+  return sent.get(probe);
+}
+
 /** Whether a failure of this probe is to be rechecked: one the suite built to be refused or generated. */
 export function recheckable(probe: Probe): boolean {
   return MEANT_INVALID.has(probe.role) || (probe.role === 'valid' && probe.generated === true);

@@ -15,6 +15,7 @@ import type { FuzzFinding, FuzzRunSummary } from './fuzz/types.ts';
 export type { DescriptionWarning } from './warnings.ts';
 export type { ToolkitFault } from './recheck.ts';
 import type { ToolkitFault } from './recheck.ts';
+import type { SavedRequest } from './saved.ts';
 
 // The checks (names, titles, which variants) are defined once, in checks/registry.ts; the
 // request records in exchange.ts. Both re-exported: this is the results' public vocabulary.
@@ -63,6 +64,8 @@ export interface CheckResult {
    * the description admits as sent, or the reverse): the toolkit's fault, never a failure.
    */
   toolkitFaults?: ToolkitFault[];
+  /** The failing request as a saved test replays it (--save-failures; the key replaced by a marker). */
+  saved?: SavedRequest;
 }
 
 /** Raw coverage: what the run exercised (reporters compare it with the model for "never reached"). */

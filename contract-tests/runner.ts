@@ -21,6 +21,7 @@ import { startEmbeddedMock } from './target.ts';
 import { modelFromJson } from './model-plugin.ts';
 import { dedupeWarnings, modelWarnings } from './warnings.ts';
 import { chooseSeed, writeReplays } from './fuzz/replay-file.ts';
+import { writeSavedFailures } from './saved-files.ts';
 import { vitestReporters, VITEST_FILES, writeReports } from './reports/index.ts';
 
 export interface RunOptions {
@@ -56,6 +57,8 @@ export interface RunOptions {
   spec?: string;
   /** Only these checks (--checks, less --exclude-checks); absent: every check. */
   checks?: CheckName[];
+  /** --save-failures DIR: each failure written there as a vitest test that replays it. */
+  saveFailures?: string;
 }
 
 export interface RunOutcome {
@@ -137,6 +140,7 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
       ...(o.budget !== undefined ? { budget: o.budget } : {}),
       ...(fuzz ? { fuzz } : {}),
       ...(o.checks ? { checks: o.checks } : {}),
+      ...(o.saveFailures !== undefined ? { saveFailures: true } : {}),
     };
     const collector = new Collector([appkey]);
     // A description of webhooks only (3.1) describes no request to send: nothing to test.
@@ -221,6 +225,17 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
         ...(o.baseUrl !== undefined ? { baseUrl: o.baseUrl } : {}),
         allowWrites: o.allowWrites,
       });
+    if (o.saveFailures !== undefined) {
+      const saved = await writeSavedFailures(result, {
+        dir: path.resolve(root, o.saveFailures),
+        model,
+        redactor,
+      });
+      if (saved.length > 0)
+        out.write(
+          `dataapi contract: ${saved.length} failure${saved.length === 1 ? '' : 's'} saved as tests in ${path.relative(root, path.resolve(root, o.saveFailures)) || '.'}\n`,
+        );
+    }
     // The results file is the JSON report (values redacted, structure never touched).
     await writeReports(result, {
       model,

@@ -6,6 +6,8 @@
 import type { CheckResult, DescriptionWarning } from '../results.ts';
 import { answered, type CheckContext } from './judge.ts';
 import { checkDefinition, type CheckName } from './registry.ts';
+import type { Probe } from '../probe.ts';
+import type { SavedRequest } from '../saved.ts';
 import { faultOf, recheck, recheckable, type ToolkitFault } from '../recheck.ts';
 
 export { declaredResponse, type CheckContext } from './judge.ts';
@@ -20,7 +22,15 @@ export async function recheckViolations(check: CheckName, ctx: CheckContext): Pr
       await recheck(ctx.model, ctx.config.appkey, v.probe);
 }
 
-export function runCheck(check: CheckName, ctx: CheckContext): CheckResult {
+/**
+ * Judges the check's probes. `save` (--save-failures) turns the failing probe into the request a
+ * saved test replays.
+ */
+export function runCheck(
+  check: CheckName,
+  ctx: CheckContext,
+  save?: (probe: Probe) => SavedRequest | undefined,
+): CheckResult {
   const judged = checkDefinition(check).judge(ctx);
   const { covered, skip } = judged;
   // Violations the description is to blame for become warnings; those of a request the suite
@@ -73,8 +83,10 @@ export function runCheck(check: CheckName, ctx: CheckContext): CheckResult {
   if (violations.length > 0) {
     const first = violations[0]!;
     const req = first.probe.exchange.record.request;
+    const saved = save?.(first.probe);
     return {
       ...base,
+      ...(saved ? { saved } : {}),
       ...(first.probe.fuzz ? { fuzz: first.probe.fuzz } : {}),
       status: 'failed',
       message: `${req.purpose}: expected ${first.expected}, got ${first.actual}`,

@@ -26,7 +26,7 @@ function wrapped(text: string, indent: number): string {
 
 export const usage = `Usage: dataapi contract [--spec FILE] [--base-url URL] [--only id,...] [--reporter NAME,...]
                         [--checks NAME,...] [--exclude-checks NAME,...]
-                        [--timeout ms] [--shard i/n] [--allow-writes] [--max-response-time ms]
+                        [--save-failures DIR] [--timeout ms] [--shard i/n] [--allow-writes] [--max-response-time ms]
                         [--budget N] [--report-dir DIR] [--results FILE] [--strict]
                         [--fuzz N [--seed S]]
        dataapi contract --replay FILE [--spec FILE] [--base-url URL] [--allow-writes]
@@ -44,6 +44,13 @@ export const usage = `Usage: dataapi contract [--spec FILE] [--base-url URL] [--
   --only ID,...             only these operations (operation ids)
   --checks NAME,...         only these checks, by name (the names are listed below)
   --exclude-checks NAME,... every check but these (with --checks: those less these)
+  --save-failures DIR       write each failure (a fixed request, or a fuzzing failure shrunk to
+                            its minimal request) to DIR as a vitest test that sends the same
+                            request with fetch and judges the answer with the same check
+                            (<operation>.<check>.test.ts, and the model.json they read): ready to
+                            commit as a regression test. The key is never written: the test reads
+                            DATAAPI_APPKEY; the target is DATAAPI_BASE_URL, by default this run's
+                            --base-url (or the mock's default http://127.0.0.1:4010)
   --reporter NAME,...       console (default): progress, then the operations-by-checks matrix,
                             failures and coverage; junit, json, html: report files in --report-dir
                             (contract-junit.xml, contract-results.json, contract-report.html);
@@ -141,6 +148,7 @@ export function parseContractFlags(argv: string[]): RunOptions & {
       'compare-mock': { type: 'boolean', default: false },
       checks: { type: 'string' },
       'exclude-checks': { type: 'string' },
+      'save-failures': { type: 'string' },
     },
     usage,
     // `contract getAirQuality` must not quietly run everything.
@@ -209,6 +217,9 @@ export function parseContractFlags(argv: string[]): RunOptions & {
     ...(seed !== undefined ? { seed } : {}),
     ...(replay !== undefined ? { replay } : {}),
     ...(checks ? { checks } : {}),
+    ...(values['save-failures'] !== undefined
+      ? { saveFailures: values['save-failures'] as string }
+      : {}),
     ...har,
   };
 }

@@ -30,6 +30,7 @@ const PATH_FLAGS = new Set([
   'results',
   'handlers',
   'keys-file',
+  'save-failures',
 ]);
 
 /** The commands whose --spec is the description they work on (not an alternative to --dir). */

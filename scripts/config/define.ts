@@ -30,6 +30,8 @@ export interface ContractConfig {
   checks?: string[];
   /** Every check but these (`dataapi contract --exclude-checks`). */
   excludeChecks?: string[];
+  /** Write each failure there as a vitest test that replays it (`--save-failures`). */
+  saveFailures?: string;
 }
 
 export interface MockConfig {
