@@ -9,6 +9,7 @@ import {
   joinPointer,
   splitPointer,
   type Finding,
+  type FindingCode,
   type JsonSchema,
   type Operation,
   type Response,
@@ -115,7 +116,7 @@ type Check = ((value: unknown) => boolean) & { errors?: unknown };
 function compileOrReport(
   validator: SchemaValidator,
   schema: JsonSchema,
-  report: (code: string, pointer: string, message: string) => void,
+  report: (code: FindingCode, pointer: string, message: string) => void,
   pointer: string,
 ): Check | undefined {
   try {
@@ -153,7 +154,7 @@ const mediaPointer = (op: Operation, r: Response) =>
 export function buildCatalogue(model: ServiceModel, options: CatalogueOptions): Catalogue {
   const { seed } = options;
   const mode = options.invalidExamples ?? 'sample';
-  const report = (code: string, pointer: string, message: string, op?: Operation) => {
+  const report = (code: FindingCode, pointer: string, message: string, op?: Operation) => {
     options.onFinding?.({
       code,
       message,
