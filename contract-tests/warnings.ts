@@ -53,3 +53,24 @@ export function modelWarnings(model: ServiceModel): DescriptionWarning[] {
     ...(f.operation !== undefined ? { operation: f.operation } : {}),
   }));
 }
+
+/**
+ * What one contract run finds besides its tests' results, created per run and passed in the run's
+ * context: errors (each fails the run) and description warnings (deduplicated and sorted when read).
+ */
+export class RunDiagnostics {
+  readonly errors: string[] = [];
+  private readonly found: DescriptionWarning[] = [];
+
+  error(...messages: string[]): void {
+    this.errors.push(...messages);
+  }
+
+  warn(...warnings: DescriptionWarning[]): void {
+    this.found.push(...warnings);
+  }
+
+  warnings(): DescriptionWarning[] {
+    return dedupeWarnings(this.found);
+  }
+}
