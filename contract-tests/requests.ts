@@ -78,7 +78,7 @@ function build(
     const examples = body.examples.filter((ex) => {
       if (check(ex.value)) return true;
       warnings.push({
-        code: 'invalid-example',
+        code: 'example-invalid',
         operation: op.id,
         pointer: pointerOf(
           op.pointer,
@@ -153,7 +153,7 @@ function responseExampleWarnings(model: ServiceModel, op: Operation): Descriptio
     for (const ex of r.examples)
       if (!check(ex.value))
         out.push({
-          code: 'invalid-example',
+          code: 'example-invalid',
           operation: op.id,
           pointer: pointerOf(
             op.pointer,
@@ -188,7 +188,7 @@ function parameterValue(
     const check = validatorFor(model).compile(p.schema);
     if (check(given)) return given;
     warnings.push({
-      code: 'invalid-example',
+      code: 'example-invalid',
       operation: op.id,
       pointer: pointerOf(op.pointer, 'parameters'),
       message: `example of ${p.in} parameter ${p.name} (${JSON.stringify(given)}) does not match its schema (a schema sample is sent instead): ${describeErrors(check.errors, given, 2).join('; ')}`,

@@ -3,26 +3,28 @@
  * serves the shared scheduler, runs the generated suite through vitest's Node API with the target
  * provided to the workers, collects each test's CheckResult and writes the run's results file.
  */
-import { stat } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { toFileStem, type ServiceModel } from 'dataapi/model';
+import type { ServiceModel } from 'dataapi/model';
 import { keyWarning, redactorFor, type Redactor } from 'dataapi/runtime/shared';
-import { didYouMean } from '../model/suggest.ts';
 import { RETRY_DEFAULTS, type ContractConfig } from './config.ts';
 import { Collector } from './collector.ts';
 import { coverageOf, type CheckName, type ContractRunResult, type Variant } from './results.ts';
-import { MissingModelError, readModelFile } from '../runtime/shared/model-file.ts';
 import { RunError } from './run-error.ts';
+import {
+  colorFor,
+  loadModel,
+  parseBaseUrl,
+  refuseNonFolder,
+  selectOperations,
+} from './run-input.ts';
 import { unreachable } from './reachable.ts';
 import { LocalScheduler, serveScheduler } from './scheduler.ts';
 import { startEmbeddedMock } from './target.ts';
-import { modelFromJson } from './model-plugin.ts';
-import { dedupeWarnings, modelWarnings } from './warnings.ts';
+import { modelWarnings, RunDiagnostics } from './warnings.ts';
 import { chooseSeed, writeReplays } from './fuzz/replay-file.ts';
+import { writeReports } from './reports/index.ts';
+import { runSuite, workersFor } from './run-suite.ts';
 import { writeSavedFailures } from './saved-files.ts';
-import { vitestReporters, VITEST_FILES, writeReports } from './reports/index.ts';
 
 export interface RunOptions {
   /** Project root: where generated/ is (default: cwd). */
@@ -68,28 +70,67 @@ export interface RunOutcome {
 }
 
 export { RunError };
+export { loadModel, selectOperations };
+export { LARGE_SUITE, workersFor } from './run-suite.ts';
 
 const DEFAULT_MOCK_KEY = 'dataapi-contract-key';
 
-/** The suite's vitest config beside this module: vitest.config.ts in the sources, .js when built. */
-const VITEST_CONFIG = fileURLToPath(
-  new URL(`./vitest.config${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url),
-);
+/** One run: what its steps share. `sink` collects what the run finds besides the tests' results. */
+interface Run {
+  o: RunOptions;
+  root: string;
+  out: NodeJS.WritableStream;
+  started: number;
+  generatedDir: string;
+  model: ServiceModel;
+  selection: Record<string, Variant[]> | undefined;
+  only: string[] | undefined;
+  reportDir: string;
+  resultsFile: string;
+  redactor: Redactor;
+  /** Closed in reverse order when the run ends, however it ends. */
+  closers: (() => Promise<void>)[];
+  sink: RunDiagnostics;
+}
+
+/** Where the run sends its requests (a deployment, or the embedded mock it started). */
+interface Target {
+  baseUrl: string;
+  appkey: string;
+  keyProvided: boolean;
+  embedded: boolean;
+}
+
+type Fuzz = { runs: number; seed: number } | undefined;
 
 export async function runContract(o: RunOptions): Promise<RunOutcome> {
+  const run = await prepareRun(o);
+  try {
+    const target = await pickTarget(run);
+    warnAboutKey(target);
+    const fuzz = announceFuzz(run);
+    const scheduler = new LocalScheduler(o.budget);
+    const config = contractConfig(run, target, fuzz);
+    const collector = new Collector([target.appkey]);
+    const empty = hasNoOperations(run.model);
+    if (run.sink.errors.length === 0 && !empty)
+      await runSuiteOnScheduler(run, scheduler, config, collector);
+    const results = collectFindings(run, collector, scheduler, empty);
+    const result = buildResult(run, { target, config, fuzz, scheduler, collector, results });
+    await writeOutputs(run, result, target, fuzz);
+    return { exitCode: exitCodeOf(run, result), result, resultsFile: run.resultsFile };
+  } finally {
+    for (const close of run.closers.reverse()) await close().catch(() => undefined);
+  }
+}
+
+/** Paths, the model and the --only selection; bad input (exit 2) is refused before any request. */
+async function prepareRun(o: RunOptions): Promise<Run> {
   const root = path.resolve(o.root ?? process.cwd());
-  const out = o.out ?? process.stdout;
   const started = Date.now();
   const generatedDir = path.resolve(root, o.generatedDir ?? 'generated');
   const model = await loadModel(generatedDir);
   const selection = o.only?.length ? selectOperations(model, o.only) : undefined;
-  const only = selection ? Object.keys(selection) : undefined;
-
-  let baseUrl = o.baseUrl?.replace(/\/+$/, '');
-  let appkey = o.appkey ?? '';
-  const keyProvided = appkey !== '';
-  const redactor = redactorFor([appkey]);
-  const closers: (() => Promise<void>)[] = [];
   const reportDir = path.resolve(root, o.reportDir ?? 'reports');
   const resultsFile = path.resolve(
     root,
@@ -99,296 +140,240 @@ export async function runContract(o: RunOptions): Promise<RunOutcome> {
   );
   await refuseNonFolder(reportDir, '--report-dir');
   await refuseNonFolder(path.dirname(resultsFile), '--results');
-  try {
-    let embedded = false;
-    const errors: string[] = [];
-    if (baseUrl === undefined) {
-      appkey ||= DEFAULT_MOCK_KEY;
-      const mock = await startEmbeddedMock(generatedDir, appkey);
-      closers.push(mock.close);
-      baseUrl = mock.url;
-      embedded = true;
-    } else {
-      const why = await unreachable(parseBaseUrl(baseUrl, redactor), o.timeoutMs);
-      if (why !== undefined) {
-        const message = `cannot reach the target ${redactor.url(baseUrl)}: ${redactor.text(why)}. Nothing was tested.`;
-        process.stderr.write(`dataapi contract: ${message}\n`);
-        errors.push(message);
-      } else if (!keyProvided)
-        process.stderr.write(
-          'dataapi contract: DATAAPI_APPKEY is not set: requests that need a key are sent without one and will be refused (401)\n',
-        );
-    }
-    const warning = keyProvided ? keyWarning(appkey) : undefined;
-    if (warning) process.stderr.write(`dataapi contract: ${warning}\n`);
-
-    const fuzz = o.fuzz !== undefined ? { runs: o.fuzz, seed: o.seed ?? chooseSeed() } : undefined;
-    if (fuzz)
-      out.write(
-        `dataapi contract: fuzzing with --seed ${fuzz.seed}: ${fuzz.runs} valid and ${fuzz.runs} invalid generated requests per operation${o.seed === undefined ? ' (seed chosen for this run; repeat it with --seed)' : ''}\n`,
-      );
-    const scheduler = new LocalScheduler(o.budget);
-    const config: ContractConfig = {
-      baseUrl,
-      appkey,
-      timeoutMs: o.timeoutMs,
-      // The embedded mock is ours to write to.
-      allowWrites: o.allowWrites || embedded,
-      ...RETRY_DEFAULTS,
-      ...(selection ? { variants: selection } : {}),
-      ...(o.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: o.maxResponseTimeMs } : {}),
-      ...(o.budget !== undefined ? { budget: o.budget } : {}),
-      ...(fuzz ? { fuzz } : {}),
-      ...(o.checks ? { checks: o.checks } : {}),
-      ...(o.saveFailures !== undefined ? { saveFailures: true } : {}),
-    };
-    const collector = new Collector([appkey]);
-    // A description of webhooks only (3.1) describes no request to send: nothing to test.
-    const empty = model.operations.length === 0;
-    if (empty)
-      process.stderr.write(
-        `dataapi contract: the description has no operations${(model.webhooks ?? []).length > 0 ? ` (only ${model.webhooks.length} webhooks, which the API sends)` : ''}: nothing to test\n`,
-      );
-    if (errors.length === 0 && !empty) {
-      const served = await serveScheduler(scheduler);
-      closers.push(served.close);
-      config.schedulerUrl = served.url;
-      const workers = workersFor(model.operations.length);
-      await runSuite(root, generatedDir, o, config, only, reportDir, out, collector, workers);
-    }
-
-    const results = collector.sorted();
-    const warnings = dedupeWarnings([
-      ...modelWarnings(model),
-      ...results.flatMap((r) => r.warnings ?? []),
-    ]);
-    const summary = {
-      passed: 0,
-      failed: 0,
-      skipped: 0,
-      requests: scheduler.requests,
-      warnings: warnings.length,
-      toolkitFaults: 0,
-    };
-    for (const r of results) summary[r.status]++;
-    // Not the target's: counted apart, and no reason to fail the run (see recheck.ts).
-    const toolkitFaults = results.flatMap((r) => r.toolkitFaults ?? []);
-    summary.toolkitFaults = toolkitFaults.length;
-    errors.push(...collector.errors, ...scheduler.breakers.notes());
-    if (results.length === 0 && errors.length === 0 && !empty)
-      errors.push(
-        'no contract test ran (is generated/contract-tests/ there? run `dataapi generate`)',
-      );
-    const result: ContractRunResult = {
-      version: 1,
-      target: { baseUrl, embeddedMock: embedded, keyProvided },
-      options: {
-        ...(only ? { only } : {}),
-        ...(o.shard ? { shard: o.shard } : {}),
-        timeoutMs: o.timeoutMs,
-        allowWrites: config.allowWrites,
-        ...(o.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: o.maxResponseTimeMs } : {}),
-        ...(o.budget !== undefined ? { budget: o.budget } : {}),
-        ...(o.strict ? { strict: true } : {}),
-        ...(fuzz ? { fuzz: fuzz.runs, seed: fuzz.seed } : {}),
-        ...(o.checks ? { checks: o.checks } : {}),
-      },
-      startedAt: new Date(started).toISOString(),
-      durationMs: Date.now() - started,
-      summary,
-      budgetExhausted: scheduler.exhausted,
-      results,
-      coverage: coverageOf(results),
-      errors,
-      warnings,
-      ...(toolkitFaults.length > 0 ? { toolkitFaults } : {}),
-      ...(fuzz
-        ? {
-            fuzz: {
-              ...fuzz,
-              seedChosen: o.seed === undefined,
-              operations: Object.fromEntries(
-                Object.keys(collector.fuzz)
-                  .sort()
-                  .map((k) => [k, collector.fuzz[k]!]),
-              ),
-            },
-          }
-        : {}),
-    };
-    if (fuzz)
-      await writeReplays(result, {
-        dir: path.join(reportDir, 'fuzz'),
-        root,
-        redactor,
-        ...(o.spec !== undefined ? { spec: o.spec } : {}),
-        ...(o.baseUrl !== undefined ? { baseUrl: o.baseUrl } : {}),
-        allowWrites: o.allowWrites,
-      });
-    if (o.saveFailures !== undefined) {
-      const saved = await writeSavedFailures(result, {
-        dir: path.resolve(root, o.saveFailures),
-        model,
-        redactor,
-      });
-      if (saved.length > 0)
-        out.write(
-          `dataapi contract: ${saved.length} failure${saved.length === 1 ? '' : 's'} saved as tests in ${path.relative(root, path.resolve(root, o.saveFailures)) || '.'}\n`,
-        );
-    }
-    // The results file is the JSON report (values redacted, structure never touched).
-    await writeReports(result, {
-      model,
-      ...(o.reporters ? { reporters: o.reporters } : {}),
-      dir: reportDir,
-      root,
-      out,
-      secrets: [appkey],
-      resultsFile,
-      color: colorFor(out),
-    });
-    const failed =
-      summary.failed > 0 || errors.length > 0 || (o.strict === true && warnings.length > 0);
-    return { exitCode: failed ? 1 : 0, result, resultsFile };
-  } finally {
-    for (const close of closers.reverse()) await close().catch(() => undefined);
-  }
-}
-
-/** Runs the generated suite through vitest's Node API; the collector receives the results. */
-async function runSuite(
-  root: string,
-  generatedDir: string,
-  o: RunOptions,
-  config: ContractConfig,
-  only: string[] | undefined,
-  reportDir: string,
-  out: NodeJS.WritableStream,
-  collector: Collector,
-  maxWorkers: number | undefined,
-): Promise<void> {
-  const { startVitest } = await import('vitest/node');
-  const filters = (only ?? []).map((id) => `/${toFileStem(id, 'operation')}.test.ts`);
-  const savedExitCode = process.exitCode;
-  const vitest = await startVitest(
-    'test',
-    filters,
-    {
-      root,
-      config: VITEST_CONFIG,
-      ...suiteFiles(root, generatedDir),
-      watch: false,
-      run: true,
-      passWithNoTests: false,
-      ...(o.shard ? { shard: o.shard } : {}),
-      ...(maxWorkers !== undefined ? { maxWorkers } : {}),
-      reporters: [...vitestReporters(o.reporters, out), collector] as never,
-      outputFile: {
-        junit: path.join(reportDir, VITEST_FILES.junit),
-        json: path.join(reportDir, VITEST_FILES.json),
-      },
-    },
-    { plugins: [modelFromJson(generatedDir)], test: { provide: { dataapiContract: config } } },
-  );
-  await vitest.close();
-  process.exitCode = savedExitCode;
-}
-
-/** A description this large runs its files on one worker per core (see workersFor). */
-export const LARGE_SUITE = 500;
-
-/**
- * Workers for the suite: the config's 8 (the files mostly wait on the network and on rate-limit
- * windows), except for a large description, where each worker's own copy of the model and of the
- * validators it compiles cost hundreds of MiB and the work is CPU-bound: one worker per core
- * (GitHub's 1,223 operations: 8 workers peaked at 2.2 GiB).
- */
-export function workersFor(operations: number): number | undefined {
-  if (operations < LARGE_SUITE) return undefined;
-  return Math.max(1, Math.min(8, os.availableParallelism()));
-}
-
-/**
- * The operations of --only, each with the variants to run: an operation id (both variants), or
- * the operationId of its explicit /demo variant or the variant's generated id (the preview only).
- */
-export function selectOperations(model: ServiceModel, names: string[]): Record<string, Variant[]> {
-  const byName = new Map<string, { op: string; variant?: Variant }>();
-  for (const op of model.operations) {
-    byName.set(op.id, { op: op.id });
-    if (op.operationId) byName.set(op.operationId, { op: op.id });
-    if (op.preview) {
-      byName.set(op.preview.id, { op: op.id, variant: 'preview' });
-      if (op.preview.operationId)
-        byName.set(op.preview.operationId, { op: op.id, variant: 'preview' });
-    }
-  }
-  const out: Record<string, Variant[]> = {};
-  for (const name of names) {
-    const hit = byName.get(name);
-    if (!hit)
-      throw new RunError(
-        `unknown operation ${JSON.stringify(name)} in --only${didYouMean(name, [...byName.keys()])}. Known: ${model.operations.map((op) => op.id).join(', ')}`,
-        2,
-      );
-    const variants = hit.variant ? [hit.variant] : (['main', 'preview'] as Variant[]);
-    out[hit.op] = [...new Set([...(out[hit.op] ?? []), ...variants])];
-  }
-  return out;
-}
-
-/**
- * The suite's test files for vitest when they are not the project's generated/ (a `--spec` cache
- * folder under node_modules): included explicitly, and transformed rather than loaded as a
- * dependency.
- */
-function suiteFiles(root: string, generatedDir: string): Record<string, unknown> {
-  if (generatedDir === path.join(root, 'generated')) return {};
-  const rel = path.relative(root, generatedDir).split(path.sep).join('/');
-  const outside = rel.startsWith('..');
   return {
-    ...(outside ? { dir: generatedDir } : {}),
-    include: [`${outside ? '' : `${rel}/`}contract-tests/**/*.test.ts`],
-    exclude: [],
-    server: { deps: { inline: [/contract-tests\/.*\.test\.ts$/, /generated\/(model|mock)/] } },
+    o,
+    root,
+    out: o.out ?? process.stdout,
+    started,
+    generatedDir,
+    model,
+    selection,
+    only: selection ? Object.keys(selection) : undefined,
+    reportDir,
+    resultsFile,
+    redactor: redactorFor([o.appkey ?? '']),
+    closers: [],
+    sink: new RunDiagnostics(),
   };
 }
 
-/** A report folder that exists as something else is bad input (exit 2), found before any request. */
-async function refuseNonFolder(dir: string, flag: string): Promise<void> {
-  const info = await stat(dir).catch(() => undefined);
-  if (info && !info.isDirectory())
-    throw new RunError(`${flag}: ${path.relative(process.cwd(), dir) || dir} is not a folder`, 2);
-}
-
-export async function loadModel(generatedDir: string): Promise<ServiceModel> {
-  try {
-    return await readModelFile(generatedDir);
-  } catch (err) {
-    if (err instanceof MissingModelError) throw new RunError(err.message, 2);
-    throw err;
+/** The embedded mock when no --base-url is given; an unreachable deployment is the run's error. */
+async function pickTarget(run: Run): Promise<Target> {
+  const { o, redactor } = run;
+  const given = o.appkey ?? '';
+  const keyProvided = given !== '';
+  if (o.baseUrl === undefined) {
+    const appkey = given || DEFAULT_MOCK_KEY;
+    const mock = await startEmbeddedMock(run.generatedDir, appkey);
+    run.closers.push(mock.close);
+    return { baseUrl: mock.url, appkey, keyProvided, embedded: true };
   }
-}
-
-/** The --base-url as a URL (http or https only); bad input is exit 2. */
-function parseBaseUrl(baseUrl: string, redactor: Redactor): URL {
-  let url: URL | undefined;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
-    throw new RunError(
-      `--base-url must be an http:// or https:// URL, got ${JSON.stringify(redactor.url(baseUrl))}`,
-      2,
+  const baseUrl = o.baseUrl.replace(/\/+$/, '');
+  const why = await unreachable(parseBaseUrl(baseUrl, redactor), o.timeoutMs);
+  if (why !== undefined) {
+    const message = `cannot reach the target ${redactor.url(baseUrl)}: ${redactor.text(why)}. Nothing was tested.`;
+    process.stderr.write(`dataapi contract: ${message}\n`);
+    run.sink.error(message);
+  } else if (!keyProvided)
+    process.stderr.write(
+      'dataapi contract: DATAAPI_APPKEY is not set: requests that need a key are sent without one and will be refused (401)\n',
     );
-  return url;
+  return { baseUrl, appkey: given, keyProvided, embedded: false };
 }
 
-/** ANSI colours on a terminal unless NO_COLOR; FORCE_COLOR (not 0) forces them. */
-function colorFor(out: NodeJS.WritableStream): boolean {
-  const force = process.env.FORCE_COLOR;
-  if (force !== undefined && force !== '') return force !== '0' && force !== 'false';
-  return !process.env.NO_COLOR && (out as { isTTY?: boolean }).isTTY === true;
+function warnAboutKey(target: Target): void {
+  const warning = target.keyProvided ? keyWarning(target.appkey) : undefined;
+  if (warning) process.stderr.write(`dataapi contract: ${warning}\n`);
+}
+
+/** --fuzz: the seed (chosen here when not given) is printed so the run can be repeated. */
+function announceFuzz(run: Run): Fuzz {
+  const { o, out } = run;
+  if (o.fuzz === undefined) return undefined;
+  const fuzz = { runs: o.fuzz, seed: o.seed ?? chooseSeed() };
+  out.write(
+    `dataapi contract: fuzzing with --seed ${fuzz.seed}: ${fuzz.runs} valid and ${fuzz.runs} invalid generated requests per operation${o.seed === undefined ? ' (seed chosen for this run; repeat it with --seed)' : ''}\n`,
+  );
+  return fuzz;
+}
+
+/** What the workers are given (vitest's provide): the target, the key and the run's options. */
+function contractConfig(run: Run, target: Target, fuzz: Fuzz): ContractConfig {
+  const { o, selection } = run;
+  return {
+    baseUrl: target.baseUrl,
+    appkey: target.appkey,
+    timeoutMs: o.timeoutMs,
+    // The embedded mock is ours to write to.
+    allowWrites: o.allowWrites || target.embedded,
+    ...RETRY_DEFAULTS,
+    ...(selection ? { variants: selection } : {}),
+    ...(o.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: o.maxResponseTimeMs } : {}),
+    ...(o.budget !== undefined ? { budget: o.budget } : {}),
+    ...(fuzz ? { fuzz } : {}),
+    ...(o.checks ? { checks: o.checks } : {}),
+    ...(o.saveFailures !== undefined ? { saveFailures: true } : {}),
+  };
+}
+
+/** A description of webhooks only (3.1) describes no request to send: nothing to test. */
+function hasNoOperations(model: ServiceModel): boolean {
+  if (model.operations.length > 0) return false;
+  process.stderr.write(
+    `dataapi contract: the description has no operations${(model.webhooks ?? []).length > 0 ? ` (only ${model.webhooks.length} webhooks, which the API sends)` : ''}: nothing to test\n`,
+  );
+  return true;
+}
+
+/** Serves the shared scheduler to the workers, then runs the suite. */
+async function runSuiteOnScheduler(
+  run: Run,
+  scheduler: LocalScheduler,
+  config: ContractConfig,
+  collector: Collector,
+): Promise<void> {
+  const served = await serveScheduler(scheduler);
+  run.closers.push(served.close);
+  config.schedulerUrl = served.url;
+  await runSuite(run, config, collector, workersFor(run.model.operations.length));
+}
+
+/** The tests' results; their warnings, the model's findings and the run's errors go to the sink. */
+function collectFindings(
+  run: Run,
+  collector: Collector,
+  scheduler: LocalScheduler,
+  empty: boolean,
+): ContractRunResult['results'] {
+  const results = collector.sorted();
+  run.sink.warn(...modelWarnings(run.model), ...results.flatMap((r) => r.warnings ?? []));
+  run.sink.error(...collector.errors, ...scheduler.breakers.notes());
+  if (results.length === 0 && run.sink.errors.length === 0 && !empty)
+    run.sink.error(
+      'no contract test ran (is generated/contract-tests/ there? run `dataapi generate`)',
+    );
+  return results;
+}
+
+/** The run's results file (and every report's input). */
+function buildResult(
+  run: Run,
+  parts: {
+    target: Target;
+    config: ContractConfig;
+    fuzz: Fuzz;
+    scheduler: LocalScheduler;
+    collector: Collector;
+    results: ContractRunResult['results'];
+  },
+): ContractRunResult {
+  const { o, only, sink } = run;
+  const { target, config, fuzz, scheduler, collector, results } = parts;
+  const warnings = sink.warnings();
+  const summary = {
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+    requests: scheduler.requests,
+    warnings: warnings.length,
+    toolkitFaults: 0,
+  };
+  for (const r of results) summary[r.status]++;
+  // Not the target's: counted apart, and no reason to fail the run (see recheck.ts).
+  const toolkitFaults = results.flatMap((r) => r.toolkitFaults ?? []);
+  summary.toolkitFaults = toolkitFaults.length;
+  return {
+    version: 1,
+    target: {
+      baseUrl: target.baseUrl,
+      embeddedMock: target.embedded,
+      keyProvided: target.keyProvided,
+    },
+    options: {
+      ...(only ? { only } : {}),
+      ...(o.shard ? { shard: o.shard } : {}),
+      timeoutMs: o.timeoutMs,
+      allowWrites: config.allowWrites,
+      ...(o.maxResponseTimeMs !== undefined ? { maxResponseTimeMs: o.maxResponseTimeMs } : {}),
+      ...(o.budget !== undefined ? { budget: o.budget } : {}),
+      ...(o.strict ? { strict: true } : {}),
+      ...(fuzz ? { fuzz: fuzz.runs, seed: fuzz.seed } : {}),
+      ...(o.checks ? { checks: o.checks } : {}),
+    },
+    startedAt: new Date(run.started).toISOString(),
+    durationMs: Date.now() - run.started,
+    summary,
+    budgetExhausted: scheduler.exhausted,
+    results,
+    coverage: coverageOf(results),
+    errors: sink.errors,
+    warnings,
+    ...(toolkitFaults.length > 0 ? { toolkitFaults } : {}),
+    ...(fuzz
+      ? {
+          fuzz: {
+            ...fuzz,
+            seedChosen: o.seed === undefined,
+            operations: Object.fromEntries(
+              Object.keys(collector.fuzz)
+                .sort()
+                .map((k) => [k, collector.fuzz[k]!]),
+            ),
+          },
+        }
+      : {}),
+  };
+}
+
+/** The fuzzing replays, then the reports; the results file is the JSON report (values redacted). */
+async function writeOutputs(
+  run: Run,
+  result: ContractRunResult,
+  target: Target,
+  fuzz: Fuzz,
+): Promise<void> {
+  const { o, root, reportDir, redactor } = run;
+  if (fuzz)
+    await writeReplays(result, {
+      dir: path.join(reportDir, 'fuzz'),
+      root,
+      redactor,
+      ...(o.spec !== undefined ? { spec: o.spec } : {}),
+      ...(o.baseUrl !== undefined ? { baseUrl: o.baseUrl } : {}),
+      allowWrites: o.allowWrites,
+    });
+  if (o.saveFailures !== undefined) await saveFailures(run, result, o.saveFailures);
+  await writeReports(result, {
+    model: run.model,
+    ...(o.reporters ? { reporters: o.reporters } : {}),
+    dir: reportDir,
+    root,
+    out: run.out,
+    secrets: [target.appkey],
+    resultsFile: run.resultsFile,
+    color: colorFor(run.out),
+  });
+}
+
+/** --save-failures DIR: each failure as a vitest test that replays it. */
+async function saveFailures(run: Run, result: ContractRunResult, dir: string): Promise<void> {
+  const { root, out } = run;
+  const saved = await writeSavedFailures(result, {
+    dir: path.resolve(root, dir),
+    model: run.model,
+    redactor: run.redactor,
+  });
+  if (saved.length > 0)
+    out.write(
+      `dataapi contract: ${saved.length} failure${saved.length === 1 ? '' : 's'} saved as tests in ${path.relative(root, path.resolve(root, dir)) || '.'}\n`,
+    );
+}
+
+/** 1 when a test failed, the run had an error, or (under --strict) the description a warning. */
+function exitCodeOf(run: Run, result: ContractRunResult): number {
+  const failed =
+    result.summary.failed > 0 ||
+    result.errors.length > 0 ||
+    (run.o.strict === true && result.warnings.length > 0);
+  return failed ? 1 : 0;
 }

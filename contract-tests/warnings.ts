@@ -5,11 +5,17 @@
  * Each names the place in the description as a JSON pointer. They never fail a run (exit 0),
  * except under `--strict`.
  */
-import { escapeToken, type ServiceModel } from 'dataapi/model';
+import {
+  escapeToken,
+  type Finding,
+  type ModelFindingCode,
+  type ServiceModel,
+  type WarningCode,
+} from 'dataapi/model';
 
 export interface DescriptionWarning {
-  /** Stable code: `invalid-example`, `undeclared-status`, `unsatisfiable-schema`, or a normaliser finding's. */
-  code: string;
+  /** Stable code of the diagnostics catalogue: `example-invalid`, `undeclared-status`, a normaliser finding's, ... */
+  code: WarningCode;
   message: string;
   /** JSON pointer into the (bundled) description, e.g. `/paths/~1pets/get/responses`. */
   pointer: string;
@@ -37,20 +43,34 @@ export function dedupeWarnings(list: DescriptionWarning[]): DescriptionWarning[]
   );
 }
 
-interface Finding {
-  code: string;
-  message: string;
-  pointer: string;
-  operation?: string;
-}
-
 /** The normaliser's findings about the description (repaired or ignored), when the model has them. */
 export function modelWarnings(model: ServiceModel): DescriptionWarning[] {
-  const findings = (model as { findings?: Finding[] }).findings ?? [];
+  const findings = (model as { findings?: Finding<ModelFindingCode>[] }).findings ?? [];
   return findings.map((f) => ({
     code: f.code,
     message: f.message,
     pointer: f.pointer,
     ...(f.operation !== undefined ? { operation: f.operation } : {}),
   }));
+}
+
+/**
+ * What one contract run finds besides its tests' results, created per run and passed in the run's
+ * context: errors (each fails the run) and description warnings (deduplicated and sorted when read).
+ */
+export class RunDiagnostics {
+  readonly errors: string[] = [];
+  private readonly found: DescriptionWarning[] = [];
+
+  error(...messages: string[]): void {
+    this.errors.push(...messages);
+  }
+
+  warn(...warnings: DescriptionWarning[]): void {
+    this.found.push(...warnings);
+  }
+
+  warnings(): DescriptionWarning[] {
+    return dedupeWarnings(this.found);
+  }
 }

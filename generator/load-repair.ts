@@ -7,10 +7,11 @@
  * schema's other keywords.
  */
 import { isObject, type Obj } from '../model/object.ts';
+import type { ModelFindingCode } from '../model/diagnostics.ts';
 import { escapeToken } from '../model/pointer.ts';
 
 export interface LoadRepair {
-  code: string;
+  code: ModelFindingCode;
   pointer: string;
   message: string;
 }

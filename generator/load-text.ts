@@ -7,6 +7,7 @@ import path from 'node:path';
 import { LineCounter, parseDocument, isMap, isSeq, isScalar, type Node } from 'yaml';
 import { fetchSpec, isUrl, RemoteSpecError, shownUrl } from './load-remote.ts';
 import { joinPointer, splitPointer } from '../model/pointer.ts';
+import type { LoadRepair } from './load-repair.ts';
 
 export type OpenApiDocument = { [key: string]: unknown };
 
@@ -21,7 +22,7 @@ export interface LoadedSpec {
   /** The root file's text, when the document is exactly that text as JSON.parse reads it. */
   jsonText?: string;
   /** What the loader mended so the description could be read (reported as findings). */
-  repairs?: { code: string; pointer: string; message: string }[];
+  repairs?: LoadRepair[];
 }
 
 export interface SpecProblem {

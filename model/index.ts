@@ -14,3 +14,4 @@ export * from './text.ts';
 // Validation (Ajv) is `dataapi/model/validate`: kept out of this entry so the packed client,
 // which imports the model's types and queries, carries no Ajv.
 export * from './lifecycle.ts';
+export * from './diagnostics.ts';

@@ -11,6 +11,7 @@
  * absolute reference into `ServiceModel.schemaRoot` (`urn:dataapi:spec#/...`), so one Ajv instance
  * that has added `schemaRoot` can compile any schema of the model on its own.
  */
+import type { FindingCode, ModelFindingCode } from './diagnostics.ts';
 
 /** A JSON Schema 2020-12 (object or boolean form). */
 export type JsonSchema = { [key: string]: unknown } | boolean;
@@ -380,13 +381,13 @@ export interface ServiceModel {
    * What the description gets wrong or leaves unclear, found while normalising: each is repaired
    * or ignored (never fatal) and located. Sorted by pointer.
    */
-  findings: Finding[];
+  findings: Finding<ModelFindingCode>[];
 }
 
 /** A problem of the description the toolkit repaired, ignored or cannot serve: never fatal. */
-export interface Finding {
-  /** Stable code, e.g. `path-key-fragment`, `schema-empty-enum`, `operation-shared-route`. */
-  code: string;
+export interface Finding<Code extends FindingCode = FindingCode> {
+  /** Stable code of the diagnostics catalogue, e.g. `path-key-fragment`, `schema-empty-enum`. */
+  code: Code;
   message: string;
   /** The description's file (as given to the loader). */
   file: string;

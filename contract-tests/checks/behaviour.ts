@@ -84,7 +84,12 @@ export const BEHAVIOUR_JUDGES = {
       // Let through on a shared route: a sibling may have taken the request as its own.
       violations.push(
         siblings.length > 0 && ok(p)
-          ? descriptionWarning(v, 'shared-route', ctx.op.pointer, sharedRouteNote(siblings, ctx.op))
+          ? descriptionWarning(
+              v,
+              'operation-shared-route',
+              ctx.op.pointer,
+              sharedRouteNote(siblings, ctx.op),
+            )
           : v,
       );
     }

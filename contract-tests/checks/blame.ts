@@ -64,7 +64,7 @@ export function blame(
   if (sibling)
     return descriptionWarning(
       v,
-      'shared-route',
+      'operation-shared-route',
       ctx.op.pointer,
       sharedRouteNote([sibling], ctx.op),
     );

@@ -1,5 +1,11 @@
 /** What every check is built from: the probes it judges and the violations it finds. */
-import { declaredResponse, type Operation, type Response, type ServiceModel } from 'dataapi/model';
+import {
+  declaredResponse,
+  type Operation,
+  type Response,
+  type ServiceModel,
+  type WarningCode,
+} from 'dataapi/model';
 import type { ContractConfig } from '../config.ts';
 import { ok, type Probe, type ProbeSet } from '../probes.ts';
 
@@ -13,7 +19,7 @@ export interface Violation {
    * Set when the description, not the target, is at fault (an undeclared status on a probe, a
    * schema no value satisfies): reported as a warning at this pointer, never a failure.
    */
-  description?: { code: string; pointer: string; message?: string };
+  description?: { code: WarningCode; pointer: string; message?: string };
 }
 
 export interface CheckContext {
@@ -46,7 +52,7 @@ export function judgedResponse(op: Operation, p: Probe): Response | undefined {
 /** A violation the description is to blame for (see Violation.description). */
 export function descriptionWarning(
   v: Omit<Violation, 'description'>,
-  code: string,
+  code: WarningCode,
   pointer: string,
   message?: string,
 ): Violation {

@@ -4,7 +4,7 @@
  * method, the deployment not answering. Every finding is one `Finding`; nothing here touches the
  * traffic itself.
  */
-import { declaredResponse, type ServiceModel } from 'dataapi/model';
+import { declaredResponse, type ServiceModel, type WarningCode } from 'dataapi/model';
 import type { Redactor } from 'dataapi/runtime/shared';
 import { checkDefinition, type CheckName } from '../checks/registry.ts';
 import { RETRY_DEFAULTS, type ContractConfig } from '../config.ts';
@@ -33,7 +33,7 @@ export interface Finding {
   excerpt?: string;
   /** JSON pointer and code of the description's fault (warnings). */
   pointer?: string;
-  code?: string;
+  code?: WarningCode;
 }
 
 export interface Judgement {

@@ -4,18 +4,19 @@
  * is repaired or ignored and the run goes on: a description written by others is never a reason
  * to crash.
  */
+import type { ModelFindingCode } from '../../model/diagnostics.ts';
 import type { Finding } from '../../model/types.ts';
 import type { LoadedSpec } from '../load.ts';
 
 export class Findings {
-  private readonly list: Finding[] = [];
+  private readonly list: Finding<ModelFindingCode>[] = [];
   private readonly seen = new Set<string>();
   /** The operation the findings being added concern (set while an operation is read). */
   operation: string | undefined;
 
   constructor(private readonly spec: Pick<LoadedSpec, 'file' | 'locate'>) {}
 
-  add(code: string, pointer: string, message: string, operation = this.operation): void {
+  add(code: ModelFindingCode, pointer: string, message: string, operation = this.operation): void {
     const key = `${code}\u0000${pointer}\u0000${operation ?? ''}`;
     if (this.seen.has(key)) return;
     this.seen.add(key);
@@ -31,7 +32,7 @@ export class Findings {
   }
 
   /** Every finding, ordered by pointer, then code (deterministic output). */
-  all(): Finding[] {
+  all(): Finding<ModelFindingCode>[] {
     return [...this.list].sort(
       (a, b) =>
         (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : 0) ||

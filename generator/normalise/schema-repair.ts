@@ -5,6 +5,7 @@
  * items, 2019-09 `$recursiveRef`/`$recursiveAnchor`, patterns JavaScript cannot compile, unknown
  * `type` names, and bounds that are not numbers.
  */
+import type { ModelFindingCode } from '../../model/diagnostics.ts';
 import type { Findings } from './findings.ts';
 
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object', 'null']);
@@ -43,7 +44,7 @@ export function repairKeyword(
   findings: Findings,
   recursion: string | undefined,
 ): Repair {
-  const drop = (code: string, message: string): Repair => {
+  const drop = (code: ModelFindingCode, message: string): Repair => {
     findings.add(code, at, message);
     return DROP;
   };

@@ -9,6 +9,7 @@ import {
   joinPointer,
   splitPointer,
   type Finding,
+  type FindingCode,
   type JsonSchema,
   type Operation,
   type Response,
@@ -119,7 +120,7 @@ type Check = ((value: unknown) => boolean) & { errors?: unknown };
 function compileOrReport(
   validator: SchemaValidator,
   schema: JsonSchema,
-  report: (code: string, pointer: string, message: string) => void,
+  report: (code: FindingCode, pointer: string, message: string) => void,
   pointer: string,
 ): Check | undefined {
   try {
@@ -172,10 +173,27 @@ export function xmlBodyOf(model: SchemaRoot, r: Response | undefined): XmlBody |
 const mediaPointer = (op: Operation, r: Response) =>
   joinPointer(...splitPointer(op.pointer), 'responses', r.status, 'content', r.mediaType ?? '');
 
+/** What building one operation's mock needs: the run's model, options, validator and findings. */
+interface BuildContext {
+  model: ServiceModel;
+  seed: number;
+  mode: NonNullable<CatalogueOptions['invalidExamples']>;
+  validator: SchemaValidator;
+  report: (code: FindingCode, pointer: string, message: string, op?: Operation) => void;
+  /** An example that does not match its schema: an error in strict mode, else a finding. */
+  refuse: (message: string, pointer: string, op: Operation) => void;
+}
+
 export function buildCatalogue(model: ServiceModel, options: CatalogueOptions): Catalogue {
-  const { seed } = options;
+  const ctx = buildContext(model, options);
+  const build = (op: Operation) => buildOperation(ctx, op);
+  if ((options.check ?? 'start') === 'start' || ctx.mode === 'error') return buildAll(model, build);
+  return buildOnFirstUse(model, build);
+}
+
+function buildContext(model: ServiceModel, options: CatalogueOptions): BuildContext {
   const mode = options.invalidExamples ?? 'sample';
-  const report = (code: string, pointer: string, message: string, op?: Operation) => {
+  const report: BuildContext['report'] = (code, pointer, message, op) => {
     options.onFinding?.({
       code,
       message,
@@ -184,85 +202,30 @@ export function buildCatalogue(model: ServiceModel, options: CatalogueOptions): 
       ...(op ? { operation: op.id } : {}),
     });
   };
-  const refuse = (message: string, pointer: string, op: Operation) => {
-    if (mode === 'error') throw new MockExampleError(message);
-    options.onSkip?.(message);
-    report('example-invalid', pointer, message, op);
+  return {
+    model,
+    seed: options.seed,
+    mode,
+    // Taken on first use, not here: the model's Ajv is made lazily (first-use mode starts sooner).
+    get validator() {
+      return validatorFor(model);
+    },
+    report,
+    refuse: (message, pointer, op) => {
+      if (mode === 'error') throw new MockExampleError(message);
+      options.onSkip?.(message);
+      report('example-invalid', pointer, message, op);
+    },
   };
-  const build = (op: Operation): OperationMock => {
-    // Taken here, not before: the model's Ajv is made on first use (first-use mode starts sooner).
-    const validator = validatorFor(model);
-    const success = op.success;
-    const schema = success?.schema;
-    const opSeed = (hashText(op.id) ^ seed) >>> 0;
-    const sampleSchema = op.envelope ? op.payloadSchema : schema;
-    const sampled = () =>
-      asMedia(
-        success?.kind,
-        sampleSchema === undefined ? null : sample(model, sampleSchema, { seed: opSeed }),
-        xmlBodyOf(model, success),
-      );
-    const at = success ? mediaPointer(op, success) : op.pointer;
-    const check =
-      schema !== undefined && success?.kind === 'json'
-        ? compileOrReport(validator, schema, (c, p, m) => report(c, p, m, op), `${at}/schema`)
-        : undefined;
-    const byName = new Map<string, Canned>();
-    for (const example of success?.examples ?? []) {
-      if (check && !check(example.value)) {
-        const instead = mode === 'sample' ? 'answered with a schema sample instead' : 'left out';
-        refuse(
-          `mock: example ${JSON.stringify(example.name)} of operation ${op.id} (${op.method.toUpperCase()} ${op.path}) does not match its response schema (${instead}):\n  ${describeErrors(check.errors as never, example.value).join('\n  ')}`,
-          `${at}/examples/${escapeToken(example.name)}`,
-          op,
-        );
-        if (mode === 'sample') byName.set(example.name, canned(example.name, sampled(), {}));
-        continue;
-      }
-      byName.set(
-        example.name,
-        split(op, example.name, asMedia(success?.kind, example.value, xmlBodyOf(model, success))),
-      );
-    }
-    // Error examples too: a wrong one would mislead whoever reads the spec.
-    for (const response of op.responses) {
-      // By status: a model read back from JSON holds the success response as a copy.
-      if (
-        response.status === success?.status ||
-        response.schema === undefined ||
-        response.kind !== 'json'
-      )
-        continue;
-      const where = mediaPointer(op, response);
-      const checkError = compileOrReport(
-        validator,
-        response.schema,
-        (c, p, m) => report(c, p, m, op),
-        `${where}/schema`,
-      );
-      for (const example of response.examples) {
-        if (checkError && !checkError(example.value)) {
-          refuse(
-            `mock: example ${JSON.stringify(example.name)} of operation ${op.id} (${op.method.toUpperCase()} ${op.path}), response ${response.status}, does not match its schema:\n  ${describeErrors(checkError.errors as never, example.value).join('\n  ')}`,
-            `${where}/examples/${escapeToken(example.name)}`,
-            op,
-          );
-        }
-      }
-    }
-    const fallback: Canned = byName.values().next().value ?? canned('sample', sampled(), {});
-    return {
-      op,
-      fallback,
-      byName,
-      names: [...byName.keys()],
-      sampleSchema,
-      failurePayload: failurePayload(model, op, check, fallback),
-      seed: opSeed,
-    };
-  };
-  if ((options.check ?? 'start') === 'start' || mode === 'error')
-    return new Map(model.operations.map((op) => [op.id, build(op)]));
+}
+
+/** Every operation at start-up. */
+function buildAll(model: ServiceModel, build: (op: Operation) => OperationMock): Catalogue {
+  return new Map(model.operations.map((op) => [op.id, build(op)]));
+}
+
+/** Each operation the first time it is asked for. */
+function buildOnFirstUse(model: ServiceModel, build: (op: Operation) => OperationMock): Catalogue {
   const ops = new Map(model.operations.map((op) => [op.id, op]));
   const built = new Map<string, OperationMock>();
   return {
@@ -273,6 +236,103 @@ export function buildCatalogue(model: ServiceModel, options: CatalogueOptions): 
       return mock;
     },
   };
+}
+
+function buildOperation(ctx: BuildContext, op: Operation): OperationMock {
+  const { model } = ctx;
+  const success = op.success;
+  const opSeed = (hashText(op.id) ^ ctx.seed) >>> 0;
+  const sampleSchema = op.envelope ? op.payloadSchema : success?.schema;
+  const sampled = () =>
+    asMedia(
+      success?.kind,
+      sampleSchema === undefined ? null : sample(model, sampleSchema, { seed: opSeed }),
+      xmlBodyOf(model, success),
+    );
+  const check = successCheck(ctx, op);
+  const byName = successExamples(ctx, op, check, sampled);
+  checkErrorExamples(ctx, op);
+  const fallback: Canned = byName.values().next().value ?? canned('sample', sampled(), {});
+  return {
+    op,
+    fallback,
+    byName,
+    names: [...byName.keys()],
+    sampleSchema,
+    failurePayload: failurePayload(model, op, check, fallback),
+    seed: opSeed,
+  };
+}
+
+/** The success response's JSON schema, compiled (undefined when there is none, or it cannot be). */
+function successCheck(ctx: BuildContext, op: Operation): Check | undefined {
+  const success = op.success;
+  const schema = success?.schema;
+  if (schema === undefined || success?.kind !== 'json') return undefined;
+  return compileOrReport(
+    ctx.validator,
+    schema,
+    (c, p, m) => ctx.report(c, p, m, op),
+    `${mediaPointer(op, success)}/schema`,
+  );
+}
+
+/** The success examples by name; one that does not match its schema is refused or replaced. */
+function successExamples(
+  ctx: BuildContext,
+  op: Operation,
+  check: Check | undefined,
+  sampled: () => unknown,
+): Map<string, Canned> {
+  const success = op.success;
+  const at = success ? mediaPointer(op, success) : op.pointer;
+  const byName = new Map<string, Canned>();
+  for (const example of success?.examples ?? []) {
+    if (check && !check(example.value)) {
+      const instead = ctx.mode === 'sample' ? 'answered with a schema sample instead' : 'left out';
+      ctx.refuse(
+        `mock: example ${JSON.stringify(example.name)} of operation ${op.id} (${op.method.toUpperCase()} ${op.path}) does not match its response schema (${instead}):\n  ${describeErrors(check.errors as never, example.value).join('\n  ')}`,
+        `${at}/examples/${escapeToken(example.name)}`,
+        op,
+      );
+      if (ctx.mode === 'sample') byName.set(example.name, canned(example.name, sampled(), {}));
+      continue;
+    }
+    byName.set(
+      example.name,
+      split(op, example.name, asMedia(success?.kind, example.value, xmlBodyOf(ctx.model, success))),
+    );
+  }
+  return byName;
+}
+
+/** Error examples too: a wrong one would mislead whoever reads the spec. */
+function checkErrorExamples(ctx: BuildContext, op: Operation): void {
+  for (const response of op.responses) {
+    // By status: a model read back from JSON holds the success response as a copy.
+    if (
+      response.status === op.success?.status ||
+      response.schema === undefined ||
+      response.kind !== 'json'
+    )
+      continue;
+    const where = mediaPointer(op, response);
+    const checkError = compileOrReport(
+      ctx.validator,
+      response.schema,
+      (c, p, m) => ctx.report(c, p, m, op),
+      `${where}/schema`,
+    );
+    for (const example of response.examples) {
+      if (checkError && !checkError(example.value)) {
+        ctx.refuse(
+          `mock: example ${JSON.stringify(example.name)} of operation ${op.id} (${op.method.toUpperCase()} ${op.path}), response ${response.status}, does not match its schema:\n  ${describeErrors(checkError.errors as never, example.value).join('\n  ')}`,
+          `${where}/examples/${escapeToken(example.name)}`,
+          op,
+        );
+      }
+    }
+  }
 }
 
 /** null if the body schema takes a null payload, else an empty list, else the fallback's payload. */

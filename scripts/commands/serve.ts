@@ -82,110 +82,180 @@ async function loadExampleHandlers(model: ServiceModel): Promise<Record<string, 
   return exampleHandlers(model, { invalidExamples: 'sample' });
 }
 
+/** The flags, checked (bad input is a UsageError: exit 2). */
+interface ServeOptions {
+  port: number;
+  host: string;
+  handlersDir: string | undefined;
+  exampleHandlers: boolean;
+  keysFile: string | undefined;
+  insecureAnyKey: boolean;
+  redisUrl: string | undefined;
+  failure: 'open' | 'closed';
+  spec: string | undefined;
+  docs: boolean;
+  dir: string;
+  level: string;
+  shutdownMs: number;
+}
+
+type Keys = Awaited<ReturnType<typeof resolveKeys>>;
+
+/** What the banner counts: operations, and how many are answered by which handlers. */
+interface Counts {
+  operations: number;
+  handlers: number;
+  examples: number;
+}
+
+function parseServeFlags(argv: string[]): ServeOptions {
+  const { values } = parseFlags(
+    argv,
+    {
+      port: { type: 'string', default: process.env.PORT ?? '8080' },
+      host: { type: 'string', default: '127.0.0.1' },
+      handlers: { type: 'string' },
+      'example-handlers': { type: 'boolean', default: false },
+      'keys-file': { type: 'string' },
+      'insecure-any-key': { type: 'boolean', default: false },
+      redis: { type: 'string' },
+      'redis-failure': { type: 'string', default: 'open' },
+      spec: { type: 'string' },
+      'no-docs': { type: 'boolean', default: false },
+      dir: { type: 'string', default: 'generated' },
+      'log-level': { type: 'string', default: 'info' },
+      'shutdown-timeout': { type: 'string', default: '10000' },
+    },
+    usage,
+  );
+  const port = portOf(values.port as string);
+  const failure = values['redis-failure'] as string;
+  if (failure !== 'open' && failure !== 'closed') {
+    throw new UsageError(`--redis-failure must be open or closed, got ${JSON.stringify(failure)}`);
+  }
+  const level = values['log-level'] as string;
+  if (!LEVELS.has(level))
+    throw new UsageError(`--log-level must be one of ${[...LEVELS].join(', ')}`);
+  const shutdownMs = Number(values['shutdown-timeout']);
+  if (!Number.isInteger(shutdownMs) || shutdownMs < 0) {
+    throw new UsageError('--shutdown-timeout must be a whole number of milliseconds');
+  }
+  return {
+    port,
+    host: values.host as string,
+    handlersDir: values.handlers as string | undefined,
+    exampleHandlers: values['example-handlers'] === true,
+    keysFile: values['keys-file'] as string | undefined,
+    insecureAnyKey: values['insecure-any-key'] === true,
+    redisUrl: values.redis as string | undefined,
+    failure,
+    spec: values.spec as string | undefined,
+    docs: values['no-docs'] !== true,
+    dir: values.dir as string,
+    level,
+    shutdownMs,
+  };
+}
+
+/** --redis, else $REDIS_URL: a redis:// or rediss:// URL. */
+function redisUrlOf(o: ServeOptions): string | undefined {
+  const redisUrl = o.redisUrl ?? (process.env.REDIS_URL || undefined);
+  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
+    throw new UsageError('--redis (or REDIS_URL) must be a redis:// or rediss:// URL');
+  }
+  return redisUrl;
+}
+
+/** The integrator's handlers, then (--example-handlers) the mock's for the operations left. */
+async function collectHandlers(
+  o: ServeOptions,
+  model: ServiceModel,
+  counts: Counts,
+): Promise<Record<string, Handler>> {
+  const handlers = await loadHandlerDir(
+    o.handlersDir ?? 'handlers',
+    o.handlersDir !== undefined,
+    model,
+  );
+  counts.handlers = Object.keys(handlers).length;
+  if (o.exampleHandlers) {
+    const examples = await loadExampleHandlers(model);
+    for (const [id, handler] of Object.entries(examples))
+      if (!(id in handlers)) {
+        handlers[id] = handler;
+        counts.examples++;
+      }
+  }
+  return handlers;
+}
+
+/** The service app on the generated model, the handlers, the keys, Redis and /docs. */
+async function buildServeApp(
+  o: ServeOptions,
+  keys: Keys,
+  redisUrl: string | undefined,
+  counts: Counts,
+) {
+  const model = await readGeneratedModel(o.dir, 'server stubs');
+  counts.operations = model.operations.length;
+  const handlers = await collectHandlers(o, model, counts);
+  const document = o.docs
+    ? await loadDocument(o.spec ?? 'spec/openapi.yaml', o.spec !== undefined)
+    : undefined;
+  if (keys.mode === 'any') process.stderr.write(INSECURE_BANNER);
+  const { createServiceApp } = await import('../../runtime/server/app.ts');
+  const { app } = await createServiceApp({
+    model,
+    handlers,
+    ...(keys.mode === 'any' ? { insecureAnyKey: true } : { verifyKey: keys.verify as VerifyKey }),
+    ...(redisUrl ? { redisUrl } : {}),
+    onRedisError: o.failure,
+    ...(document ? { document } : {}),
+    logLevel: o.level,
+  });
+  if (keys.mode === 'any') app.log.warn('--insecure-any-key: any non-empty key is accepted');
+  return app;
+}
+
+/** What is listening, and how: printed once the server is up. */
+function banner(
+  url: string,
+  counts: Counts,
+  keys: Keys,
+  rate: { redisUrl: string | undefined; failure: string },
+  hasDocs: boolean,
+): string {
+  const { operations, handlers, examples } = counts;
+  return (
+    `dataapi serve: listening on ${url}\n` +
+    `  operations: ${operations} (${handlers} with a handler${examples ? `, ${examples} answered from the description's examples` : ''}${handlers + examples < operations ? '; the others answer 501' : ''})\n` +
+    `  keys: ${keys.describe}\n` +
+    `  rate limits: ${rate.redisUrl ? `Redis (failure: ${rate.failure})` : 'in this process only'}\n` +
+    `  health: ${url}/healthz, ${url}/readyz${hasDocs ? `; docs: ${url}/docs` : ''}\n`
+  );
+}
+
+async function run(argv: string[]): Promise<number> {
+  const o = parseServeFlags(argv);
+  const keys = await resolveKeys({
+    ...(o.keysFile !== undefined ? { keysFile: o.keysFile } : {}),
+    insecureAnyKey: o.insecureAnyKey,
+    env: process.env,
+  });
+  const redisUrl = redisUrlOf(o);
+  const counts: Counts = { operations: 0, handlers: 0, examples: 0 };
+  const started = await buildAndListen('serve', () => buildServeApp(o, keys, redisUrl, counts), {
+    port: o.port,
+    host: o.host,
+  });
+  if ('exitCode' in started) return started.exitCode;
+  const { app, url } = started;
+  const hasDocs = app.hasRoute({ method: 'GET', url: '/docs' });
+  process.stderr.write(banner(url, counts, keys, { redisUrl, failure: o.failure }, hasDocs));
+  return stopOnSignals(app, o.shutdownMs);
+}
+
 export const command: Command = {
   usage,
-  run: (argv) =>
-    guard(async () => {
-      const { values } = parseFlags(
-        argv,
-        {
-          port: { type: 'string', default: process.env.PORT ?? '8080' },
-          host: { type: 'string', default: '127.0.0.1' },
-          handlers: { type: 'string' },
-          'example-handlers': { type: 'boolean', default: false },
-          'keys-file': { type: 'string' },
-          'insecure-any-key': { type: 'boolean', default: false },
-          redis: { type: 'string' },
-          'redis-failure': { type: 'string', default: 'open' },
-          spec: { type: 'string' },
-          'no-docs': { type: 'boolean', default: false },
-          dir: { type: 'string', default: 'generated' },
-          'log-level': { type: 'string', default: 'info' },
-          'shutdown-timeout': { type: 'string', default: '10000' },
-        },
-        usage,
-      );
-      const port = portOf(values.port as string);
-      const failure = values['redis-failure'] as string;
-      if (failure !== 'open' && failure !== 'closed') {
-        throw new UsageError(
-          `--redis-failure must be open or closed, got ${JSON.stringify(failure)}`,
-        );
-      }
-      const level = values['log-level'] as string;
-      if (!LEVELS.has(level))
-        throw new UsageError(`--log-level must be one of ${[...LEVELS].join(', ')}`);
-      const shutdownMs = Number(values['shutdown-timeout']);
-      if (!Number.isInteger(shutdownMs) || shutdownMs < 0) {
-        throw new UsageError('--shutdown-timeout must be a whole number of milliseconds');
-      }
-      const keys = await resolveKeys({
-        ...(values['keys-file'] !== undefined ? { keysFile: values['keys-file'] as string } : {}),
-        insecureAnyKey: values['insecure-any-key'] === true,
-        env: process.env,
-      });
-      const redisUrl = (values.redis as string | undefined) ?? (process.env.REDIS_URL || undefined);
-      if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
-        throw new UsageError('--redis (or REDIS_URL) must be a redis:// or rediss:// URL');
-      }
-
-      let handlerCount = 0;
-      let exampleCount = 0;
-      let operations = 0;
-      const started = await buildAndListen(
-        'serve',
-        async () => {
-          const model = await readGeneratedModel(values.dir as string, 'server stubs');
-          operations = model.operations.length;
-          const handlers = await loadHandlerDir(
-            (values.handlers as string | undefined) ?? 'handlers',
-            values.handlers !== undefined,
-            model,
-          );
-          handlerCount = Object.keys(handlers).length;
-          if (values['example-handlers'] === true) {
-            const examples = await loadExampleHandlers(model);
-            for (const [id, handler] of Object.entries(examples))
-              if (!(id in handlers)) {
-                handlers[id] = handler;
-                exampleCount++;
-              }
-          }
-          const document =
-            values['no-docs'] === true
-              ? undefined
-              : await loadDocument(
-                  (values.spec as string | undefined) ?? 'spec/openapi.yaml',
-                  values.spec !== undefined,
-                );
-          if (keys.mode === 'any') process.stderr.write(INSECURE_BANNER);
-          const { createServiceApp } = await import('../../runtime/server/app.ts');
-          const { app } = await createServiceApp({
-            model,
-            handlers,
-            ...(keys.mode === 'any'
-              ? { insecureAnyKey: true }
-              : { verifyKey: keys.verify as VerifyKey }),
-            ...(redisUrl ? { redisUrl } : {}),
-            onRedisError: failure,
-            ...(document ? { document } : {}),
-            logLevel: level,
-          });
-          if (keys.mode === 'any')
-            app.log.warn('--insecure-any-key: any non-empty key is accepted');
-          return app;
-        },
-        { port, host: values.host as string },
-      );
-      if ('exitCode' in started) return started.exitCode;
-      const { app, url } = started;
-      process.stderr.write(
-        `dataapi serve: listening on ${url}\n` +
-          `  operations: ${operations} (${handlerCount} with a handler${exampleCount ? `, ${exampleCount} answered from the description's examples` : ''}${handlerCount + exampleCount < operations ? '; the others answer 501' : ''})\n` +
-          `  keys: ${keys.describe}\n` +
-          `  rate limits: ${redisUrl ? `Redis (failure: ${failure})` : 'in this process only'}\n` +
-          `  health: ${url}/healthz, ${url}/readyz${app.hasRoute({ method: 'GET', url: '/docs' }) ? `; docs: ${url}/docs` : ''}\n`,
-      );
-      return stopOnSignals(app, shutdownMs);
-    }),
+  run: (argv) => guard(() => run(argv)),
 };

@@ -17,7 +17,7 @@ it('does not send a form example its schema refuses, and warns about it', async 
   const warnings = requestWarnings(model, op);
   expect(warnings.map((w) => [w.code, w.pointer])).toEqual([
     [
-      'invalid-example',
+      'example-invalid',
       '/paths/~1hooks/post/requestBody/content/application~1x-www-form-urlencoded/examples/broken',
     ],
   ]);

@@ -1,0 +1,106 @@
+/**
+ * The generated suite run through vitest's Node API, with the target provided to the workers and
+ * a collector among the reporters (the contract runner's last step but the reports).
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { toFileStem } from 'dataapi/model';
+import type { Collector } from './collector.ts';
+import type { ContractConfig } from './config.ts';
+import { modelFromJson } from './model-plugin.ts';
+import { vitestReporters, VITEST_FILES } from './reports/index.ts';
+
+/** What of a run the suite needs. */
+export interface SuiteRun {
+  o: { shard?: string; reporters?: string[] };
+  root: string;
+  generatedDir: string;
+  only: string[] | undefined;
+  reportDir: string;
+  out: NodeJS.WritableStream;
+}
+
+/** The suite's vitest config beside this module: vitest.config.ts in the sources, .js when built. */
+const VITEST_CONFIG = fileURLToPath(
+  new URL(`./vitest.config${path.extname(fileURLToPath(import.meta.url))}`, import.meta.url),
+);
+
+/** Runs the generated suite through vitest's Node API; the collector receives the results. */
+export async function runSuite(
+  run: SuiteRun,
+  config: ContractConfig,
+  collector: Collector,
+  maxWorkers: number | undefined,
+): Promise<void> {
+  const { o, root, only, reportDir, out } = run;
+  const { startVitest } = await import('vitest/node');
+  const filters = (only ?? []).map((id) => `/${toFileStem(id, 'operation')}.test.ts`);
+  await keepingExitCode(async () => {
+    const vitest = await startVitest(
+      'test',
+      filters,
+      {
+        root,
+        config: VITEST_CONFIG,
+        ...suiteFiles(root, run.generatedDir),
+        watch: false,
+        run: true,
+        passWithNoTests: false,
+        ...(o.shard ? { shard: o.shard } : {}),
+        ...(maxWorkers !== undefined ? { maxWorkers } : {}),
+        reporters: [...vitestReporters(o.reporters, out), collector] as never,
+        outputFile: {
+          junit: path.join(reportDir, VITEST_FILES.junit),
+          json: path.join(reportDir, VITEST_FILES.json),
+        },
+      },
+      {
+        plugins: [modelFromJson(run.generatedDir)],
+        test: { provide: { dataapiContract: config } },
+      },
+    );
+    await vitest.close();
+  });
+}
+
+/**
+ * vitest sets process.exitCode when a test fails; the run decides its own exit code (a failed
+ * contract test is a report, not the process failing here), so the caller's is kept.
+ */
+async function keepingExitCode(body: () => Promise<void>): Promise<void> {
+  const saved = process.exitCode;
+  await body();
+  process.exitCode = saved;
+}
+
+/**
+ * The suite's test files for vitest when they are not the project's generated/ (a `--spec` cache
+ * folder under node_modules): included explicitly, and transformed rather than loaded as a
+ * dependency.
+ */
+function suiteFiles(root: string, generatedDir: string): Record<string, unknown> {
+  if (generatedDir === path.join(root, 'generated')) return {};
+  const rel = path.relative(root, generatedDir).split(path.sep).join('/');
+  const outside = rel.startsWith('..');
+  return {
+    ...(outside ? { dir: generatedDir } : {}),
+    include: [`${outside ? '' : `${rel}/`}contract-tests/**/*.test.ts`],
+    exclude: [],
+    server: { deps: { inline: [/contract-tests\/.*\.test\.ts$/, /generated\/(model|mock)/] } },
+  };
+}
+
+/** A description this large runs its files on one worker per core (see workersFor). */
+export const LARGE_SUITE = 500;
+
+/**
+ * Workers for the suite: the config's 8 (the files mostly wait on the network and on rate-limit
+ * windows), except for a large description, where each worker's own copy of the model and of the
+ * validators it compiles cost hundreds of MiB and the work is CPU-bound: one worker per core
+ * (GitHub's 1,223 operations: 8 workers peaked at 2.2 GiB).
+ */
+export function workersFor(operations: number): number | undefined {
+  if (operations < LARGE_SUITE) return undefined;
+  return Math.max(1, Math.min(8, os.availableParallelism()));
+}
