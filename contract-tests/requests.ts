@@ -19,6 +19,7 @@ import {
   createSchemaValidator,
   describeErrors,
   directionalErrors,
+  encodeForm,
   placeCredential,
   validatorFor,
   type ErrorObject,
@@ -293,10 +294,8 @@ export function serialise(op: Operation, spec: RequestSpec, o: SerialiseOptions)
     } else if (op.body.kind === 'multipart' || op.body.kind === 'form') {
       if (op.body.kind === 'form') {
         headers['content-type'] = 'application/x-www-form-urlencoded';
-        const pairs = Object.entries((body ?? {}) as Obj).flatMap(([k, v]) =>
-          (Array.isArray(v) ? v : [v]).map((x): [string, string] => [k, scalar(x)]),
-        );
-        payload = new URLSearchParams(pairs).toString();
+        // Per the body's encoding (deepObject, explode, delimited); object fields never as JSON.
+        payload = encodeForm((body ?? {}) as Obj, op.body.encoding);
       } else {
         const form = multipart(multipartParts(body, op.body.fileFields));
         headers['content-type'] = form.contentType;

@@ -153,7 +153,14 @@ export interface RequestBody {
   fileFields: string[];
   examples: NamedExample[];
   description?: string;
+  /**
+   * A form body's `encoding`: how each field is written (style form, spaceDelimited,
+   * pipeDelimited or deepObject; explode). Absent when the description gives none.
+   */
+  encoding?: Record<string, { style?: FormStyle; explode?: boolean }>;
 }
+
+export type FormStyle = 'form' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject';
 
 export type ResponseKind = 'json' | 'sse' | 'text' | 'binary' | 'empty';
 

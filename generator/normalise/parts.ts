@@ -5,6 +5,7 @@ import type {
   Parameter,
   ParameterLocation,
   Parameters,
+  FormStyle,
   RequestBody,
   Response,
   ResponseKind,
@@ -260,7 +261,28 @@ export function readBody(
       .sort(),
     examples: readExamples(doc, media),
     ...(typeof body['description'] === 'string' ? { description: body['description'] } : {}),
+    ...formEncoding(mediaType, media['encoding']),
   };
+}
+
+const FORM_STYLES = new Set(['form', 'spaceDelimited', 'pipeDelimited', 'deepObject']);
+
+/** A form body's per-field style and explode (what serialising and decoding need of `encoding`). */
+function formEncoding(mediaType: string, encoding: unknown): Pick<RequestBody, 'encoding'> {
+  if (bodyKind(mediaType) !== 'form' || !isObject(encoding)) return {};
+  const out: NonNullable<RequestBody['encoding']> = {};
+  for (const [name, e] of Object.entries(encoding)) {
+    if (!isObject(e)) continue;
+    const style =
+      typeof e['style'] === 'string' && FORM_STYLES.has(e['style']) ? e['style'] : undefined;
+    const explode = typeof e['explode'] === 'boolean' ? e['explode'] : undefined;
+    if (style === undefined && explode === undefined) continue;
+    out[name] = {
+      ...(style !== undefined ? { style: style as FormStyle } : {}),
+      ...(explode !== undefined ? { explode } : {}),
+    };
+  }
+  return Object.keys(out).length > 0 ? { encoding: out } : {};
 }
 
 function bodyPointer(op: Obj, pointer: string): string {

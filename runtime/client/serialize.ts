@@ -10,6 +10,7 @@ import {
   type PathSerializer,
 } from 'openapi-fetch';
 import type { KeyTransport, Operation, Parameter } from 'dataapi/model';
+import { encodeForm } from '../shared/form.ts';
 
 type Style = 'simple' | 'label' | 'matrix' | 'form' | 'spaceDelimited' | 'pipeDelimited';
 
@@ -84,9 +85,7 @@ export function bodySerializerFor(op: Operation): (body: unknown) => unknown {
   return (body) => {
     if (body instanceof FormData || body instanceof Blob || body instanceof Uint8Array) return body;
     if (kind === 'form' && typeof body === 'object' && body !== null)
-      return new URLSearchParams(
-        Object.entries(body as Record<string, unknown>).map(([k, v]) => [k, String(v)]),
-      ).toString();
+      return encodeForm(body as Record<string, unknown>, op.body?.encoding);
     if (kind === 'text' || typeof body === 'string')
       return typeof body === 'string' ? body : String(body);
     return JSON.stringify(body);

@@ -69,17 +69,60 @@ function chooseFrom(ctx: Ctx, e: Effective, depth: number): Arb {
   const base: Obj = { ...e.s };
   if (rest.length > 0) base.allOf = rest.map((c) => ({ [c.kind]: c.options }));
   const disc = isObject(e.s.discriminator) ? e.s.discriminator : undefined;
-  const branches = first!.options.map((option) => {
+  const own = first!.kind === 'oneOf' ? ownTags(ctx, first!.options) : [];
+  const branches = first!.options.map((option, i) => {
     const parts: JsonSchema[] = [base, option];
     const tag = disc ? discriminatorValue(disc, option) : undefined;
     if (tag !== undefined && typeof disc!.propertyName === 'string')
       parts.push({ properties: { [disc!.propertyName]: { const: tag } } });
+    else if (own[i]) parts.push(own[i] as JsonSchema);
     return { allOf: parts } as JsonSchema;
   });
+  const told = branches.filter((_, i) => own[i] !== false);
+  if (told.length > 0 && told.length < branches.length)
+    branches.splice(0, branches.length, ...told);
   // Past the full depth, the first option only: recursive unions stay finite.
   const usable = depth >= ctx.o.fullDepth ? branches.slice(0, 1) : branches;
   const arbs = usable.map((b) => build(ctx, b, depth + 1));
   return arbs.length === 1 ? arbs[0]! : fc.oneof(...arbs);
+}
+
+/** The `const`/`enum` values each option gives a property (undefined: it does not restrict it). */
+function tagValues(ctx: Ctx, option: JsonSchema): Map<string, unknown[]> {
+  const out = new Map<string, unknown[]>();
+  const props = effective(ctx.model, option).s.properties;
+  if (!isObject(props)) return out;
+  for (const [name, sub] of Object.entries(props)) {
+    const p = effective(ctx.model, sub as JsonSchema).s;
+    if ('const' in p) out.set(name, [p.const]);
+    else if (Array.isArray(p.enum)) out.set(name, p.enum);
+  }
+  return out;
+}
+
+/**
+ * Options of a `oneOf` told apart by a `const`/`enum` property (no discriminator): each option's
+ * sample takes that property, with a value no other option admits there, so it matches exactly
+ * one option (`keypress` in two options' enums would match both; an option whose tag is optional
+ * would look like another without it). Undefined for an option with no such property, false for
+ * one whose every value there another option takes too (sampled only when no other is left).
+ */
+function ownTags(ctx: Ctx, options: JsonSchema[]): (Obj | false | undefined)[] {
+  const tags = options.map((o) => tagValues(ctx, o));
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  return tags.map((mine, i) => {
+    for (const [name, values] of mine) {
+      // An option that says nothing of the property admits every value there: no tag tells it apart.
+      if (tags.some((t, j) => j !== i && !t.has(name))) continue;
+      const unique = values.filter(
+        (v) => !tags.some((t, j) => j !== i && t.get(name)!.some((w) => same(v, w))),
+      );
+      if (unique.length > 0) return { required: [name], properties: { [name]: { enum: unique } } };
+      // Every value it allows there another option allows too: its values may match both.
+      return false;
+    }
+    return undefined;
+  });
 }
 
 /** The discriminator value naming an option: its mapping key, else its component's name. */

@@ -19,6 +19,7 @@ import { cookieCheck } from './cookies.ts';
 import { toRoutePath } from './routes.ts';
 import { carriesJson, complex, itemsOf, typesOf } from './schema-types.ts';
 import { validatorsFor } from './validation.ts';
+import { formEncodingDecoders } from './form-encoding.ts';
 
 type Bag = Record<string, unknown>;
 /** The query's values as sent (still percent-encoded), by decoded name. */
@@ -288,7 +289,15 @@ export function installParamDecoding(app: FastifyInstance, model: ServiceModel):
             .filter(([, sub]) => typesOf(model, sub).has('object'))
             .map(([name]) => name)
         : [];
-    if (steps.length === 0 && !bodyRequired && !cookies && formObjects.length === 0) return;
+    const formSteps = formEncodingDecoders(model, op);
+    if (
+      steps.length === 0 &&
+      !bodyRequired &&
+      !cookies &&
+      formObjects.length === 0 &&
+      formSteps.length === 0
+    )
+      return;
     appendHook(routeOptions, 'preValidation', async (request) => {
       cookies?.(request);
       if (bodyRequired && !hasBody(request))
@@ -296,8 +305,10 @@ export function installParamDecoding(app: FastifyInstance, model: ServiceModel):
           outcome: 'invalid_parameters',
         });
       const body = request.body as Bag | undefined;
-      if (typeof body === 'object' && body !== null)
+      if (typeof body === 'object' && body !== null) {
+        for (const step of formSteps) step(body);
         for (const name of formObjects) gatherDeep(body, name, true);
+      }
       const raw = rawQueryOf(request.url);
       for (const { where, decode } of steps) {
         const bag = request[where] as Bag | undefined;

@@ -29,6 +29,7 @@ export type {
   ValidatorOptions,
 } from 'dataapi/model/validate';
 export * from './credentials.ts';
+export { encodeForm, formPairs, type FormEncoding } from './form.ts';
 export {
   isXmlMedia,
   toXml,
