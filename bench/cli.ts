@@ -33,7 +33,7 @@ route and Prism, and writes the medians, ratios and targets to BENCHMARKS.md. No
   --only IDS    comma-separated subset of: ${BENCHMARK_IDS.join(', ')}
                 (the other sections are kept; the header says which come from which run)
   --runs N      measured runs per figure (median reported)   default 3 (quick: 1); the
-                contract suites of GitHub and Box repeat at most 3 and 2 times
+                contract suites of GitHub and Box run at most twice
   --warmup N    warm-up runs before measuring                default 1 (quick: 0)
   --out FILE    report file                                   default BENCHMARKS.md
 
