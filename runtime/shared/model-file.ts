@@ -23,5 +23,23 @@ export async function readModelFile(generatedDir: string): Promise<ServiceModel>
   } catch {
     throw new MissingModelError(file);
   }
-  return JSON.parse(text) as ServiceModel;
+  const model = JSON.parse(text) as ServiceModel;
+  if (isStale(model)) throw new StaleModelError(file);
+  return model;
+}
+
+/**
+ * A model.json written by an earlier dataapi (parameters as one flat list, before they were
+ * grouped by location): read as it is, a command would crash far from the cause.
+ */
+function isStale(model: ServiceModel): boolean {
+  return (model.operations ?? []).some((op) => Array.isArray(op.parameters));
+}
+
+/** A model.json of an earlier model shape: the same remedy as a missing one. */
+export class StaleModelError extends MissingModelError {
+  constructor(file: string) {
+    super(file);
+    this.message = `${path.relative(process.cwd(), file) || file} was written by an earlier dataapi: run \`dataapi generate\` again`;
+  }
 }
