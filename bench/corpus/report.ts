@@ -65,7 +65,7 @@ function classTable(records: CorpusRecord[]): string[] {
 
 function timeTable(one: CorpusRecord[], two: CorpusRecord[]): string[] {
   const row = (label: string, values: number[]) =>
-    `| ${label} | ${values.length} | ${secs(quantile(values, 0.5))} | ${secs(quantile(values, 0.95))} | ${secs(Math.max(...values, Number.NaN))} |`;
+    `| ${label} | ${values.length} | ${secs(quantile(values, 0.5))} | ${secs(quantile(values, 0.95))} | ${secs(values.length ? Math.max(...values) : Number.NaN)} |`;
   const step = (name: string) =>
     one.map((r) => r.steps[name]).filter((v): v is number => typeof v === 'number');
   return [

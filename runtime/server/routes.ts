@@ -22,20 +22,25 @@ export interface RoutePath {
 
 const SAFE_PARAM = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** Converts `/a/{kb-id}/b:c` to `/a/:p0/b::c` (find-my-way syntax; odd names get safe aliases). */
+/**
+ * Converts `/a/{kb-id}/b:c` to `/a/:p0/b::c` (find-my-way syntax; odd names get safe aliases).
+ * A parameter followed by a colon (Google's `/v1/{name}:execute`) is written as a regex parameter:
+ * find-my-way reads `:name::execute` as one parameter named `name::execute`, which matches any
+ * segment, so every `{x}:verb` template of a path was one route and took the others' requests.
+ */
 export function toRoutePath(path: string): RoutePath {
   const params = new Map<string, string>();
   let index = 0;
-  const url = path
-    .split(/(\{[^}]*\})/)
-    .map((part) => {
+  const parts = path.split(/(\{[^}]*\})/);
+  const url = parts
+    .map((part, i) => {
       const m = /^\{([^}]*)\}$/.exec(part);
       if (!m) return part.replace(/:/g, '::');
       const name = m[1] ?? '';
       const alias = SAFE_PARAM.test(name) && !params.has(name) ? name : `p${index}`;
       index += 1;
       params.set(alias, name);
-      return `:${alias}`;
+      return parts[i + 1]?.startsWith(':') ? `:${alias}(^[^/]+?)` : `:${alias}`;
     })
     .join('');
   return { url, params };

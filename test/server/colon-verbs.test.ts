@@ -1,0 +1,47 @@
+/**
+ * `{x}:verb` templates of one path are routes of their own (issue 26, found by the corpus run on
+ * Google's descriptions): find-my-way read `:name::execute` as a parameter named `name::execute`,
+ * so `/v1/{name}:execute` and `/v1/{integrationVersion}:takeoverEditLock` were one route, the
+ * second's requests reached the first (400: its parameter missing) and a wrong method got 400, not
+ * 405.
+ */
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { registerService, type Handler } from 'dataapi/runtime/server';
+import { loadSpec } from '../../generator/load.ts';
+import { normalise } from '../../generator/normalise/index.ts';
+import { FIXTURES } from '../generator/helpers.ts';
+
+let app: FastifyInstance | undefined;
+afterEach(() => app?.close());
+
+describe('templates with a :verb suffix', () => {
+  it('route each request to its own operation, with its parameter', async () => {
+    const model = normalise(await loadSpec(path.join(FIXTURES, 'generality/colon-verbs.yaml')));
+    const handlers = Object.fromEntries(
+      model.operations.map((o) => {
+        const handler: Handler = async ({ path: params }) => ({ op: o.id, params });
+        return [o.id, handler];
+      }),
+    );
+    app = Fastify();
+    await registerService(app, { model, handlers, rateLimit: false, insecureAnyKey: true });
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    const call = async (method: string, p: string) => {
+      const res = await fetch(url + p, { method });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    expect(await call('POST', '/v1/veo:execute')).toEqual({
+      status: 200,
+      body: { op: 'execute', params: { name: 'veo' } },
+    });
+    expect(await call('POST', '/v1/veo:takeoverEditLock')).toEqual({
+      status: 200,
+      body: { op: 'takeoverEditLock', params: { integrationVersion: 'veo' } },
+    });
+    expect((await call('GET', '/v1/veo')).body).toMatchObject({ op: 'getThing' });
+    expect((await call('POST', '/v1/veo')).status).toBe(405);
+    expect((await call('POST', '/v1/veo:other')).status).toBe(405);
+  });
+});
