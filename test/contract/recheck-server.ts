@@ -1,14 +1,20 @@
 /**
  * The server of test/fixtures/recheck/recheck.yaml: a real Fastify server. Strict, it refuses a
  * missing or too long `q` (400) as the description says; lax, it takes anything (the target's
- * failure the suite must still report). Either way it answers 405 with Allow and 404 as expected.
+ * failure the suite must still report). Either way it wants the key in `appkey` (401) and answers
+ * 405 with Allow and 404 as expected.
  */
 import Fastify from 'fastify';
+import { KEY } from './harness.ts';
 
 export async function startRecheckServer(o: {
   strict: boolean;
 }): Promise<{ url: string; close(): Promise<void> }> {
   const app = Fastify({ logger: false });
+  app.addHook('preHandler', async (req, reply) => {
+    if ((req.query as { appkey?: unknown }).appkey !== KEY)
+      return reply.code(401).send({ message: 'missing or wrong key' });
+  });
   app.get('/greeting', async () => ({ text: 'hello' }));
   app.get('/items', async (req, reply) => {
     const q = (req.query as { q?: unknown }).q;

@@ -88,6 +88,8 @@ describe('contract --save-failures', () => {
     const test = saved['search-items.negative.test.ts']!;
     expect(test).toContain(`process.env.DATAAPI_BASE_URL ?? '${lax.url}'`);
     expect(test).toMatch(/query q missing/);
+    // Where the key went, a marker the test fills from DATAAPI_APPKEY.
+    expect(test).toContain("path: '/items?appkey={{DATAAPI_APPKEY}}'");
 
     const faulty = await vitest(dirs[0]!, {});
     expect(faulty.out).toMatch(/expected refused: HTTP 400/);
