@@ -10,10 +10,14 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const work = path.join(root, 'test/.work', `cli-${process.pid}`);
+// Its scratch folder goes with it (KEEP_WORK=1 keeps it for a look).
+afterAll(() => {
+  if (!process.env['KEEP_WORK']) rmSync(work, { recursive: true, force: true });
+});
 
 function dataapi(args: string[]) {
   const env: Record<string, string> = {};

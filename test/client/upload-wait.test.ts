@@ -2,7 +2,7 @@
  * Multipart uploads from a Blob, a Buffer and a file path (mock and a recording server), and
  * submit-and-wait: against the mock, and against a server whose task runs for a few polls.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, DataApiError, fileFromPath } from '../../generated/client/index.ts';
@@ -17,7 +17,10 @@ beforeAll(async () => {
   filePath = path.join(WORK, '招生政策.txt');
   await writeFile(filePath, 'policy text from disk');
 });
-afterAll(() => mock.close());
+afterAll(async () => {
+  await mock.close();
+  await rm(WORK, { recursive: true, force: true });
+});
 
 describe('multipart uploads', () => {
   it('uploads knowledge-base documents from a Blob, a Buffer and a path (mock)', async () => {

@@ -1,10 +1,10 @@
 /** `dataapi lint`: each catalogue rule fires where it should, with pointer, line and rule id. */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseDocument } from 'yaml';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { lintSpec, RULES } from '../../generator/lint/index.ts';
 import { SpecError } from '../../generator/load.ts';
 
@@ -12,6 +12,10 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const fixture = path.join(root, 'test/fixtures/lint/catalogue-bad.yaml');
 const work = path.join(root, 'test/.work', `lint-${process.pid}`);
 mkdirSync(work, { recursive: true });
+// Its scratch folder goes with it (KEEP_WORK=1 keeps it for a look).
+afterAll(() => {
+  if (!process.env['KEEP_WORK']) rmSync(work, { recursive: true, force: true });
+});
 
 /** Writes a variant of the fixture changed through the yaml Document API. */
 function variant(name: string, edit: (doc: ReturnType<typeof parseDocument>) => void): string {

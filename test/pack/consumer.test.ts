@@ -5,7 +5,7 @@
  * browser bundle without Node built-ins, one operation's bundle against the whole client's, and
  * the ES module and CommonJS consumers under Node 22 when a Node 22 binary is at hand.
  */
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +48,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await mock?.close();
+  await Promise.all(
+    [work, esmProject, cjsProject]
+      .filter(Boolean)
+      .map((dir) => rm(dir, { recursive: true, force: true, maxRetries: 5 })),
+  );
 });
 
 /** What the consumer scripts print, checked the same way for every runtime. */

@@ -3,9 +3,9 @@
  * JavaScript carries, README), its determinism, and the command's errors (nothing written).
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packClient } from '../../generator/pack/index.ts';
 import { packageVersion, checkPackageName } from '../../generator/pack/manifest.ts';
 import { npmFolderArg } from '../../scripts/commands/pack.ts';
@@ -21,6 +21,9 @@ beforeAll(async () => {
   out = path.join(work, 'client');
   await packClient({ spec: SPEC, out });
 }, LONG);
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true, maxRetries: 5 });
+});
 
 const read = (rel: string) => readFile(path.join(out, rel), 'utf8');
 
@@ -123,26 +126,6 @@ describe('the package folder', () => {
     },
     LONG,
   );
-
-  it(
-    'takes --name and --version',
-    async () => {
-      const named = path.join(work, 'named');
-      const r = await packClient({
-        spec: SPEC,
-        out: named,
-        name: 'acme-data',
-        version: '2.0.0-rc.1',
-      });
-      expect(r.tarball).toBe('acme-data-2.0.0-rc.1.tgz');
-      const manifest = JSON.parse(await readFile(path.join(named, 'package.json'), 'utf8'));
-      expect(manifest).toMatchObject({ name: 'acme-data', version: '2.0.0-rc.1' });
-      expect(await readFile(path.join(named, 'README.md'), 'utf8')).toContain(
-        'npm install acme-data',
-      );
-    },
-    LONG,
-  );
 });
 
 describe('names and versions', () => {
@@ -179,19 +162,38 @@ describe('dataapi pack (command line)', () => {
     LONG,
   );
 
+  // The one real packing run of the command line: --name and --version are taken (one pack for
+  // both checks, each costing a type-checked build).
   it(
-    'prints a next step that npm runs as printed: npm pack ./dist/client (dist/client is a GitHub repo to npm)',
+    'takes --name and --version, and prints a next step that npm runs as printed: npm pack ./dist/client (dist/client is a GitHub repo to npm)',
     async () => {
       const project = path.join(work, 'fresh');
       await mkdir(project);
       const r = await run(
         process.execPath,
-        [path.join(ROOT, 'bin/dataapi.js'), 'pack', 'client', '--spec', SPEC],
+        [
+          path.join(ROOT, 'bin/dataapi.js'),
+          'pack',
+          'client',
+          '--spec',
+          SPEC,
+          '--name',
+          'acme-data',
+          '--version',
+          '2.0.0-rc.1',
+        ],
         project,
       );
-      expect(r.code).toBe(0);
+      expect(r.code, r.stderr).toBe(0);
       const next = /Next: npm pack (\S+)\s+\(-> (\S+)\)/.exec(r.stdout);
       expect(next?.[1]).toBe(`.${path.sep}${path.join('dist', 'client')}`);
+      expect(next?.[2]).toBe('acme-data-2.0.0-rc.1.tgz');
+      const named = path.join(project, 'dist/client');
+      const manifest = JSON.parse(await readFile(path.join(named, 'package.json'), 'utf8'));
+      expect(manifest).toMatchObject({ name: 'acme-data', version: '2.0.0-rc.1' });
+      expect(await readFile(path.join(named, 'README.md'), 'utf8')).toContain(
+        'npm install acme-data',
+      );
       // The README's packing step is this printed command.
       const readme = await readFile(path.join(ROOT, 'README.md'), 'utf8');
       expect(readme).toMatch(/^npx dataapi pack client --out dist\/client /m);

@@ -3,9 +3,9 @@
  * fixture of a real failing run, it must show the known failure in the right cell of the grid
  * (operation row x check column), expand it to its request when the cell is clicked, run none of
  * the hostile markup a response carried, load nothing from the network, and render sensibly
- * (a screenshot is saved under test/.work/reports/).
+ * (screenshots under test/.work/reports/browser/, kept with KEEP_WORK=1).
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,6 +49,7 @@ describe.skipIf(!chromium)(
     }, 60_000);
     afterAll(async () => {
       await close?.();
+      if (!process.env['KEEP_WORK']) await rm(path.dirname(file), { recursive: true, force: true });
     });
 
     /** Column numbers of the checks, read from the grid's header as a reader sees it. */
@@ -75,8 +76,7 @@ describe.skipIf(!chromium)(
         (el) => getComputedStyle(el).backgroundColor,
       );
       expect(bg).toBe('rgb(183, 28, 28)');
-      await mkdir(WORK, { recursive: true });
-      await page.screenshot({ path: path.join(WORK, 'html-report-grid.png') });
+      await page.screenshot({ path: path.join(path.dirname(file), 'html-report-grid.png') });
       const failedCells = await page.locator('#matrix td.failed').count();
       expect(failedCells).toBe(loadFixture().results.filter((r) => r.status === 'failed').length);
     });
@@ -99,9 +99,11 @@ describe.skipIf(!chromium)(
       );
       expect(await details.locator('pre.response').innerText()).toContain('"DataStatus"');
       expect(await details.innerText()).toContain('/Data/0/DataStatus must be equal to one of');
-      await mkdir(WORK, { recursive: true });
-      await page.screenshot({ path: path.join(WORK, 'html-report.png'), fullPage: false });
-      await details.screenshot({ path: path.join(WORK, 'html-report-failure.png') });
+      await page.screenshot({
+        path: path.join(path.dirname(file), 'html-report.png'),
+        fullPage: false,
+      });
+      await details.screenshot({ path: path.join(path.dirname(file), 'html-report-failure.png') });
     });
 
     it("runs the page's own script (allowed by its CSP hash): expand and collapse all", async () => {

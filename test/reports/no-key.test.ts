@@ -84,6 +84,7 @@ describe('the key in reports of a target that echoes it', () => {
   }, 120_000);
   afterAll(async () => {
     await app?.close();
+    if (!process.env['KEEP_WORK']) await rm(dir, { recursive: true, force: true });
   });
 
   it('the run failed for the reasons the echo caused, and wrote every report', async () => {

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { toFileStem, toIdentifier } from '../../model/identifiers.ts';
 import { freePath } from './free-path.ts';
 
@@ -20,6 +20,11 @@ function dataapi(args: string[]) {
   delete env['DATAAPI_APPKEY'];
   return spawnSync(process.execPath, [cli, ...args], { cwd: project, encoding: 'utf8', env });
 }
+
+// Its scratch folder goes with it (KEEP_WORK=1 keeps it for a look).
+afterAll(() => {
+  if (!process.env['KEEP_WORK']) rmSync(project, { recursive: true, force: true });
+});
 
 describe('scaffold, generate and contract-test a new operation', () => {
   it('passes its contract tests against the mock without further edits', () => {

@@ -7,7 +7,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSyn
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseDocument } from 'yaml';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadSpec } from '../../generator/load.ts';
 import { normalise } from '../../generator/normalise/index.ts';
 import { allParameters } from '../../model/queries.ts';
@@ -26,6 +26,10 @@ const work = path.join(root, 'test/.work', `scaffold-${process.pid}`);
 const spec = path.join(work, 'openapi.yaml');
 const handlers = path.join(work, 'handlers');
 let original = '';
+// Its scratch folder goes with it (KEEP_WORK=1 keeps it for a look).
+afterAll(() => {
+  if (!process.env['KEEP_WORK']) rmSync(work, { recursive: true, force: true });
+});
 // Not yet in the description, whatever the user scaffolded into it (free-path.ts).
 const F = freePath(readFileSync(path.join(root, 'spec/openapi.yaml'), 'utf8'));
 
