@@ -35,8 +35,8 @@ beforeAll(async () => {
   dirA = await scratch('emit-a');
   dirB = await scratch('emit-b');
   made.push(dirA, dirB);
-  await generate({ spec: SPEC, out: dirA });
-  await generate({ spec: SPEC, out: dirB });
+  await generate({ spec: SPEC, out: dirA, typecheck: false });
+  await generate({ spec: SPEC, out: dirB, typecheck: false });
   first = await readAll(dirA);
 }, 120_000);
 
@@ -58,7 +58,7 @@ describe('determinism', () => {
   it('a re-run with unchanged input writes nothing and skips prettier (manifest cache)', async () => {
     // force: past the up-to-date shortcut, so the whole pipeline runs and the manifest is what
     // spares prettier.
-    const result = await generate({ spec: SPEC, out: dirA, force: true });
+    const result = await generate({ spec: SPEC, out: dirA, force: true, typecheck: false });
     expect(result.upToDate).toBe(false);
     expect(result.written).toEqual([]);
     expect(result.formatted).toBe(0);
@@ -220,7 +220,7 @@ describe('--kinds', () => {
     const stale = path.join(dir, 'client/index.ts');
     await writeFile(stale, '// kept as it was\n');
     await rm(path.join(dir, 'server/index.ts'));
-    const result = await generate({ spec: SPEC, out: dir, kinds: ['server'] });
+    const result = await generate({ spec: SPEC, out: dir, kinds: ['server'], typecheck: false });
     expect(result.written).toEqual(['server/index.ts']);
     const after = await readAll(dir);
     expect(after['client/index.ts']).toBe('// kept as it was\n');

@@ -30,9 +30,12 @@ let tsc: Run;
 beforeAll(async () => {
   base = await scratch('real-descriptions', true);
   for (const [name, spec] of SPECS) {
-    await generate({ spec: spec!, out: path.join(base, name!), force: true }).catch((e: unknown) =>
-      failed.set(name!, e instanceof Error ? e.message : String(e)),
-    );
+    await generate({
+      spec: spec!,
+      out: path.join(base, name!),
+      force: true,
+      typecheck: false,
+    }).catch((e: unknown) => failed.set(name!, e instanceof Error ? e.message : String(e)));
   }
   // Another project's view: the runtime through its declaration files (npm's prepare).
   tsc = await typecheck(base, true);
