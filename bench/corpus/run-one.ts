@@ -4,8 +4,9 @@
  * run's vitest workers too) at the description's time bound.
  *
  * Stage 1: `dataapi generate` into a scratch folder inside the project (so that the generated
- * `dataapi/...` imports resolve, as in a user's project) and `tsc` over the tree, reading the
- * runtime through its declaration files as another project would.
+ * `dataapi/...` imports resolve, as in a user's project) and tsc's check over the tree (its
+ * tsconfig, reading the runtime through its declaration files as another project would), in a
+ * long-lived checker per job slot that parses the unchanging lib and declaration files once.
  * Stage 2: the same tree's contract suite against its embedded mock, with a short seeded fuzz run.
  */
 import { spawn } from 'node:child_process';
@@ -13,6 +14,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { firstError, STACK_LINE, type CorpusRecord, type Outcome } from './classify.ts';
+import type { Typechecker } from './typechecker.ts';
 
 export interface StageOptions {
   root: string;
@@ -27,6 +29,8 @@ export interface StageOptions {
   timeoutMs: { one: number; two: number };
   fuzz: number;
   seed: number;
+  /** This slot's long-lived type-checker (tsc's check, lib files parsed once). */
+  typechecker: Typechecker;
 }
 
 interface Step {
@@ -172,18 +176,18 @@ async function stageOne(
     exclude: [],
   };
   await writeFile(path.join(out, 'tsconfig.json'), JSON.stringify(config));
-  const tsc = await step(
-    process.execPath,
-    [path.join(o.root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'],
-    out,
-    deadline,
-  );
+  const tsc = await o.typechecker.check(out, deadline);
   steps.tsc = Math.round(tsc.ms);
   if (tsc.timedOut) return { record: withOps(done('timeout', steps, 'tsc')), generated: true };
-  if (tsc.code !== 0) {
-    const count = (tsc.output.match(/error TS\d+/g) ?? []).length;
-    const record = done('tsc-errors', steps, firstError(tsc.output));
-    return { record: withOps({ ...record, failed: count }), generated: true };
+  const answer = tsc.answer;
+  if (!answer || answer.failed) {
+    // The checker's own trouble (out of memory on a huge tree): recorded, not blamed on generate.
+    const record = done('tsc-errors', steps, tsc.died ?? answer?.failed ?? 'no answer');
+    return { record: withOps(record), generated: true };
+  }
+  if (answer.errors > 0) {
+    const record = done('tsc-errors', steps, answer.first);
+    return { record: withOps({ ...record, failed: answer.errors }), generated: true };
   }
   return { record: withOps(done('ok', steps)), generated: true };
 }
