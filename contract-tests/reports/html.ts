@@ -48,6 +48,7 @@ export function renderHtml(report: ContractReport): string {
     '<main>',
     runErrors(report),
     descriptionWarnings(report),
+    toolkitFaults(report),
     matrix(matrixOf(report.results), ids),
     coverage(report),
     failureSection(failures, ids),
@@ -95,6 +96,24 @@ function runErrors(r: ContractReport): string {
   if (!r.errors.length) return '';
   return `<section class="errors" id="run-errors"><h2>Errors outside any check (${r.errors.length})</h2>
 ${r.errors.map((e) => `<pre>${html(e)}</pre>`).join('\n')}</section>`;
+}
+
+/** Requests the suite built wrong (recheck.ts): listed apart, neither the target's nor the description's. */
+function toolkitFaults(r: ContractReport): string {
+  const list = r.toolkitFaults ?? [];
+  if (!list.length) return '';
+  const rows = list
+    .map(
+      (f) =>
+        `<tr><td>${html(f.operation)}</td><td>${html(f.check)}</td><td>${html(f.purpose)}</td><td><code>${html(`${f.request.method} ${f.request.url}`)}</code></td><td>expected ${html(f.expected)}, got ${html(f.actual)}</td><td>${html(f.message)}</td></tr>`,
+    )
+    .join('\n');
+  return `<section class="warnings" id="toolkit-faults"><h2>Toolkit faults (${list.length})</h2>
+<p>The suite's own mistakes, not failures of the target: please report them to dataapi.</p>
+<table><thead><tr><th scope="col">operation</th><th scope="col">check</th><th scope="col">request for</th><th scope="col">request</th><th scope="col">answer</th><th scope="col">why</th></tr></thead>
+<tbody>
+${rows}
+</tbody></table></section>`;
 }
 
 function descriptionWarnings(r: ContractReport): string {

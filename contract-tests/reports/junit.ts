@@ -55,7 +55,13 @@ export function renderJUnit(report: ContractReport): string {
     );
     out.push('  </testsuite>');
   }
-  out.push(...warningSuite(report), ...coverageSuite(report), '</testsuites>', '');
+  out.push(
+    ...warningSuite(report),
+    ...faultSuite(report),
+    ...coverageSuite(report),
+    '</testsuites>',
+    '',
+  );
   return out.join('\n');
 }
 
@@ -112,6 +118,26 @@ function warningSuite(report: ContractReport): string[] {
       '    </testcase>',
     );
   }
+  out.push('  </testsuite>');
+  return out;
+}
+
+/**
+ * Toolkit faults (recheck.ts) as one suite of passing test cases, the fault in system-out: CI
+ * shows them without failing the build on the suite's own mistake.
+ */
+function faultSuite(report: ContractReport): string[] {
+  const list = report.toolkitFaults ?? [];
+  if (!list.length) return [];
+  const out = [
+    `  <testsuite name="dataapi toolkit faults" tests="${list.length}" failures="0" errors="0" skipped="0" time="0.000">`,
+  ];
+  for (const f of list)
+    out.push(
+      `    <testcase classname="${xmlAttr(`toolkit-fault.${f.operation}`)}" name="${xmlAttr(f.check)}" time="0.000">`,
+      `      <system-out>${xmlText(`toolkit fault (not a failure of the target): ${f.purpose}\n${f.request.method} ${f.request.url}: expected ${f.expected}, got ${f.actual}\n${f.message}`)}</system-out>`,
+      '    </testcase>',
+    );
   out.push('  </testsuite>');
   return out;
 }

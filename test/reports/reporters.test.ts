@@ -156,6 +156,48 @@ describe('JUnit report', () => {
   });
 });
 
+describe('toolkit faults', () => {
+  /** The fixture with one request the suite built wrong (contract-tests/recheck.ts), hostile text in it. */
+  const withFault = () => {
+    const r = loadFixture();
+    r.toolkitFaults = [
+      {
+        code: 'toolkit-fault',
+        operation: 'getAirQuality',
+        check: 'negative',
+        purpose: `negative: header User-Agent missing (required) ${HOSTILE}`,
+        request: { method: 'GET', url: '/Weather/AirQuality?city=Beijing' },
+        expected: 'a 4xx refusal',
+        actual: 'HTTP 200',
+        message: 'the request as sent is valid: fetch adds User-Agent',
+      },
+    ];
+    return buildReport(r, model);
+  };
+
+  it('JUnit: one passing test case per fault in a suite of its own, never a failure', () => {
+    const out = renderJUnit(withFault());
+    const suite = /<testsuite name="dataapi toolkit faults" tests="1" failures="0"[^>]*>([\s\S]*?)<\/testsuite>/.exec(out);
+    expect(suite, out.slice(-2000)).not.toBeNull();
+    expect(suite![1]).toContain('classname="toolkit-fault.getAirQuality" name="negative"');
+    expect(suite![1]).toMatch(/<system-out>toolkit fault \(not a failure of the target\): negative: header User-Agent missing/);
+    expect(suite![1]).not.toContain('<failure');
+    expect(out).not.toContain('<img');
+    expect(renderJUnit(report())).not.toContain('dataapi toolkit faults');
+  });
+
+  it('HTML: a section of its own listing the fault, escaped', () => {
+    const page = renderHtml(withFault());
+    const section = /<section class="warnings" id="toolkit-faults">([\s\S]*?)<\/section>/.exec(page);
+    expect(section).not.toBeNull();
+    expect(section![1]).toContain('Toolkit faults (1)');
+    expect(section![1]).toContain('GET /Weather/AirQuality?city=Beijing');
+    expect(section![1]).toContain('expected a 4xx refusal, got HTTP 200');
+    expect(section![1]).not.toContain('<img');
+    expect(renderHtml(report())).not.toContain('id="toolkit-faults"');
+  });
+});
+
 describe('HTML report', () => {
   it('escapes hostile text: the only script is the page own, allowed by its CSP hash', () => {
     const page = renderHtml(buildReport(hostile(), model));
