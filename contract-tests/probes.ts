@@ -48,6 +48,7 @@ export async function sendProbe(
     key: extra.keyMode ?? (variant === 'preview' ? 'none' : 'key'),
     appkey: t.config.appkey,
     purpose,
+    model,
     ...(extra.method ? { method: extra.method } : {}),
     ...(extra.contentType ? { contentType: extra.contentType } : {}),
   });

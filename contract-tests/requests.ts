@@ -9,6 +9,7 @@ import {
   type Obj,
   type Operation,
   type Parameter,
+  type SchemaRoot,
   type ServiceModel,
 } from 'dataapi/model';
 import type { OutgoingRequest } from './http.ts';
@@ -20,7 +21,9 @@ import {
   describeErrors,
   directionalErrors,
   encodeForm,
+  isXmlMedia,
   placeCredential,
+  toXml,
   validatorFor,
   type ErrorObject,
   type SchemaValidator,
@@ -231,6 +234,8 @@ export interface SerialiseOptions {
   /** Override the body's media type (415 probes), sending the body as JSON text. */
   contentType?: string;
   purpose: string;
+  /** The model, for bodies written by their schema (XML by its `xml` hints); JSON text without it. */
+  model?: SchemaRoot;
 }
 
 export function serialise(op: Operation, spec: RequestSpec, o: SerialiseOptions): OutgoingRequest {
@@ -306,7 +311,12 @@ export function serialise(op: Operation, spec: RequestSpec, o: SerialiseOptions)
       payload = JSON.stringify(body);
     } else {
       headers['content-type'] = op.body.mediaType;
-      payload = typeof body === 'string' ? body : JSON.stringify(body);
+      payload =
+        typeof body === 'string'
+          ? body
+          : o.model && isXmlMedia(op.body.mediaType)
+            ? toXml(o.model, op.body.schema, body)
+            : JSON.stringify(body);
     }
   }
   return {

@@ -82,3 +82,8 @@ export function pageListKey(payload: unknown): '' | string | undefined {
   );
   return keys.length === 1 ? keys[0] : undefined;
 }
+
+/** `application/xml`, `text/xml` and any `+xml` type (`application/atom+xml`). */
+export function isXmlMedia(type: string | undefined): boolean {
+  return type !== undefined && /^[^;]*[/+]xml\s*(;|$)/i.test(type.trim());
+}

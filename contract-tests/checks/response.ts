@@ -35,7 +35,7 @@ import {
 } from './judge.ts';
 import type { Probe } from '../probes.ts';
 import { blame } from './blame.ts';
-import { xmlFault, xmlValue } from '../xml.ts';
+import { xmlFault, xmlValue } from 'dataapi/runtime/server';
 
 /** The `minItems` of the paged list (the payload, or its property `key`), 0 when none. */
 function minItemsOf(model: ServiceModel, schema: JsonSchema | undefined, key: string): number {

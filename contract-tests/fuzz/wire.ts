@@ -22,6 +22,7 @@ export function wireOf(
     key: withKey ? 'key' : 'none',
     appkey: PLACEHOLDER,
     purpose: '',
+    model,
   });
   const prefer = operationPreference(model, op);
   if (prefer !== undefined) req.headers['prefer'] = prefer;

@@ -11,7 +11,12 @@ import type {
   ResponseKind,
 } from '../../model/types.ts';
 import { NameAllocator, toIdentifier } from '../../model/identifiers.ts';
-import { allParameters, noParameters, PARAMETER_LOCATIONS } from '../../model/queries.ts';
+import {
+  allParameters,
+  isXmlMedia,
+  noParameters,
+  PARAMETER_LOCATIONS,
+} from '../../model/queries.ts';
 import { isObject, type Obj } from '../../model/object.ts';
 import { refPointer, resolve } from '../../model/refs.ts';
 import type { Findings } from './findings.ts';
@@ -218,7 +223,8 @@ function bodyKind(mediaType: string): BodyKind {
   if (t.includes('json')) return 'json';
   if (t === 'multipart/form-data') return 'multipart';
   if (t === 'application/x-www-form-urlencoded') return 'form';
-  if (t.startsWith('text/')) return 'text';
+  // XML is text: the server checks it is well-formed and judges it by the schema's `xml` hints.
+  if (t.startsWith('text/') || isXmlMedia(t)) return 'text';
   return 'binary';
 }
 

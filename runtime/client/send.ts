@@ -43,7 +43,7 @@ function fetchInit(
   const hasBody = parts.body !== undefined;
   return {
     params: { query: parts.query, path: parts.path, header: parts.header },
-    ...(hasBody ? { body: parts.body, bodySerializer: bodySerializerFor(op) } : {}),
+    ...(hasBody ? { body: parts.body, bodySerializer: bodySerializerFor(op, session.model) } : {}),
     querySerializer: querySerializerFor(op),
     pathSerializer: pathSerializerFor(op),
     parseAs,

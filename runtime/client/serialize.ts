@@ -9,8 +9,9 @@ import {
   serializePrimitiveParam,
   type PathSerializer,
 } from 'openapi-fetch';
-import type { KeyTransport, Operation, Parameter } from 'dataapi/model';
+import type { KeyTransport, Operation, Parameter, SchemaRoot } from 'dataapi/model';
 import { encodeForm } from '../shared/form.ts';
+import { isXmlMedia, toXml } from '../shared/xml.ts';
 
 type Style = 'simple' | 'label' | 'matrix' | 'form' | 'spaceDelimited' | 'pipeDelimited';
 
@@ -80,12 +81,15 @@ export function isJsonLike(response: Response, op: Operation): boolean {
   return op.success?.kind === 'json' || op.success?.kind === undefined;
 }
 
-export function bodySerializerFor(op: Operation): (body: unknown) => unknown {
+export function bodySerializerFor(op: Operation, model: SchemaRoot): (body: unknown) => unknown {
   const kind = op.body?.kind ?? 'json';
   return (body) => {
     if (body instanceof FormData || body instanceof Blob || body instanceof Uint8Array) return body;
     if (kind === 'form' && typeof body === 'object' && body !== null)
       return encodeForm(body as Record<string, unknown>, op.body?.encoding);
+    // An XML body given as a value: written by its schema's `xml` hints (a string goes as it is).
+    if (op.body && isXmlMedia(op.body.mediaType) && typeof body === 'object' && body !== null)
+      return toXml(model, op.body.schema, body);
     if (kind === 'text' || typeof body === 'string')
       return typeof body === 'string' ? body : String(body);
     return JSON.stringify(body);

@@ -25,4 +25,5 @@ export { createPathMatcher, toRoutePath } from './routes.ts';
 export { deref, resolveRef, propertiesOf, declaredResponse } from 'dataapi/model';
 export { loadHandlers } from './handlers.ts';
 export { afterListening } from './background.ts';
+export { xmlFault, xmlValue } from './xml-read.ts';
 export type * from './types.ts';

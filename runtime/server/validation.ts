@@ -17,11 +17,13 @@ import {
 import {
   createSchemaValidator,
   directionalErrors,
+  isXmlMedia,
   type SchemaValidator,
   type ValidateFunction,
 } from 'dataapi/runtime/shared';
 import { HttpError } from './errors.ts';
 import { carriesJson } from './schema-types.ts';
+import { xmlFault, xmlValue } from './xml-read.ts';
 
 export interface Validators {
   /** Coercing (query, path, headers, multipart and form fields). */
@@ -125,6 +127,11 @@ export interface RouteSchemas {
 export const OPTIONAL_BODY = Symbol('dataapi.optionalBody');
 /** Marks a form body: its fields arrive as text and are coerced like query parameters. */
 export const TEXT_FIELDS = Symbol('dataapi.textFields');
+/**
+ * Marks an XML body: it arrives (and reaches the handler) as its text; it must be well-formed, and
+ * the value it stands for under the schema's `xml` hints is what the schema judges.
+ */
+export const XML_BODY = Symbol('dataapi.xmlBody');
 
 /**
  * A parameter arrives as text and is coerced: "7" then fits both `integer` and `string`, so a
@@ -182,6 +189,7 @@ export function routeSchemas(
     const marks = {
       ...(op.body.required ? {} : { [OPTIONAL_BODY]: true }),
       ...(op.body.kind === 'form' ? { [TEXT_FIELDS]: true } : {}),
+      ...(op.body.kind === 'text' && isXmlMedia(op.body.mediaType) ? { [XML_BODY]: true } : {}),
     };
     out.body =
       typeof schema === 'object' && Object.getOwnPropertySymbols(marks).length > 0
@@ -217,17 +225,38 @@ export function validatorCompiler(model: ServiceModel): FastifySchemaCompiler<Js
   return ({ schema, httpPart }) => {
     const optional = typeof schema === 'object' && OPTIONAL_BODY in schema;
     const textFields = typeof schema === 'object' && TEXT_FIELDS in schema;
+    const xml = httpPart === 'body' && typeof schema === 'object' && XML_BODY in schema;
     const ajv = () => (httpPart === 'body' && !textFields ? v.body : v.params);
     let fn: ValidateFunction | undefined;
     const check: Check = (data) => {
       // Fastify hands a missing body over as null; an optional body may be absent (a required
       // one is refused before validation, see param-styles.ts: its schema may admit null).
       if (optional && (data === null || data === undefined)) return true;
+      if (xml) return checkXml(data);
       fn ??= compileOrRefuse(ajv(), schema, httpPart);
       // A readOnly property in `required` binds responses only: a request may leave it out.
       const errors = fn(data) ? [] : directionalErrors(model, fn.errors, 'request');
       check.errors = errors.length === 0 ? null : errors;
       if (errors.length === 0) fillDefaults(model, schema, data, fn);
+      return errors.length === 0;
+    };
+    // The text must be well-formed; where the hints map it back with certainty, the schema judges
+    // the value (an unsure mapping, a oneOf say, is not refused on a guess). The handler gets the text.
+    const checkXml = (data: unknown): boolean => {
+      const text = typeof data === 'string' ? data : Buffer.isBuffer(data) ? data.toString() : '';
+      const fault = xmlFault(text);
+      const read = fault === undefined ? xmlValue(model, schema, text) : undefined;
+      const problem = fault ?? (read && 'rootMismatch' in read ? read.rootMismatch : undefined);
+      if (problem !== undefined) {
+        check.errors = [
+          { instancePath: '', schemaPath: '#/xml', keyword: 'xml', params: {}, message: problem },
+        ];
+        return false;
+      }
+      if (read === undefined || !('value' in read)) return true;
+      fn ??= compileOrRefuse(v.params, schema, httpPart);
+      const errors = fn(read.value) ? [] : directionalErrors(model, fn.errors, 'request');
+      check.errors = errors.length === 0 ? null : errors;
       return errors.length === 0;
     };
     return check as FastifyValidationResult;

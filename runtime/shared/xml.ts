@@ -6,10 +6,7 @@
 import { deref, type SchemaRoot } from 'dataapi/model';
 import type { JsonSchema } from 'dataapi/model';
 
-/** `application/xml`, `text/xml` and any `+xml` type (`application/atom+xml`). */
-export function isXmlMedia(type: string | undefined): boolean {
-  return type !== undefined && /^[^;]*[/+]xml\s*(;|$)/i.test(type.trim());
-}
+export { isXmlMedia } from 'dataapi/model';
 
 export interface XmlHints {
   name?: string;

@@ -24,6 +24,9 @@ it('checks XML answers and names what it does not exercise', async () => {
   for (const op of ['listPets', 'addPet'])
     for (const check of ['content-type', 'schema'])
       expect(find(run, op, check)?.status, `${op} ${check}`).toBe('passed');
+  // The XML request body, written by the hints, is taken as valid; a wrong one is refused.
+  expect(find(run, 'replacePet', 'status')?.status, tail).toBe('passed');
+  expect(find(run, 'replacePet', 'negative')?.status, tail).toBe('passed');
   expect(run.stdout).toMatch(/^ {2}not exercised: 1 callback\(s\): addPet onAdded$/m);
   expect(run.stdout).toMatch(/^ {2}not exercised: 1 webhook\(s\): petSold \(POST\)$/m);
 }, 300_000);

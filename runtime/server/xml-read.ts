@@ -1,5 +1,5 @@
 /**
- * XML answers read back: well-formedness (fast-xml-parser's validator, with the line of the
+ * XML bodies read back (answers by the contract suite, requests by the server): well-formedness (fast-xml-parser's validator, with the line of the
  * fault) and, where the schema's `xml` hints say how, the JSON value the body stands for, so the
  * schema check judges it as it judges JSON. Where no mapping is sure (`oneOf`, `anyOf`, a
  * free-form object) the value is not built and only well-formedness is checked.
