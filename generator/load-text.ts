@@ -209,10 +209,16 @@ function pointerAt(root: unknown, offset: number): string {
   return joinPointer(...tokens) || '/';
 }
 
-/** Reads a description's text; `shown` is the path as messages give it (relative to the cwd). */
+/** A file's name in messages: relative to the cwd. */
+const relativeName = (abs: string) => path.relative(process.cwd(), abs) || abs;
+
+/**
+ * Reads a description's text; `shown` is the path as messages give it (relative to the cwd, or
+ * the URL), `showFile` names the files its `$ref`s lead to the same way.
+ */
 export async function readSpecText(
   specPath: string,
-): Promise<{ file: string; shown: string; text: string }> {
+): Promise<{ file: string; shown: string; text: string; showFile: (abs: string) => string }> {
   if (isUrl(specPath)) {
     const shown = shownUrl(specPath);
     try {
@@ -223,9 +229,9 @@ export async function readSpecText(
     }
   }
   const file = path.resolve(specPath);
-  const shown = path.relative(process.cwd(), file) || file;
+  const shown = relativeName(file);
   try {
-    return { file, shown, text: await readFile(file, 'utf8') };
+    return { file, shown, text: await readFile(file, 'utf8'), showFile: relativeName };
   } catch (err) {
     throw new SpecError(
       shown,

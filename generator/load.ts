@@ -49,9 +49,15 @@ function hasDeepRef(text: string): boolean {
   return false;
 }
 
-/** Loads, validates and bundles a description. Throws SpecError; never returns a bad document. */
-export async function loadSpec(specPath: string): Promise<LoadedSpec> {
-  const { file, shown, text } = await readSpecText(specPath);
+/**
+ * Loads, validates and bundles a description. Throws SpecError; never returns a bad document.
+ * `read`: the text already read by readSpecText (a URL is then not fetched twice).
+ */
+export async function loadSpec(
+  specPath: string,
+  read?: Awaited<ReturnType<typeof readSpecText>>,
+): Promise<LoadedSpec> {
+  const { file, shown, text, showFile } = read ?? (await readSpecText(specPath));
   const parsed = parseSpecText(shown, text);
   let raw = parsed.raw;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
@@ -80,10 +86,7 @@ export async function loadSpec(specPath: string): Promise<LoadedSpec> {
       },
     ]);
   }
-  const files = new SpecFiles(
-    { abs: file, shown, raw, locate },
-    (abs) => path.relative(process.cwd(), abs) || abs,
-  );
+  const files = new SpecFiles({ abs: file, shown, raw, locate }, showFile);
   // Our own pass first: it names the file, pointer and line of each `$ref` that points nowhere.
   const refProblems = files.checkRefs();
   if (refProblems.length > 0) throw new SpecError(shown, refProblems, 'DATAAPI_SPEC_REF');

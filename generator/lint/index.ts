@@ -22,7 +22,8 @@ export interface LintOptions {
 }
 
 export async function lintSpec(specPath: string, options: LintOptions = {}): Promise<LintReport> {
-  const { file, shown, text } = await readSpecText(specPath);
+  const read = await readSpecText(specPath);
+  const { shown, text } = read;
   const parsed = parseSpecText(shown, text);
   const findings: Omit<Finding, 'line' | 'column'>[] = [];
   const add = (f: Omit<Finding, 'line' | 'column'>) => findings.push(f);
@@ -31,7 +32,7 @@ export async function lintSpec(specPath: string, options: LintOptions = {}): Pro
 
   let loaded: LoadedSpec;
   try {
-    loaded = await loadSpec(file);
+    loaded = await loadSpec(specPath, read);
   } catch (err) {
     // The validator also rejects duplicate operationIds; those are reported as findings.
     if (err instanceof SpecError && findings.some((f) => f.rule === 'operation-id-unique')) {

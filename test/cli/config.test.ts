@@ -30,6 +30,16 @@ beforeAll(async () => {
   server.get('/specs/museum.yaml', async (_req, reply) =>
     reply.type('application/yaml').send(text),
   );
+  // Split descriptions, file by file, as a static host serves them (a token required).
+  server.get('/split/*', async (req, reply) => {
+    const url = new URL(req.url, 'http://x');
+    if (url.searchParams.get('token') !== 't0k') return reply.code(401).send();
+    const rel = decodeURIComponent(url.pathname.slice('/split/'.length));
+    const file = path.join(ROOT, 'test/fixtures', rel);
+    if (!file.startsWith(path.join(ROOT, 'test/fixtures') + path.sep) || !existsSync(file))
+      return reply.code(404).send();
+    return reply.type('application/yaml').send(await readFile(file, 'utf8'));
+  });
   base = await server.listen({ port: 0, host: '127.0.0.1' });
 });
 
@@ -137,6 +147,33 @@ describe('--spec URL', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(existsSync(path.join(out, 'model.json'))).toBe(true);
   }, 120_000);
+
+  it('fetches every file of a description split over several, as a local one reads', async () => {
+    const out = path.join(dir, 'from-split-url');
+    const url = `${base}/split/generator-split/openapi.yaml?token=t0k`;
+    const r = await dataapi(['generate', '--spec', url, '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const model = JSON.parse(await readFile(path.join(out, 'model.json'), 'utf8'));
+    const localOut = path.join(dir, 'split-local');
+    const spec = path.join(ROOT, 'test/fixtures/generator-split/openapi.yaml');
+    const made = await dataapi(['generate', '--spec', spec, '--out', localOut]);
+    expect(made.code, made.stderr).toBe(0);
+    const local = JSON.parse(await readFile(path.join(localOut, 'model.json'), 'utf8'));
+    expect(model.operations.map((o: { id: string }) => o.id)).toEqual(
+      local.operations.map((o: { id: string }) => o.id),
+    );
+    expect(model.operations.length).toBeGreaterThan(1);
+  }, 180_000);
+
+  it('a $ref into a file missing on the server names the referencing file by its URL', async () => {
+    const url = `${base}/split/generator-load/split-bad/openapi.yaml?token=t0k`;
+    const r = await dataapi(['lint', '--spec', url]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /http:\/\/127\.0\.0\.1:\d+\/split\/generator-load\/split-bad\/paths\/pets\.yaml.*nowhere\.yaml/s,
+    );
+    expect(r.stderr).not.toMatch(/t0k|node_modules/);
+  });
 
   it('an unreachable or missing one is exit 2 with the reason, and nothing is written', async () => {
     const out = path.join(dir, 'never');
