@@ -40,6 +40,12 @@ describe('templates with a :verb suffix', () => {
       status: 200,
       body: { op: 'takeoverEditLock', params: { integrationVersion: 'veo' } },
     });
+    // A value with an encoded slash or colon is one segment still (the fuzzer sends such values).
+    expect(await call('POST', '/v1/a%2Fb%3Ac:execute')).toEqual({
+      status: 200,
+      body: { op: 'execute', params: { name: 'a/b:c' } },
+    });
+    expect((await call('POST', '/v1/a/b:execute')).status).toBe(404);
     expect((await call('GET', '/v1/veo')).body).toMatchObject({ op: 'getThing' });
     expect((await call('POST', '/v1/veo')).status).toBe(405);
     expect((await call('POST', '/v1/veo:other')).status).toBe(405);
