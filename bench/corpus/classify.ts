@@ -12,6 +12,7 @@ export const OUTCOMES = [
   'tsc-errors',
   'suite-failures',
   'fuzz-failures',
+  'toolkit-faults',
   'suite-crash',
   'timeout',
 ] as const;
@@ -29,6 +30,8 @@ export const OUTCOME_TEXT: Record<Outcome, string> = {
   'tsc-errors': 'generate exit 0, but tsc over the generated tree reports errors',
   'suite-failures': 'the contract suite against the embedded mock reports failures',
   'fuzz-failures': 'the suite passed, the seeded fuzz run reports findings',
+  'toolkit-faults':
+    'no failure of the target, but requests the suite built wrong (toolkit faults: our bugs, counted as failures here)',
   'suite-crash': 'the contract run ended without its results file (unexpected exit)',
   timeout: 'killed at the time bound',
 };
@@ -45,6 +48,7 @@ export interface CorpusRecord {
   operations?: number;
   failed?: number;
   fuzzFindings?: number;
+  toolkitFaults?: number;
   at: string;
 }
 

@@ -236,10 +236,19 @@ async function stageTwo(o: StageOptions, out: string): Promise<CorpusRecord> {
     0,
   );
   const firstFailure = report.results?.find((r) => r.status === 'failed');
+  const fault = report.toolkitFaults?.[0];
   const message = firstFailure
     ? `${firstFailure.check}: ${String(firstFailure.message ?? '').split('\n')[0]}`.slice(0, 400)
-    : undefined;
-  const counts = { failed, fuzzFindings, operations: report.coverage?.operations?.length ?? 0 };
+    : fault
+      ? `toolkit fault ${fault.check} (${fault.purpose}): ${fault.message}`.slice(0, 400)
+      : undefined;
+  const toolkitFaults = report.summary?.toolkitFaults ?? 0;
+  const counts = {
+    failed,
+    fuzzFindings,
+    toolkitFaults,
+    operations: report.coverage?.operations?.length ?? 0,
+  };
   const crashed = STACK_LINE.test(run.output) && failed === 0;
   const outcome: Outcome = crashed
     ? 'suite-crash'
@@ -247,9 +256,11 @@ async function stageTwo(o: StageOptions, out: string): Promise<CorpusRecord> {
       ? 'suite-failures'
       : fuzzFindings > 0
         ? 'fuzz-failures'
-        : run.code === 0
-          ? 'ok'
-          : 'suite-crash';
+        : toolkitFaults > 0
+          ? 'toolkit-faults'
+          : run.code === 0
+            ? 'ok'
+            : 'suite-crash';
   const why = outcome === 'suite-crash' && !message ? firstError(run.output) : message;
   // The whole report of a failed run is kept for a look (the scratch folder goes).
   if (outcome !== 'ok') {
@@ -261,7 +272,8 @@ async function stageTwo(o: StageOptions, out: string): Promise<CorpusRecord> {
 }
 
 interface ContractResults {
-  summary?: { failed?: number };
+  summary?: { failed?: number; toolkitFaults?: number };
+  toolkitFaults?: { check: string; purpose: string; message: string }[];
   results?: { check: string; status: string; message?: string }[];
   coverage?: { operations?: string[] };
   fuzz?: { operations?: Record<string, { findings?: number }> };
