@@ -13,6 +13,7 @@ import { fuzzThroughput } from './fuzz.ts';
 import { serveThroughput } from './serve.ts';
 import { startup, STARTUP_TARGETS } from './startup.ts';
 import { proxyOverhead } from './proxy.ts';
+import { corpusTimes } from './corpus-times.ts';
 
 export interface Benchmark {
   id: string;
@@ -135,6 +136,12 @@ export const BENCHMARKS: Benchmark[] = [
     title: '13. Start-up of the installed commands, and the package',
     targets: STARTUP_TARGETS,
     run: startup,
+  },
+  {
+    id: 'corpus',
+    title: '14. The corpus run: time per description',
+    targets: [],
+    run: corpusTimes,
   },
 ];
 

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { UsageError, guard, parseFlags } from '../../scripts/args.ts';
 import { ensureBenchPackages } from '../lib/packages.ts';
 import type { CorpusRecord } from './classify.ts';
-import { latest, renderCorpusReport } from './report.ts';
+import { latest, readRecords, renderCorpusReport } from './report.ts';
 import { runDescription, running } from './run-one.ts';
 import { Typechecker } from './typechecker.ts';
 
@@ -87,20 +87,6 @@ function intFlag(name: string, text: unknown, min: number): number | undefined {
   if (!Number.isInteger(n) || n < min)
     throw new UsageError(`--${name} must be an integer >= ${min}\n\n${usage}`);
   return n;
-}
-
-async function readRecords(file: string): Promise<CorpusRecord[]> {
-  const text = await readFile(file, 'utf8').catch(() => '');
-  return text
-    .split('\n')
-    .filter((l) => l.trim())
-    .flatMap((l) => {
-      try {
-        return [JSON.parse(l) as CorpusRecord];
-      } catch {
-        return []; // a line cut short by a killed run
-      }
-    });
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -5,6 +5,7 @@
  * (bench/corpus/notes.md) is carried over as it is.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { classOf, OUTCOMES, OUTCOME_TEXT, type CorpusRecord, type Outcome } from './classify.ts';
 
 export interface ReportInput {
@@ -17,6 +18,21 @@ export interface ReportInput {
 }
 
 /** The last record of each (stage, id): a re-run of one description replaces its earlier line. */
+/** The records of a results file (JSON lines; a line cut short by a killed run is skipped). */
+export async function readRecords(file: string): Promise<CorpusRecord[]> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  return text
+    .split('\n')
+    .filter((l) => l.trim())
+    .flatMap((l) => {
+      try {
+        return [JSON.parse(l) as CorpusRecord];
+      } catch {
+        return [];
+      }
+    });
+}
+
 export function latest(records: CorpusRecord[]): Map<string, CorpusRecord> {
   const out = new Map<string, CorpusRecord>();
   for (const r of records) out.set(`${r.stage}:${r.id}`, r);
@@ -25,7 +41,7 @@ export function latest(records: CorpusRecord[]): Map<string, CorpusRecord> {
 
 const pct = (n: number, d: number) => (d === 0 ? '–' : `${((100 * n) / d).toFixed(1)}%`);
 
-function quantile(values: number[], q: number): number {
+export function quantile(values: number[], q: number): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] as number;
