@@ -2,10 +2,9 @@
  * Cookie parameters are validated like the others (found on @readme/oas-examples'
  * parameters-extreme: a declared integer cookie took "abc").
  */
-import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerService, type Handler } from 'dataapi/runtime/server';
 import { normalise } from '../../generator/normalise/index.ts';
+import { serveFixture, type ServedFixture } from './serve-fixture.ts';
 
 const doc = {
   openapi: '3.0.3',
@@ -31,21 +30,15 @@ const doc = {
   },
 };
 
-const echo: Handler = async ({ headers }) => ({ cookie: headers.cookie });
-let app: FastifyInstance;
+let served: ServedFixture;
 let url: string;
 beforeAll(async () => {
-  const model = normalise({ file: 'inline.json', locate: () => undefined, document: doc });
-  app = Fastify();
-  await registerService(app, {
-    model,
-    handlers: { prefs: echo },
-    rateLimit: false,
-    insecureAnyKey: true,
-  });
-  url = await app.listen({ port: 0, host: '127.0.0.1' });
+  served = await serveFixture(
+    normalise({ file: 'inline.json', locate: () => undefined, document: doc }),
+  );
+  url = served.url;
 });
-afterAll(() => app.close());
+afterAll(() => served.close());
 
 const get = async (cookie?: string) => {
   const res = await fetch(`${url}/prefs`, { headers: cookie ? { cookie } : {} });

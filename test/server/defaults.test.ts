@@ -3,31 +3,19 @@
  * a default must still be sent, and a default the schema refuses neither makes the server refuse
  * requests that leave it out nor reaches the handler; one not of its own type is a warning.
  */
-import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceModel } from 'dataapi/model';
-import { registerService, type Handler } from 'dataapi/runtime/server';
-import { loadSpec } from '../../generator/load.ts';
-import { normalise } from '../../generator/normalise/index.ts';
-import { FIXTURES } from '../generator/helpers.ts';
+import { serveFixture, type ServedFixture } from './serve-fixture.ts';
 
-const echo: Handler = async ({ query, body }) => ({ query, body });
-let app: FastifyInstance;
+let served: ServedFixture;
 let url: string;
 let model: ServiceModel;
 beforeAll(async () => {
-  model = normalise(await loadSpec(path.join(FIXTURES, 'generality/defaults.yaml')));
-  app = Fastify();
-  await registerService(app, {
-    model,
-    handlers: { listItems: echo, addThing: echo },
-    rateLimit: false,
-    insecureAnyKey: true,
-  });
-  url = await app.listen({ port: 0, host: '127.0.0.1' });
+  served = await serveFixture('generality/defaults.yaml');
+  model = served.model;
+  url = served.url;
 });
-afterAll(() => app.close());
+afterAll(() => served.close());
 
 async function call(p: string, body?: unknown) {
   const init: RequestInit =

@@ -3,32 +3,20 @@
  * 26, class 7): `?sort_by=%2C` is the one item ",", not two empty (duplicate) items. The suite
  * sends them so: items encoded, the delimiter literal.
  */
-import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceModel } from 'dataapi/model';
-import { registerService, type Handler } from 'dataapi/runtime/server';
 import { serialise } from '../../contract-tests/requests.ts';
-import { loadSpec } from '../../generator/load.ts';
-import { normalise } from '../../generator/normalise/index.ts';
-import { FIXTURES } from '../generator/helpers.ts';
+import { serveFixture, type ServedFixture } from './serve-fixture.ts';
 
-const echo: Handler = async ({ query }) => ({ query });
-let app: FastifyInstance;
+let served: ServedFixture;
 let url: string;
 let model: ServiceModel;
 beforeAll(async () => {
-  model = normalise(await loadSpec(path.join(FIXTURES, 'generality/explode-false.yaml')));
-  app = Fastify();
-  await registerService(app, {
-    model,
-    handlers: { listItems: echo },
-    rateLimit: false,
-    insecureAnyKey: true,
-  });
-  url = await app.listen({ port: 0, host: '127.0.0.1' });
+  served = await serveFixture('generality/explode-false.yaml');
+  model = served.model;
+  url = served.url;
 });
-afterAll(() => app.close());
+afterAll(() => served.close());
 
 async function get(pathAndQuery: string) {
   const res = await fetch(url + pathAndQuery);

@@ -4,34 +4,22 @@
  * exploded joined by their style's delimiter, form-style objects as `k,v,...` or as their own
  * fields; the server (and so the mock) reads each back, so the example is sent and accepted.
  */
-import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerService, type Handler } from 'dataapi/runtime/server';
 import { encodeForm } from 'dataapi/runtime/shared';
 import type { ServiceModel } from 'dataapi/model';
-import { loadSpec } from '../../generator/load.ts';
-import { normalise } from '../../generator/normalise/index.ts';
 import { serialise, validRequests } from '../../contract-tests/requests.ts';
 import { bodySerializerFor } from '../../runtime/client/serialize.ts';
-import { FIXTURES } from '../generator/helpers.ts';
+import { serveFixture, type ServedFixture } from './serve-fixture.ts';
 
-const echo: Handler = async ({ body, query }) => ({ body, query });
 let model: ServiceModel;
-let app: FastifyInstance;
+let served: ServedFixture;
 let url: string;
 beforeAll(async () => {
-  model = normalise(await loadSpec(path.join(FIXTURES, 'formats/form-encoding.yaml')));
-  app = Fastify();
-  await registerService(app, {
-    model,
-    handlers: { addCustomer: echo },
-    rateLimit: false,
-    insecureAnyKey: true,
-  });
-  url = await app.listen({ port: 0, host: '127.0.0.1' });
+  served = await serveFixture('formats/form-encoding.yaml');
+  model = served.model;
+  url = served.url;
 });
-afterAll(() => app.close());
+afterAll(() => served.close());
 
 const op = () => model.operations[0]!;
 const EXAMPLE = {

@@ -4,29 +4,16 @@
  * fields and refused them), JSON text still reads as JSON, and no bracketed key reaches
  * Object.prototype (body or deepObject query).
  */
-import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerService, type Handler } from 'dataapi/runtime/server';
-import { loadSpec } from '../../generator/load.ts';
-import { normalise } from '../../generator/normalise/index.ts';
-import { FIXTURES } from '../generator/helpers.ts';
+import { serveFixture, type ServedFixture } from './serve-fixture.ts';
 
-const echo: Handler = async ({ body, query }) => ({ body, query });
-let app: FastifyInstance;
+let served: ServedFixture;
 let url: string;
 beforeAll(async () => {
-  const model = normalise(await loadSpec(path.join(FIXTURES, 'generality/form-objects.yaml')));
-  app = Fastify();
-  await registerService(app, {
-    model,
-    handlers: { addCustomer: echo },
-    rateLimit: false,
-    insecureAnyKey: true,
-  });
-  url = await app.listen({ port: 0, host: '127.0.0.1' });
+  served = await serveFixture('generality/form-objects.yaml');
+  url = served.url;
 });
-afterAll(() => app.close());
+afterAll(() => served.close());
 
 async function post(form: string, query = '') {
   const res = await fetch(`${url}/customers${query}`, {

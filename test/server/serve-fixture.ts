@@ -1,0 +1,44 @@
+/**
+ * A real server of a small description for a test file: registerService on Fastify (no rate
+ * limits, any key), listening on 127.0.0.1 on an ephemeral port. Handlers default to an echo of
+ * what the operation received (body, query, path, cookie header), so a test sees what the server
+ * decoded.
+ */
+import path from 'node:path';
+import Fastify from 'fastify';
+import { registerService, type Handler } from 'dataapi/runtime/server';
+import type { ServiceModel } from 'dataapi/model';
+import { loadSpec } from '../../generator/load.ts';
+import { normalise } from '../../generator/normalise/index.ts';
+import { FIXTURES } from '../generator/helpers.ts';
+
+export interface ServedFixture {
+  model: ServiceModel;
+  url: string;
+  close(): Promise<void>;
+}
+
+export const echo: Handler = async ({ body, query, path: params, headers }) => ({
+  body,
+  query,
+  path: params,
+  cookie: headers.cookie,
+});
+
+/** `fixture`: a file under test/fixtures, or a model already built. */
+export async function serveFixture(
+  fixture: string | ServiceModel,
+  handlers?: Record<string, Handler>,
+): Promise<ServedFixture> {
+  const model =
+    typeof fixture === 'string' ? normalise(await loadSpec(path.join(FIXTURES, fixture))) : fixture;
+  const app = Fastify();
+  await registerService(app, {
+    model,
+    handlers: handlers ?? Object.fromEntries(model.operations.map((o) => [o.id, echo])),
+    rateLimit: false,
+    insecureAnyKey: true,
+  });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  return { model, url, close: () => app.close() };
+}
