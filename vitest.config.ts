@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './test/sequencer.ts';
 
 // The project's own tests. The generated contract tests (generated/contract-tests) need a target and
 // are run by `dataapi contract`, not here.
@@ -19,6 +20,8 @@ export default defineConfig({
     // Most files wait on servers, child processes and rate-limit windows, not on the CPU: three
     // at once on a 2-core machine (vitest's default there is one).
     maxWorkers: 3,
+    // The slowest files start first (see the file).
+    sequence: { sequencer: LongestFirst },
     setupFiles: ['test/setup.ts'],
     // A temporary folder of the run's own (TMPDIR) and test/.work left as found: see the file.
     globalSetup: ['test/global-setup.ts'],

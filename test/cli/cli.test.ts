@@ -4,7 +4,7 @@
  * did-you-mean, an operationId of the spec is accepted by --only, and Ctrl-C during generate
  * says what happened (exit 130).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -14,8 +14,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const work = path.join(root, 'test/.work', `cli-${process.pid}`);
-// Its scratch folder goes with it (KEEP_WORK=1 keeps it for a look).
+// Its scratch folder goes with it (KEEP_WORK=1 keeps it for a look), and a generate that a failed
+// test left blocked on its FIFO goes too.
+let blocked: ChildProcess | undefined;
 afterAll(() => {
+  if (blocked && blocked.exitCode === null && blocked.signalCode === null) blocked.kill('SIGKILL');
   if (!process.env['KEEP_WORK']) rmSync(work, { recursive: true, force: true });
 });
 
@@ -144,6 +147,7 @@ describe('Ctrl-C during generate', () => {
         cwd: root,
       },
     );
+    blocked = child;
     let stderr = '';
     const said = new Promise<void>((resolve) =>
       child.stderr.on('data', (c: Buffer) => {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createMockServer } from '../../generated/mock/index.ts';
 import { waitsOf } from '../../contract-tests/reports/report.ts';
-import { KEY, failedOf, find, reportDir, runCli } from './harness.ts';
+import { KEY, failedOf, find, reportDir, runCli, type CliRun } from './harness.ts';
 import { startProxy } from './proxy.ts';
 
 async function listen(server: Server): Promise<string> {
@@ -55,31 +55,38 @@ describe('a target that answers 429 to everything (no Retry-After, no business c
   }, 300_000); // a safety net for a hung run, not a speed limit
 });
 
-describe('one route that never answers', () => {
-  let mock: FastifyInstance;
-  let proxy: Awaited<ReturnType<typeof startProxy>>;
-  let arrivals = 0;
-  beforeAll(async () => {
-    mock = await createMockServer({ appkeys: [KEY] });
-    await mock.listen({ port: 0, host: '127.0.0.1' });
-    const upstream = `http://127.0.0.1:${(mock.server.address() as AddressInfo).port}`;
-    proxy = await startProxy(upstream, [
-      { path: '/Weather/AirQuality', onArrival: () => arrivals++, response: () => 'hang' },
-    ]);
-  });
-  afterAll(async () => {
-    await proxy?.close();
-    await mock?.close();
-  });
+// The run against one route that never answers mostly waits on its timeouts (about a minute): it
+// starts with the file (a beforeAll outside the describes runs first), and the other runs here go
+// while it waits.
+let mock: FastifyInstance;
+let proxy: Awaited<ReturnType<typeof startProxy>>;
+let arrivals = 0;
+let slowRoute: Promise<CliRun>;
+beforeAll(async () => {
+  mock = await createMockServer({ appkeys: [KEY] });
+  await mock.listen({ port: 0, host: '127.0.0.1' });
+  const upstream = `http://127.0.0.1:${(mock.server.address() as AddressInfo).port}`;
+  proxy = await startProxy(upstream, [
+    { path: '/Weather/AirQuality', onArrival: () => arrivals++, response: () => 'hang' },
+  ]);
+  slowRoute = runCli(
+    'contract',
+    // No --timeout: the route never answers, so the default timeout fires however fast the
+    // machine, and the other operation's answers are not held to a short limit.
+    ['--base-url', proxy.url, '--only', 'getAirQuality,getIpLocation'],
+    'slow-route',
+  );
+  slowRoute.catch(() => undefined); // awaited by its test
+});
+afterAll(async () => {
+  await slowRoute?.catch(() => undefined);
+  await proxy?.close();
+  await mock?.close();
+});
 
+describe('one route that never answers', () => {
   it('fails that operation with its timeouts and tests the others', async () => {
-    const run = await runCli(
-      'contract',
-      // No --timeout: the route never answers, so the default timeout fires however fast the
-      // machine, and the other operation's answers are not held to a short limit.
-      ['--base-url', proxy.url, '--only', 'getAirQuality,getIpLocation'],
-      'slow-route',
-    );
+    const run = await slowRoute;
     const r = run.result!;
     expect(r.errors.join('\n')).not.toMatch(/cannot reach/);
     // The other operation is tested, and passes.

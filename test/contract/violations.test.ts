@@ -334,35 +334,44 @@ const WRITES: Case[] = [
 let mock: FastifyInstance;
 let upstream: string;
 
+// The groups' runs start together with the file (they mostly wait on a hung route's timeouts and
+// on rate-limit windows); each group's tests wait for its own.
+const starts: (() => void)[] = [];
 beforeAll(async () => {
   mock = await createMockServer({ appkeys: [KEY] });
   await mock.listen({ port: 0, host: '127.0.0.1' });
   upstream = `http://127.0.0.1:${(mock.server.address() as { port: number }).port}`;
+  for (const start of starts) start();
 });
 afterAll(async () => {
   await mock?.close();
 });
 
 function group(title: string, cases: Case[], extraArgs: string[]) {
-  describe(title, () => {
-    let run: CliRun;
-    let close: () => Promise<void>;
-    beforeAll(async () => {
+  let running: Promise<CliRun> | undefined;
+  starts.push(() => {
+    running = (async () => {
       const proxy = await startProxy(
         upstream,
         cases.map((c) => c.fault),
       );
-      close = proxy.close;
       const only = [...new Set(cases.map((c) => c.operation))].join(',');
-      run = await runCli(
+      // The proxy goes once its run has ended.
+      return runCli(
         'contract',
         // No --timeout: the hung route never answers, so the default timeout fires whatever the
         // machine's speed, and no other operation's answer is held to a short limit.
         ['--base-url', proxy.url, '--only', only, ...extraArgs],
         title.replace(/\W+/g, '-'),
-      );
+      ).finally(() => proxy.close());
+    })();
+    running.catch(() => undefined); // awaited by the group's beforeAll
+  });
+  describe(title, () => {
+    let run: CliRun;
+    beforeAll(async () => {
+      run = await running!;
     }, 300_000); // a safety net for a hung run, not a speed limit
-    afterAll(() => close?.());
 
     it('fails the run (exit 1) and never shows the key', () => {
       expect(run.code, run.stderr).toBe(1);

@@ -12,6 +12,8 @@ import { generate } from '../../generator/generate.ts';
 import { cleanup, cli, leftovers, readAll, ROOT, scratch, snapshot, type Run } from './helpers.ts';
 
 const SPEC = path.join(ROOT, 'spec/openapi.yaml');
+// Every run here skips the type-check of the generated tree (typecheck-tree.test.ts is about that
+// one): it takes the same place in the pipeline, before the swap, and costs seconds a run.
 const relOf = (p: string) => path.relative(ROOT, p);
 
 let dirA: string;
@@ -67,7 +69,14 @@ describe('determinism', () => {
   });
 
   it('the CLI says "0 written" on a re-run and leaves the tree byte-identical', async () => {
-    const run = await cli('generate', '--spec', relOf(SPEC), '--out', relOf(dirA));
+    const run = await cli(
+      'generate',
+      '--no-typecheck',
+      '--spec',
+      relOf(SPEC),
+      '--out',
+      relOf(dirA),
+    );
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(
       /\d+ operations, \d+ preview variants, \d+ files \(0 written, \d+ unchanged\) in [\d.]+s/,
@@ -84,14 +93,30 @@ describe('--check', () => {
   let removed: string;
 
   beforeAll(async () => {
-    clean = await cli('generate', '--check', '--spec', relOf(SPEC), '--out', relOf(dirB));
+    clean = await cli(
+      'generate',
+      '--check',
+      '--no-typecheck',
+      '--spec',
+      relOf(SPEC),
+      '--out',
+      relOf(dirB),
+    );
     removed = Object.keys(first).find((f) => f.includes('/')) ?? 'types.ts';
     await writeFile(path.join(dirB, changed), first[changed] + '// edited by hand\n');
     await rm(path.join(dirB, removed));
     await mkdir(path.join(dirB, 'extra'), { recursive: true });
     await writeFile(path.join(dirB, 'extra/stray.ts'), 'export {};\n');
     driftedBefore = await snapshot(dirB);
-    drift = await cli('generate', '--check', '--spec', relOf(SPEC), '--out', relOf(dirB));
+    drift = await cli(
+      'generate',
+      '--check',
+      '--no-typecheck',
+      '--spec',
+      relOf(SPEC),
+      '--out',
+      relOf(dirB),
+    );
   }, 120_000);
 
   it('exits 0 when the output is up to date', () => {
@@ -122,6 +147,7 @@ describe('atomic writes', () => {
       generate({
         spec: SPEC,
         out: dir,
+        typecheck: false,
         hooks: {
           beforeSwap: () => {
             called++;
@@ -160,7 +186,7 @@ describe('atomic writes', () => {
     expect(await exited).toBe('SIGKILL');
     expect(await snapshot(dir)).toEqual(before);
     // The lock and the temporary tree of the killed run do not block or leak into the next run.
-    const result = await generate({ spec: SPEC, out: dir });
+    const result = await generate({ spec: SPEC, out: dir, typecheck: false });
     expect(result.written.sort()).toEqual(['model.ts', 'types.ts']);
     expect(await readAll(dir)).toEqual(first);
     expect(await leftovers(dir)).toEqual([]);
@@ -178,6 +204,7 @@ describe('atomic writes', () => {
       generate({
         spec: SPEC,
         out: dir,
+        typecheck: false,
         hooks: {
           beforeSwap: () => {
             throw new Error('fail after recovery');
@@ -196,7 +223,7 @@ describe('atomic writes', () => {
     await mkdir(path.join(dir, 'src'));
     await writeFile(path.join(dir, 'src/index.ts'), 'export const mine = 1;\n');
     const before = await snapshot(dir);
-    await expect(generate({ spec: SPEC, out: dir })).rejects.toThrow(
+    await expect(generate({ spec: SPEC, out: dir, typecheck: false })).rejects.toThrow(
       /refusing to replace .*not empty and was not written by dataapi/,
     );
     expect(await snapshot(dir)).toEqual(before);
@@ -235,7 +262,7 @@ describe('the up-to-date shortcut', () => {
     const specCopy = path.join(dir, '..', 'emit-stamp-spec.yaml');
     made.push(specCopy);
     await cp(SPEC, specCopy);
-    const run = () => generate({ spec: specCopy, out: dir });
+    const run = () => generate({ spec: specCopy, out: dir, typecheck: false });
     expect((await run()).upToDate).toBe(false); // first run into this folder: no stamp yet
     const again = await run();
     expect(again.upToDate).toBe(true);
@@ -264,7 +291,7 @@ describe('the command line', () => {
   it('gives the same tree from the built JavaScript (dist/) as the sources in-process', async () => {
     const built = await scratch('emit-cli-built');
     made.push(built);
-    const a = await cli('generate', '--spec', relOf(SPEC), '--out', relOf(built));
+    const a = await cli('generate', '--no-typecheck', '--spec', relOf(SPEC), '--out', relOf(built));
     expect(a.code, a.stderr).toBe(0);
     expect(await readAll(built)).toEqual(first);
   });

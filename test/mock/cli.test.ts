@@ -1,10 +1,17 @@
 /** `dataapi mock`: prints its address and keys (env key redacted), serves, and stops on SIGTERM. */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+// A test that fails (or times out) before it stops its mock leaves no server running.
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
 
 function startCli(args: string[], env: Record<string, string> = {}) {
   const base = { ...process.env };
@@ -14,6 +21,7 @@ function startCli(args: string[], env: Record<string, string> = {}) {
     env: { ...base, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  children.push(child);
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));

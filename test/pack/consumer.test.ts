@@ -9,9 +9,9 @@ import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packClient } from '../../generator/pack/index.ts';
 import { startMock, type Running } from '../client/helpers.ts';
 import * as files from './consumer-files.ts';
+import { sharedClient } from './shared-client.ts';
 import {
   consumerProject,
   folderBytes,
@@ -22,7 +22,6 @@ import {
   tempDir,
   tsc,
   TSC,
-  ROOT,
 } from './helpers.ts';
 
 const LONG = 600_000;
@@ -35,8 +34,8 @@ let upload: string;
 
 beforeAll(async () => {
   work = await tempDir('pack-consumer');
-  await packClient({ spec: path.join(ROOT, 'spec/openapi.yaml'), out: path.join(work, 'client') });
-  tarball = await npmPack(path.join(work, 'client'), work);
+  // packClient of spec/openapi.yaml, packed once for this file and pack.test.ts.
+  tarball = await npmPack(await sharedClient(), work);
   [esmProject, cjsProject, mock] = await Promise.all([
     consumerProject(tarball, 'module'),
     consumerProject(tarball, 'commonjs'),

@@ -10,6 +10,7 @@ import { packClient } from '../../generator/pack/index.ts';
 import { packageVersion, checkPackageName } from '../../generator/pack/manifest.ts';
 import { npmFolderArg } from '../../scripts/commands/pack.ts';
 import { npmPack, readTreeBytes, ROOT, run, tempDir } from './helpers.ts';
+import { sharedClient } from './shared-client.ts';
 
 const LONG = 600_000;
 const SPEC = path.join(ROOT, 'spec/openapi.yaml');
@@ -18,8 +19,8 @@ let out: string;
 
 beforeAll(async () => {
   work = await tempDir('pack');
-  out = path.join(work, 'client');
-  await packClient({ spec: SPEC, out });
+  // packClient({ spec: SPEC, out }), packed once for this file and consumer.test.ts.
+  out = await sharedClient();
 }, LONG);
 afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true, maxRetries: 5 });

@@ -2,11 +2,11 @@
  * `dataapi proxy` as a user runs it: a process that prints its findings live and writes its
  * reports and HAR file when interrupted (SIGINT), exiting 1 because the traffic had a failure.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { KEY, runTestProxy } from './harness.ts';
 import { PLANTED, startUpstream, type Upstream } from './upstream.ts';
 
@@ -15,6 +15,12 @@ beforeAll(async () => {
   upstream = await startUpstream();
 });
 afterAll(() => upstream.close());
+// A test that fails (or times out) before it interrupts its proxy leaves no process running.
+let started: ChildProcess | undefined;
+afterEach(() => {
+  if (started && started.exitCode === null && started.signalCode === null) started.kill('SIGKILL');
+  started = undefined;
+});
 
 it('prints findings live and writes reports and the HAR on SIGINT', async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'dataapi-proxy-cli-'));
@@ -37,6 +43,7 @@ it('prints findings live and writes reports and the HAR on SIGINT', async () => 
     ],
     { env: { ...process.env, DATAAPI_APPKEY: '' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
+  started = child;
   let stdout = '';
   let stderr = '';
   const waiting: (() => void)[] = [];

@@ -1,0 +1,28 @@
+/**
+ * The client package of spec/openapi.yaml as `packClient` writes it with its defaults, packed once
+ * per test run and shared by the files that only read it (pack.test.ts, consumer.test.ts): each
+ * packing is a type-checked build of seconds. It lives in the run's temporary folder, which goes
+ * with the run; the first file to ask packs it while the others wait on the lock.
+ */
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { inject } from 'vitest';
+import { withFolderLock } from '../../generator/emit/lock.ts';
+import { packClient } from '../../generator/pack/index.ts';
+import { ROOT } from './helpers.ts';
+
+export const SHARED_SPEC = path.join(ROOT, 'spec/openapi.yaml');
+
+/** The package folder (read it, do not write into it). */
+export async function sharedClient(): Promise<string> {
+  const dir = path.join(inject('runTmp'), 'shared-packed-client');
+  const out = path.join(dir, 'client');
+  const done = path.join(dir, 'packed');
+  await withFolderLock(dir, async () => {
+    if (existsSync(done)) return;
+    await packClient({ spec: SHARED_SPEC, out });
+    await writeFile(done, '');
+  });
+  return out;
+}
