@@ -171,14 +171,22 @@ async function format(
   ]);
   const at = path.join(path.resolve(job.options.out), 'index.ts');
   const config = (await prettier.resolveConfig(at)) ?? {};
-  const checked = speed.typescript.check(rendered.files.filter((f) => !f.formatted));
+  const typecheck = job.options.typecheck !== false;
+  // With the type-check, the syntax check's parse trees are kept in the worker for it.
+  const checked = speed.typescript.check(
+    rendered.files.filter((f) => !f.formatted),
+    typecheck,
+  );
   checked.catch(() => undefined);
+  // types.ts's syntax check is asked for before the tree's type-check: the worker answers in
+  // order, and this thread waits for it (finishTypes) before it formats.
+  const typesChecked = rendered.types.then((types) => speed.typescript.check([types], typecheck));
+  typesChecked.catch(() => undefined);
   // The whole tree's type-check runs in the worker as soon as types.ts is there, while this
   // thread formats: on the unformatted text (the same types; a failed run writes nothing).
-  const typecheck = job.options.typecheck !== false;
   const tree = typecheck
-    ? rendered.types.then((types) =>
-        speed.typescript.typecheck([...rendered.files, types], {
+    ? typesChecked.then(async () =>
+        speed.typescript.typecheck([...rendered.files, await rendered.types], {
           outDir: job.options.out,
           projectRoot: job.projectRoot,
         }),
@@ -192,7 +200,7 @@ async function format(
     });
   const finishTypes = async () => {
     const types = await rendered.types;
-    await throwParseErrors([checked, speed.typescript.check([types])]);
+    await throwParseErrors([checked, typesChecked]);
     // Its last job is done: its heap (compiler, openapi-typescript) goes.
     if (!typecheck) speed.typescript.close();
     return types;
