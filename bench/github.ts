@@ -34,10 +34,14 @@ export const otsContender = (spec: string, out: string): Contender => ({
   argv: ['openapi-typescript', `../../${spec}`, '-o', `../../${out}`],
   clean: [out],
 });
+/**
+ * Cold: an empty output folder and no record of an earlier type-check (a tree that checked before
+ * is not checked again: generator/speed/typecheck-cache.ts), so every run pays the check.
+ */
 const dataapiContender = (label: string, spec: string, out: string): Contender => ({
   label,
   argv: ['node', 'bin/dataapi.js', 'generate', '--spec', spec, '--out', out],
-  clean: [out],
+  clean: [out, 'node_modules/.cache/dataapi/typecheck'],
 });
 
 const byLabel = (m: Measured[], label: string) =>
@@ -76,20 +80,22 @@ export async function githubGeneration(ctx: BenchContext): Promise<Section> {
       'Commands (from the project root):',
       commandList(m),
       '',
-      `Where a cold dataapi run spends its CPU time (one extra run under \`node --cpu-prof\`, self time summed over its ${profile.threads.length} threads, busy ${profile.threads.map((t) => `${Math.round(t)} ms`).join(' + ')}: the main thread loads, validates and normalises the description, renders the templates and model.json, and formats with prettier; the worker renders types.ts with openapi-typescript from the start of the run and parses every emitted TypeScript file with the compiler):`,
+      `Where a cold dataapi run spends its CPU time (one extra run under \`node --cpu-prof\`, self time summed over its ${profile.threads.length} threads, busy ${profile.threads.map((t) => `${Math.round(t)} ms`).join(' + ')}: the main thread loads, validates and normalises the description, renders the templates and model.json, and formats with prettier; the worker renders types.ts with openapi-typescript from the start of the run, parses every emitted TypeScript file with the compiler, then type-checks the whole tree while the main thread formats):`,
       '',
       profileTable(profile, 12),
     ].join('\n'),
     verdicts: [
+      // Issue 29's targets (issue 17's were 2x and 700 MiB: 1.50x and 593 MiB on 2026-11-25,
+      // before generation type-checked its output).
       {
-        target: "GitHub: dataapi's whole output <= 2x openapi-typescript alone",
+        target: "GitHub: dataapi's whole output <= 1.2x openapi-typescript alone",
         measured: `${fmtRatio(ratio)} (CPU time ${fmtRatio(d.cpuMs / base.cpuMs)})`,
-        met: ratio <= 2,
+        met: ratio <= 1.2,
       },
       {
-        target: "GitHub: dataapi's peak memory <= 700 MiB",
+        target: "GitHub: dataapi's peak memory <= 500 MiB",
         measured: fmtMiB(d.maxRssKb),
-        met: Number.isFinite(d.maxRssKb) ? d.maxRssKb <= 700 * 1024 : undefined,
+        met: Number.isFinite(d.maxRssKb) ? d.maxRssKb <= 500 * 1024 : undefined,
       },
     ],
   };

@@ -37,8 +37,8 @@ export const BENCHMARKS: Benchmark[] = [
     id: 'generation-github',
     title: "2. Generating GitHub's REST description (1,223 operations)",
     targets: [
-      "GitHub: dataapi's whole output <= 2x openapi-typescript alone",
-      "GitHub: dataapi's peak memory <= 700 MiB",
+      "GitHub: dataapi's whole output <= 1.2x openapi-typescript alone",
+      "GitHub: dataapi's peak memory <= 500 MiB",
     ],
     run: githubGeneration,
   },

@@ -58,9 +58,16 @@ export interface GenerateResult {
   written: string[];
   unchanged: number;
   formatted: number;
+  /**
+   * The type-check of the tree: run (`checked`), not needed because this very tree checked
+   * before with the same toolkit (`cached`), or `off` (`typecheck: false`, or an up-to-date run).
+   */
+  typechecked: Typechecked;
   drift?: Drift;
   ms: number;
 }
+
+export type Typechecked = 'checked' | 'cached' | 'off';
 
 /** One run's settings: the options, and what the stamp and the headers are made of. */
 interface Job extends StampContext {
@@ -80,7 +87,13 @@ async function run(options: GenerateOptions): Promise<GenerateResult> {
   const skipped = options.check || options.force ? undefined : await upToDate(options.out, job);
   if (skipped) {
     const { files } = skipped;
-    const done = { upToDate: true, written: [], unchanged: files.length, formatted: 0 };
+    const done = {
+      upToDate: true,
+      written: [],
+      unchanged: files.length,
+      formatted: 0,
+      typechecked: 'off' as const,
+    };
     return { ...skipped, ...done, ms: performance.now() - started };
   }
   const speed = await startSpeedups(options, job);
@@ -164,26 +177,40 @@ async function format(
   rendered: Rendered,
   cache: FormatCache,
   speed: Speedups,
-): Promise<{ files: RenderedFile[]; formatted: number }> {
+): Promise<{ files: RenderedFile[]; formatted: number; typechecked: Typechecked }> {
   const [prettier, { formatFiles }] = await Promise.all([
     import('prettier'),
     import('./emit/format.ts'),
   ]);
   const at = path.join(path.resolve(job.options.out), 'index.ts');
   const config = (await prettier.resolveConfig(at)) ?? {};
-  const checked = speed.typescript.check(rendered.files.filter((f) => !f.formatted));
+  const typecheck = job.options.typecheck !== false;
+  // With the type-check, the syntax check's parse trees are kept in the worker for it.
+  const checked = speed.typescript.check(
+    rendered.files.filter((f) => !f.formatted),
+    typecheck,
+  );
   checked.catch(() => undefined);
+  // types.ts's syntax check is asked for before the tree's type-check: the worker answers in
+  // order, and this thread waits for it (finishTypes) before it formats.
+  const typesChecked = rendered.types.then((types) => speed.typescript.check([types], typecheck));
+  typesChecked.catch(() => undefined);
   // The whole tree's type-check runs in the worker as soon as types.ts is there, while this
   // thread formats: on the unformatted text (the same types; a failed run writes nothing).
-  const typecheck = job.options.typecheck !== false;
-  const tree = typecheck
-    ? rendered.types.then((types) =>
-        speed.typescript.typecheck([...rendered.files, types], {
-          outDir: job.options.out,
-          projectRoot: job.projectRoot,
-        }),
-      )
-    : Promise.resolve(undefined);
+  // A tree that type-checked before, byte for byte and with the same toolkit, is not checked
+  // again (speed/typecheck-cache.ts).
+  const where = { outDir: job.options.out, projectRoot: job.projectRoot };
+  const tree: Promise<{ errors?: string; how: Typechecked }> = typecheck
+    ? typesChecked.then(async () => {
+        const files = [...rendered.files, await rendered.types];
+        const cache = await import('./speed/typecheck-cache.ts');
+        const key = await cache.typecheckKey(files, where);
+        if (await cache.checkedBefore(key, job.projectRoot, where.outDir)) return { how: 'cached' };
+        const errors = await speed.typescript.typecheck(files, where);
+        if (!errors) await cache.recordChecked(key, job.projectRoot, where.outDir);
+        return { ...(errors ? { errors } : {}), how: 'checked' };
+      })
+    : Promise.resolve({ how: 'off' });
   tree.catch(() => undefined);
   const formatTemplates = () =>
     formatFiles(rendered.files, cache, config, true).catch(async (err) => {
@@ -192,19 +219,20 @@ async function format(
     });
   const finishTypes = async () => {
     const types = await rendered.types;
-    await throwParseErrors([checked, speed.typescript.check([types])]);
+    await throwParseErrors([checked, typesChecked]);
     // Its last job is done: its heap (compiler, openapi-typescript) goes.
     if (!typecheck) speed.typescript.close();
     return types;
   };
   const [templates, types] = await speed.overlap(rendered.operations, formatTemplates, finishTypes);
-  const treeErrors = await tree;
+  const { errors: treeErrors, how } = await tree;
   if (treeErrors) throw new GeneratedCodeError(treeErrors);
   speed.typescript.close();
   const typesFormatted = await formatFiles([types], cache, config, true);
   return {
     files: [...templates.files, ...typesFormatted.files].sort(byPath),
     formatted: templates.formatted + typesFormatted.formatted,
+    typechecked: how,
   };
 }
 
@@ -231,7 +259,7 @@ async function write(
     spec: LoadedSpec;
     model: ServiceModel;
     rendered: Rendered;
-    formatted: { files: RenderedFile[]; formatted: number };
+    formatted: { files: RenderedFile[]; formatted: number; typechecked: Typechecked };
   },
   existing: Map<string, string>,
   cache: ManifestCache,
@@ -254,6 +282,7 @@ async function write(
     files,
     unchanged: files.length - written.length,
     formatted: run.formatted.formatted,
+    typechecked: run.formatted.typechecked,
   };
   if (options.check) return { ...result, written: [], drift };
   if (written.length > 0 || drift.removed.length > 0)

@@ -28,13 +28,22 @@ function ancestors(dir) {
 }
 
 /**
+ * Files the check reads without checking them: types.ts is openapi-typescript's output, which no
+ * template writes; its one construct known not to compile (an indexed access deeper than a
+ * component) is checked on its own (typescript-side.mjs `typeErrors`), and its syntax by the
+ * syntax check. Checking its 200,000 lines again costs more than checking every file that uses it.
+ */
+const READ_ONLY = new Set(['types.ts']);
+
+/**
  * The first type errors of the generated tree, as one message naming each file and line, or
  * undefined when it type-checks.
  * @param {{ path: string; content: string }[]} files the tree, paths relative to `outDir`
  * @param {{ outDir: string; projectRoot: string }} where
+ * @param {Map<string, import('typescript').SourceFile>} [parsed] parse trees already made
  * @returns {string | undefined}
  */
-export function treeTypeErrors(files, { outDir, projectRoot }) {
+export function treeTypeErrors(files, { outDir, projectRoot }, parsed = new Map()) {
   const ts = (compiler ??= require('typescript'));
   const out = path.resolve(outDir);
   const virtual = new Map(files.map((f) => [path.join(out, f.path), f.content]));
@@ -68,10 +77,21 @@ export function treeTypeErrors(files, { outDir, projectRoot }) {
   host.directoryExists = (d) => dirs.has(d) || (directoryExists?.call(host, d) ?? true);
   host.fileExists = (f) => virtual.has(f) || fileExists.call(host, f);
   host.readFile = (f) => virtual.get(f) ?? readFile.call(host, f);
-  host.getSourceFile = (f, version, onError, create) =>
-    virtual.has(f)
-      ? ts.createSourceFile(f, virtual.get(f), version, false, ts.ScriptKind.TS)
-      : getSourceFile.call(host, f, version, onError, create);
+  host.getSourceFile = (f, version, onError, create) => {
+    if (!virtual.has(f)) return getSourceFile.call(host, f, version, onError, create);
+    const text = virtual.get(f);
+    // The syntax check's tree, when it was parsed from this text as the program would parse it
+    // (the program then sets its file names). A file under node_modules takes its module format
+    // from a package.json: parsed again.
+    const made = parsed.get(path.relative(out, f).split(path.sep).join('/'));
+    const same =
+      made?.text === text &&
+      typeof version === 'object' &&
+      version.impliedNodeFormat === undefined &&
+      version.jsDocParsingMode === undefined &&
+      made.languageVersion === version.languageVersion;
+    return same ? made : ts.createSourceFile(f, text, version, false, ts.ScriptKind.TS);
+  };
   // Package imports resolve from the toolkit's folder (see the top of this file).
   const anchor = path.join(projectRoot, 'index.ts');
   const cache = ts.createModuleResolutionCache(projectRoot, (f) => f, options);
@@ -82,7 +102,8 @@ export function treeTypeErrors(files, { outDir, projectRoot }) {
       return ts.resolveModuleName(name, from, options, host, cache);
     });
   const program = ts.createProgram(roots, options, host);
-  const diagnostics = roots.flatMap((f) => {
+  const checked = roots.filter((f) => !READ_ONLY.has(path.relative(out, f)));
+  const diagnostics = checked.flatMap((f) => {
     const source = program.getSourceFile(f);
     return source
       ? [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)]

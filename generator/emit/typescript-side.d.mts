@@ -6,8 +6,15 @@ export function renderTypes(
   document: unknown,
   options?: { owned?: boolean; source?: string },
 ): Promise<string>;
-/** The first parse error of an emitted TypeScript file; undefined when it parses. */
-export function syntaxError(file: { path: string; content: string }): string | undefined;
+/**
+ * The first parse error of an emitted TypeScript file; undefined when it parses. `keep`: its
+ * parse tree stays in `parsed` (path -> tree) for the tree's type-check.
+ */
+export function syntaxError(
+  file: { path: string; content: string },
+  keep?: boolean,
+): string | undefined;
+export const parsed: Map<string, import('typescript').SourceFile>;
 /** Bare schema names in discriminator mappings made references (changes `document`). */
 export function qualifyDiscriminatorMappings(document: unknown): void;
 /**

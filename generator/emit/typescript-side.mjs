@@ -187,21 +187,31 @@ export function qualifyDiscriminatorMappings(doc) {
 }
 
 /**
+ * Parse trees the syntax check made, kept for the tree's type-check (typecheck-tree.mjs), which
+ * would otherwise parse every file again (types.ts alone: a second or more on a large description).
+ * @type {Map<string, import('typescript').SourceFile>}
+ */
+export const parsed = new Map();
+
+/**
  * The first parse error of an emitted TypeScript file, with its line and an excerpt; undefined
- * when it parses (or is not TypeScript).
+ * when it parses (or is not TypeScript). `keep`: its parse tree stays in `parsed`.
  * @param {{ path: string; content: string }} file
+ * @param {boolean} [keep]
  * @returns {string | undefined}
  */
-export function syntaxError(file) {
+export function syntaxError(file, keep = false) {
   if (!/\.(ts|tsx|mts)$/.test(file.path)) return undefined;
   const ts = (compiler ??= require('typescript'));
+  // ES2022: the type-check's target (the parser's output is the same for any ES2015+ target).
   const source = ts.createSourceFile(
     file.path,
     file.content,
-    ts.ScriptTarget.Latest,
+    ts.ScriptTarget.ES2022,
     false,
     ts.ScriptKind.TS,
   );
+  if (keep) parsed.set(file.path, source);
   const d = source.parseDiagnostics?.[0];
   if (!d) return undefined;
   const { line, character } = source.getLineAndCharacterOfPosition(d.start ?? 0);

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
-import { renderTypes, syntaxError, typeErrors } from '../emit/typescript-side.mjs';
+import { parsed, renderTypes, syntaxError, typeErrors } from '../emit/typescript-side.mjs';
 import { treeTypeErrors } from '../emit/typecheck-tree.mjs';
 
 const sha = (text) => createHash('sha256').update(text).digest('hex');
@@ -38,13 +38,17 @@ const jobs = {
     ahead = undefined;
     return document === undefined ? null : renderTypes(document, { owned: true });
   },
-  /** @param {{ path: string; content: string }[]} files */
-  async check(files) {
-    return files.map((f) => syntaxError(f) ?? typeErrors(f)).filter(Boolean);
+  /** @param {{ files: { path: string; content: string }[]; keep: boolean }} payload */
+  async check({ files, keep }) {
+    return files.map((f) => syntaxError(f, keep) ?? typeErrors(f)).filter(Boolean);
   },
   /** @param {{ files: { path: string; content: string }[]; outDir: string; projectRoot: string }} payload */
   async typecheck({ files, outDir, projectRoot }) {
-    return treeTypeErrors(files, { outDir, projectRoot }) ?? null;
+    try {
+      return treeTypeErrors(files, { outDir, projectRoot }, parsed) ?? null;
+    } finally {
+      parsed.clear();
+    }
   },
 };
 

@@ -13,8 +13,11 @@ import type { RenderedFile } from '../emit/render.ts';
 export interface TypeScriptWorker {
   /** generated/types.ts's text for the loaded description (openapi-typescript). */
   render(spec: LoadedSpec): Promise<string>;
-  /** The parse errors of emitted TypeScript files, and types.ts's type errors (empty when none). */
-  check(files: RenderedFile[]): Promise<string[]>;
+  /**
+   * The parse errors of emitted TypeScript files, and types.ts's type errors (empty when none).
+   * `keep`: the parse trees are kept for the tree's type-check, which is asked for next.
+   */
+  check(files: RenderedFile[], keep?: boolean): Promise<string[]>;
   /**
    * The whole tree type-checked in memory at the paths it is about to be written to: the first
    * errors as one message, or undefined (../emit/typecheck-tree.mjs).
@@ -72,11 +75,11 @@ export function startTypeScriptWorker(specFile: string): TypeScriptWorker {
       }
       return ask<string>('types', { document: spec.document });
     },
-    check: (files) =>
-      ask<string[]>(
-        'check',
-        files.map((f) => ({ path: f.path, content: f.content })),
-      ),
+    check: (files, keep = false) =>
+      ask<string[]>('check', {
+        files: files.map((f) => ({ path: f.path, content: f.content })),
+        keep,
+      }),
     typecheck: async (files, where) =>
       (await ask<string | null>('typecheck', {
         files: files.map((f) => ({ path: f.path, content: f.content })),
@@ -90,12 +93,20 @@ function inProcess(): TypeScriptWorker {
   const side = import('../emit/typescript-side.mjs');
   return {
     render: async (spec) => (await side).renderTypes(spec.document),
-    check: async (files) => {
+    check: async (files, keep = false) => {
       const { syntaxError, typeErrors } = await side;
-      return files.map((f) => syntaxError(f) ?? typeErrors(f)).filter((e): e is string => !!e);
+      return files
+        .map((f) => syntaxError(f, keep) ?? typeErrors(f))
+        .filter((e): e is string => !!e);
     },
-    typecheck: async (files, where) =>
-      (await import('../emit/typecheck-tree.mjs')).treeTypeErrors(files, where),
+    typecheck: async (files, where) => {
+      const { parsed } = await side;
+      try {
+        return (await import('../emit/typecheck-tree.mjs')).treeTypeErrors(files, where, parsed);
+      } finally {
+        parsed.clear();
+      }
+    },
     close: () => undefined,
   };
 }

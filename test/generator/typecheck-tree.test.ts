@@ -41,6 +41,21 @@ describe('the type-check of the generated tree', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('is not run again on a tree that checked before, and is run on a changed one', async () => {
+    const clean = path.join(dir, 'clean-templates');
+    await cp(path.join(ROOT, 'templates'), clean, { recursive: true });
+    const out = path.join(dir, 'cached');
+    const run = () => generate({ spec: SPEC, out, templatesDir: clean, force: true });
+    expect((await run()).typechecked).toBe('checked');
+    expect((await run()).typechecked).toBe('cached');
+    // The same fault as above: the tree differs from the one that checked, so it is checked.
+    const client = path.join(clean, 'client/index.ts.hbs');
+    const planted = "\nexport const planted: number = 'not a number';\n";
+    await writeFile(client, (await readFile(client, 'utf8')) + planted);
+    await expect(run()).rejects.toBeInstanceOf(GeneratedCodeError);
+    expect(await readFile(path.join(out, 'client/index.ts'), 'utf8')).not.toContain('planted');
+  });
+
   it('is skipped with typecheck: false (the syntax check stays)', async () => {
     const out = path.join(dir, 'unchecked');
     await generate({ spec: SPEC, out, templatesDir: templates, force: true, typecheck: false });
