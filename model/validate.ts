@@ -14,6 +14,14 @@ export type { ErrorObject, ValidateFunction };
 
 const validators = new WeakMap<ServiceModel, SchemaValidator>();
 
+/**
+ * Schema roots this process has already checked against the JSON Schema meta-schema: a server,
+ * the mock and each contract worker make several Ajv instances over one model, and checking a
+ * large root (GitHub's: 9 MB) cost about a second in each. An invalid root is never recorded, so
+ * every instance still refuses it.
+ */
+const checkedRoots = new WeakSet<object>();
+
 export interface SchemaValidator {
   ajv: Ajv2020;
   /** Compiles once per schema object (cached by identity). */
@@ -40,6 +48,10 @@ export function createSchemaValidator(
     coerceTypes: options.coerceTypes ?? false,
     useDefaults: options.useDefaults ?? false,
     validateFormats: true,
+    // Each referenced schema compiled once as its own function, not copied into every schema that
+    // refers to it (small ones, 16 keywords or fewer, stay inline): GitHub's response schemas
+    // compiled in 9 s of CPU instead of 12, the service's validate as fast as before.
+    inlineRefs: 16,
     // Third-party descriptions use formats nobody defines (`uriref`, ...): those are not errors
     // (OpenAPI says unknown formats are annotations), so only that warning is dropped.
     logger: {
@@ -55,7 +67,9 @@ export function createSchemaValidator(
   for (const name of ['int32', 'int64', 'float', 'double', 'binary', 'password']) {
     ajv.addFormat(name, { validate: () => true });
   }
-  ajv.addSchema(model.schemaRoot as object);
+  const root = model.schemaRoot as object;
+  ajv.addSchema(root, undefined, undefined, !checkedRoots.has(root));
+  checkedRoots.add(root);
   const cache = new WeakMap<object, ValidateFunction>();
   const booleans = new Map<boolean, ValidateFunction>();
   return {

@@ -39,12 +39,12 @@ async function loadCreate(given: string | undefined, dir: string): Promise<Creat
   // No --spec and no generated tree: the configuration file's description.
   const spec = given ?? (existsSync(path.join(dir, 'model.json')) ? undefined : configuredSpec());
   if (spec !== undefined) {
-    const [{ loadSpec }, { normalise }, { createMock }] = await Promise.all([
-      import('../../generator/load.ts'),
-      import('../../generator/normalise/index.ts'),
+    // The description's model as the last start made it, when nothing it is made of changed.
+    const [{ specModel }, { createMock }] = await Promise.all([
+      import('../spec-model.ts'),
       import('../../runtime/mock/index.ts'),
     ]);
-    const model = normalise(await loadSpec(spec));
+    const model = await specModel(spec);
     return (options) => createMock(model, options);
   }
   const [{ createMock }, model] = await Promise.all([
