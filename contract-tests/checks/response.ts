@@ -147,6 +147,8 @@ export const RESPONSE_JUDGES = {
       if (!r) continue;
       const got = mediaOf(p.exchange.record.contentType);
       const body = p.exchange.text ?? '';
+      // An answer to HEAD never has a body (RFC 9110 §9.3.2): its headers are judged, not its body.
+      const head = p.exchange.record.request.method.toUpperCase() === 'HEAD';
       if (r.mediaType) {
         if (got !== mediaOf(r.mediaType))
           violations.push({
@@ -155,6 +157,7 @@ export const RESPONSE_JUDGES = {
             actual: got || '(no content-type)',
             excerpt: excerpt(body),
           });
+        else if (head) continue;
         else if (isXmlMedia(r.mediaType) && xmlFault(body) !== undefined)
           violations.push({
             probe: p,
