@@ -77,6 +77,23 @@ describe('the README', () => {
     expect(problems).toEqual([]);
   });
 
+  it('`npm run corpus` and `npm run bench` lines use only flags their --help documents', async () => {
+    const scripts = { corpus: 'bench/corpus/cli.ts', bench: 'bench/cli.ts' } as const;
+    const lines = SH_BLOCKS.flatMap(commandLines)
+      .map((l) => /(?:^|\s)npm run (corpus|bench)\b(.*)$/.exec(l))
+      .filter((m): m is RegExpExecArray => m !== null);
+    expect(lines.map((m) => m[1])).toEqual(expect.arrayContaining(['corpus', 'bench']));
+    const problems: string[] = [];
+    for (const [name, file] of Object.entries(scripts)) {
+      const help = await run(process.execPath, ['--import', 'tsx', file, '--help'], { cwd: ROOT });
+      for (const m of lines.filter((x) => x[1] === name))
+        for (const flag of (m[2] ?? '').split(/\s+/).filter((a) => /^--[a-z]/.test(a)))
+          if (!new RegExp(`(^|[\\s\\[|])${flag}\\b`, 'm').test(help.stdout))
+            problems.push(`npm run ${name} ${flag}: not in its --help`);
+    }
+    expect(problems).toEqual([]);
+  });
+
   it('quick start: `npm start` is `dataapi start` (run whole by nothing here: a full suite, ~40 s)', async () => {
     expect(SH_BLOCKS[0]).toMatch(/^npm ci && npm start /m);
     const pkg = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as {
