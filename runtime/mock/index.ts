@@ -19,6 +19,7 @@ import {
   errorAnswer,
   HttpError,
   registerService,
+  rewriteOption,
   type Handler,
   type Limits,
   type RateLimitOptions,
@@ -146,6 +147,8 @@ export async function createMock(
   const app = Fastify({
     logger: options.logger ?? false,
     routerOptions: { maxParamLength: 1000 },
+    // Shared routes too large for the router's constraints (runtime/server/choose.ts).
+    ...rewriteOption(model),
     // A URL Fastify cannot route (bad percent-encoding) is the client's error.
     frameworkErrors: (error, _request, reply) => {
       const status = (error as { statusCode?: number }).statusCode ?? 400;

@@ -7,6 +7,7 @@
  */
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { ServiceModel } from 'dataapi/model';
+import { rewriteOption } from './choose.ts';
 import { installDocs } from './docs.ts';
 import { errorBody } from './errors.ts';
 import { installHealth } from './health.ts';
@@ -62,6 +63,8 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
         : log.logger,
     bodyLimit: options.limits?.bodyBytes ?? DEFAULT_LIMITS.bodyBytes,
     routerOptions: { maxParamLength: 1000 },
+    // Shared routes too large for the router's constraints (choose.ts).
+    ...rewriteOption(model),
     // Idle keep-alive connections close at once on shutdown; busy ones finish their request.
     forceCloseConnections: 'idle',
     // A URL Fastify cannot route (bad percent-encoding) is the client's error.

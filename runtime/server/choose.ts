@@ -5,10 +5,15 @@
  * and this strategy picks per request which one answers: the one `Prefer: operation=<id>` names,
  * else the one whose fixed query values the request carries (most first), else the one whose
  * required query parameters and headers it carries (most first), among those that take the
- * request's body media type; else the owner.
+ * request's body media type; else the owner. A required header or query parameter of one allowed
+ * value (AWS's `X-Amz-Target: Service.Operation`) counts as fixed.
+ *
+ * find-my-way holds at most 31 handlers per route when they are told apart by a constraint: a
+ * larger group (AWS's JSON services: every operation is `POST /`) is served instead at internal
+ * URLs of their own, which `sharedRouteRewriter` (Fastify's `rewriteUrl`) sends requests to.
  */
 import type { IncomingMessage } from 'node:http';
-import { allParameters, type Operation, type ServiceModel } from 'dataapi/model';
+import { allParameters, type Operation, type Parameter, type ServiceModel } from 'dataapi/model';
 
 export const OPERATION_CONSTRAINT = 'dataapiOperation';
 
@@ -34,9 +39,26 @@ function templateRegex(path: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
-// Only the path key's query pairs are fixed (see Parameter.fixed).
-const fixedCount = (op: Operation) =>
-  op.parameters.query.filter((p) => p.fixed !== undefined).length;
+/** The one value a parameter may take: the path key's query pair, or a single-valued enum/const. */
+function fixedValue(p: Parameter): string | undefined {
+  if (p.fixed !== undefined) return p.fixed;
+  if (!p.required || typeof p.schema !== 'object' || p.schema === null) return undefined;
+  const s = p.schema as { const?: unknown; enum?: unknown[] };
+  const only = s.const !== undefined ? s.const : s.enum?.length === 1 ? s.enum[0] : undefined;
+  return typeof only === 'string' || typeof only === 'number' ? String(only) : undefined;
+}
+
+const fixedOf = (op: Operation) =>
+  [...op.parameters.query, ...op.parameters.header].filter((p) => fixedValue(p) !== undefined);
+const fixedCount = (op: Operation) => fixedOf(op).length;
+
+/** Handlers find-my-way tells apart by a constraint on one route. */
+export const MAX_CONSTRAINED = 31;
+
+/** Where an operation of a group too large for constraints is served. */
+export function internalUrl(op: Operation, url: string): string {
+  return `/.dataapi-op/${op.id}${url}`;
+}
 
 /** The shared routes of a model: for each operation that is not its route's owner, the owner. */
 export function sharedRoutes(model: ServiceModel): {
@@ -85,9 +107,12 @@ export function chooseOperation(
   const byName = named ? group.ops.find((o) => o.id === named) : undefined;
   if (byName) return byName;
   const fixedOk = (op: Operation) =>
-    op.parameters.query.every(
-      (p) => p.fixed === undefined || query.getAll(p.name).includes(p.fixed),
-    );
+    fixedOf(op).every((p) => {
+      const value = fixedValue(p)!;
+      if (p.in === 'query') return query.getAll(p.name).includes(value);
+      const sent = req.headers[p.name.toLowerCase()];
+      return (Array.isArray(sent) ? sent : [sent]).includes(value);
+    });
   // The required query and header parameters are there (path and cookie ones are not asked).
   const carries = (op: Operation) =>
     op.parameters.query.every((p) => !p.required || query.has(p.name)) &&
@@ -135,4 +160,42 @@ export function operationStrategy(model: ServiceModel) {
       return undefined;
     },
   };
+}
+
+/**
+ * Fastify's `rewriteUrl` for the groups too large for constraints (undefined when there are
+ * none): a request on such a route goes to the internal URL of the operation chosen for it.
+ */
+export function sharedRouteRewriter(
+  model: ServiceModel,
+): ((req: IncomingMessage) => string) | undefined {
+  const large = sharedRoutes(model).groups.filter((g) => g.ops.length > MAX_CONSTRAINED);
+  if (large.length === 0) return undefined;
+  return (req) => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const pathname = q < 0 ? url : url.slice(0, q);
+    for (const g of large) {
+      if (g.method !== req.method || !g.regex.test(pathname)) continue;
+      const op = chooseOperation(g, new URLSearchParams(q < 0 ? '' : url.slice(q + 1)), req);
+      return op === g.ops[0] ? url : internalUrl(op, url);
+    }
+    return url;
+  };
+}
+
+/** The operations served at internal URLs (see sharedRouteRewriter). */
+export function rewrittenOperations(model: ServiceModel): Set<Operation> {
+  const out = new Set<Operation>();
+  for (const g of sharedRoutes(model).groups)
+    if (g.ops.length > MAX_CONSTRAINED) for (const op of g.ops.slice(1)) out.add(op);
+  return out;
+}
+
+/** `{ rewriteUrl }` for `Fastify(...)` when the model needs it, else nothing. */
+export function rewriteOption(model: ServiceModel): {
+  rewriteUrl?: (req: IncomingMessage) => string;
+} {
+  const rewriteUrl = sharedRouteRewriter(model);
+  return rewriteUrl ? { rewriteUrl } : {};
 }

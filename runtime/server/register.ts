@@ -7,7 +7,13 @@
  * with its group's business codes (answers.ts); client errors are always 4xx, never 500.
  */
 import type { FastifyInstance } from 'fastify';
-import { OPERATION_CONSTRAINT, operationStrategy, sharedRoutes } from './choose.ts';
+import {
+  internalUrl,
+  OPERATION_CONSTRAINT,
+  operationStrategy,
+  rewrittenOperations,
+  sharedRoutes,
+} from './choose.ts';
 import { createRouteGuard, notServed, routeRefused, unservableFinding } from './guard.ts';
 import type { Finding, Operation, ServiceModel } from 'dataapi/model';
 import type { VerifyKey } from './auth.ts';
@@ -124,6 +130,7 @@ export async function registerService(
     };
   };
   const { owner } = sharedRoutes(model);
+  const rewritten = rewrittenOperations(model);
   if (!app.hasConstraintStrategy(OPERATION_CONSTRAINT))
     app.addConstraintStrategy(operationStrategy(model) as never);
   const unservable = new Map<Operation, string>();
@@ -150,8 +157,10 @@ export async function registerService(
   const addRoute = (op: Operation, preview: boolean) => {
     const route = toRoutePath(preview && op.preview ? op.preview.path : op.path);
     const schema = routeSchemas(model, op, route.params);
-    // Shared method and route: the owner's route, this operation chosen per request.
-    const constraint = !preview && owner.has(op) ? op.id : undefined;
+    // Shared method and route: the owner's route, this operation chosen per request; in a group
+    // too large for constraints, an internal URL that the app's rewriteUrl sends its requests to.
+    const internal = !preview && rewritten.has(op);
+    const constraint = !preview && owner.has(op) && !internal ? op.id : undefined;
     const reason = compileAtStart ? guard.compile(schema) : undefined;
     if (reason !== undefined) {
       // Not registered: the not-found handler answers its requests with a located 501.
@@ -165,7 +174,7 @@ export async function registerService(
     try {
       app.route({
         method: op.method.toUpperCase() as 'GET',
-        url: route.url,
+        url: internal ? internalUrl(op, route.url) : route.url,
         ...(op.method === 'get' && explicitHead.has(route.url) ? { exposeHeadRoute: false } : {}),
         bodyLimit: limits.bodyBytes,
         schema,
