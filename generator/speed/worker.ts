@@ -107,6 +107,7 @@ function inProcess(): TypeScriptWorker {
         parsed.clear();
       }
     },
-    close: () => undefined,
+    // The parse trees kept for a type-check that did not run (the tree checked before).
+    close: () => void side.then(({ parsed }) => parsed.clear()),
   };
 }

@@ -59,9 +59,11 @@ function guardRun(out: string): () => void {
 function report(result: GenerateResult, out: string, check: boolean): number {
   const counts = `${result.operations} operations, ${result.previews} preview variants`;
   const secs = (result.ms / 1000).toFixed(2);
+  // A run that did not type-check says so: the tree is the one that checked before.
+  const reused = result.typechecked === 'cached' ? '; type-check not repeated (same tree)' : '';
   if (!check) {
     process.stdout.write(
-      `dataapi generate: ${counts}, ${result.files.length} files (${result.written.length} written, ${result.unchanged} unchanged) in ${secs}s\n`,
+      `dataapi generate: ${counts}, ${result.files.length} files (${result.written.length} written, ${result.unchanged} unchanged) in ${secs}s${reused}\n`,
     );
     return 0;
   }
@@ -78,7 +80,7 @@ function report(result: GenerateResult, out: string, check: boolean): number {
     return 1;
   }
   process.stdout.write(
-    `dataapi generate --check: ${counts}, ${result.files.length} files up to date (${secs}s)\n`,
+    `dataapi generate --check: ${counts}, ${result.files.length} files up to date (${secs}s${reused})\n`,
   );
   return 0;
 }
