@@ -12,6 +12,7 @@
  */
 import {
   allParameters,
+  sentBody,
   type JsonSchema,
   type Obj,
   type Operation,
@@ -66,7 +67,7 @@ export function negativeCases(model: ServiceModel, op: Operation): NegativeCase[
     });
 
   // GET and HEAD send no body: no body case either.
-  const body = op.method === 'get' || op.method === 'head' ? undefined : op.body;
+  const body = sentBody(op);
   if (body && (body.kind === 'json' || body.kind === 'multipart' || body.kind === 'form')) {
     const onWire = body.kind !== 'json'; // multipart/form fields are text, like a query
     if (body.required)

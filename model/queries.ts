@@ -87,3 +87,11 @@ export function pageListKey(payload: unknown): '' | string | undefined {
 export function isXmlMedia(type: string | undefined): boolean {
   return type !== undefined && /^[^;]*[/+]xml\s*(;|$)/i.test(type.trim());
 }
+
+/**
+ * The body a request of the operation carries: none for GET and HEAD, whatever the description
+ * declares (fetch refuses one, and servers do not read it: RFC 9110 gives it no meaning).
+ */
+export function sentBody(op: Operation): Operation['body'] {
+  return op.method === 'get' || op.method === 'head' ? undefined : op.body;
+}

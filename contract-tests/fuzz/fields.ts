@@ -3,7 +3,13 @@
  * parameters, and the top-level properties of a JSON, form or multipart body. Generation,
  * mutation and fuzz coverage all walk this one list.
  */
-import { allParameters, type JsonSchema, type Operation, type ServiceModel } from 'dataapi/model';
+import {
+  allParameters,
+  sentBody,
+  type JsonSchema,
+  type Operation,
+  type ServiceModel,
+} from 'dataapi/model';
 import { objectShape } from 'dataapi/runtime/sampler';
 import type { RequestSpec } from '../requests.ts';
 
@@ -34,7 +40,7 @@ export function fieldsOf(model: ServiceModel, op: Operation): Field[] {
       onWire: true,
     };
   });
-  const body = op.body;
+  const body = sentBody(op);
   if (body && (body.kind === 'json' || body.kind === 'multipart' || body.kind === 'form')) {
     const { properties, required } = objectShape(model, body.schema);
     const keyField = op.auth.transports.find((t) => t.in === 'body')?.name;

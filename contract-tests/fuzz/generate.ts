@@ -9,6 +9,7 @@
  */
 import fc from 'fast-check';
 import {
+  sentBody,
   allParameters,
   type JsonSchema,
   type Operation,
@@ -55,7 +56,7 @@ export function validArbitrary(model: ServiceModel, op: Operation): fc.Arbitrary
       ? arb
       : fc.option(arb, { nil: undefined });
   }
-  const body = op.body;
+  const body = sentBody(op);
   if (body) {
     const arb = arbitraryOf(model, body.schema, options('body'));
     parts['body'] = body.required ? arb : fc.option(arb, { nil: undefined });
@@ -122,7 +123,7 @@ export function unusable(
       schemaErrors(model, p.schema, v)[0];
     if (why) return `${p.in} ${p.name}: ${why}`;
   }
-  const body = op.body;
+  const body = sentBody(op);
   if (body && !spec.omitBody && (body.kind === 'form' || body.kind === 'multipart')) {
     const fields = (spec.body ?? {}) as Record<string, unknown>;
     for (const name of objectShape(model, body.schema).required) {
@@ -141,8 +142,9 @@ export function unusable(
   }
   for (const group of op.requireAnyOf)
     if (!group.some((n) => spec.query[n] !== undefined)) return `none of ${group.join(', ')}`;
-  if (op.body && !spec.omitBody) {
-    const why = schemaErrors(model, op.body.schema, spec.body)[0];
+  const sent = sentBody(op);
+  if (sent && !spec.omitBody) {
+    const why = schemaErrors(model, sent.schema, spec.body)[0];
     if (why) return `body: ${why}`;
   }
   return undefined;

@@ -7,7 +7,7 @@
  * length past what a URL, header or body can carry.
  */
 import fc from 'fast-check';
-import type { Obj, Operation, ServiceModel } from 'dataapi/model';
+import { sentBody, type Obj, type Operation, type ServiceModel } from 'dataapi/model';
 import { arbitraryOf, effective, patternRegExp, typesOf } from 'dataapi/runtime/sampler';
 import { invalidValues, MAX_SENT_LENGTH, type NegativeCase } from '../negatives.ts';
 import type { RequestSpec } from '../requests.ts';
@@ -89,7 +89,7 @@ function mutationsOf(model: ServiceModel, op: Operation): fc.Arbitrary<Mutation>
         },
       }),
     );
-  if (op.body?.required)
+  if (sentBody(op)?.required)
     out.push(
       fc.constant({
         case: {

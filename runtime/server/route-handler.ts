@@ -47,7 +47,8 @@ function multipartReader(
   validators: Validators,
 ): ((request: FastifyRequest) => Promise<{ body: unknown; files?: UploadedFile[] }>) | undefined {
   const body = op.body;
-  if (body?.kind !== 'multipart') return undefined;
+  // GET and HEAD bodies are never read (validation.ts): a description's body there is not asked.
+  if (body?.kind !== 'multipart' || op.method === 'get' || op.method === 'head') return undefined;
   const fileFields = body.fileFields ?? [];
   const arrayFields = new Set(
     [...propertiesOf(model, body.schema)]
