@@ -15,7 +15,7 @@ import {
   type ErrorAnswer,
 } from './errors.ts';
 import { notServed } from './guard.ts';
-import { contextOf } from './route-context.ts';
+import { appendHook, contextOf } from './route-context.ts';
 import { acceptedKey } from './route-auth.ts';
 import { redact } from 'dataapi/runtime/shared';
 import type { PathMatcher } from './routes.ts';
@@ -144,5 +144,20 @@ export function installAnswers(
   const describe = options.describeError ? { describe: options.describeError } : {};
   const ctx: AnswerContext = { model, matcher, envelopeOp, options, describe };
   app.setErrorHandler(errorHandler(ctx));
-  app.setNotFoundHandler(notFoundHandler(ctx));
+  const notFound = notFoundHandler(ctx);
+  app.setNotFoundHandler(notFound);
+  // A path parameter's value is never empty (OpenAPI: path parameters are required): the router
+  // lets `/flows/` match `/flows/{id}` with id "", which is no request of that template, but of
+  // the path's own (405 when `/flows/` has other methods, else 404), as the not-found answer says.
+  app.addHook('onRoute', (routeOptions) => {
+    if (!contextOf(routeOptions) || !routeOptions.url?.includes(':')) return;
+    appendHook(routeOptions, 'onRequest', async (request, reply) => {
+      const params = request.params as Record<string, string> | undefined;
+      if (params && Object.values(params).some((v) => v === '')) {
+        notFound(request, reply);
+        return reply;
+      }
+      return undefined;
+    });
+  });
 }
