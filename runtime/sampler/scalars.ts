@@ -236,7 +236,17 @@ export function stringArbitrary(
   if (first) {
     // No filter (a filter that never passes never ends): the draw validates and retries.
     void others;
-    const matching = stringMatching(first, Math.max(max, 64));
+    // A declared maxLength bounds the pattern's repetitions too (`^arn:[a-z]+$`, maxLength 12).
+    const capped = num(s, 'maxLength') !== undefined;
+    const matching = stringMatching(first, capped ? Math.max(1, max) : Math.max(max, 64));
+    // A pattern says nothing of length: where the schema bounds it, words of the right length
+    // are drawn too, so a loose pattern (AWS's `.*` with minLength 20) still gets a valid draw.
+    const bounded = capped || num(s, 'minLength') !== undefined;
+    if (matching && bounded)
+      return fc.oneof(
+        { weight: 1, arbitrary: matching },
+        { weight: 1, arbitrary: word(o, Math.min(min, max), max) },
+      );
     if (matching) return matching;
   }
   const format = typeof s.format === 'string' ? formatted(s.format) : undefined;
