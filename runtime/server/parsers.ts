@@ -54,9 +54,15 @@ export async function installParsers(
       },
     });
   }
+  // Every wildcard media type (`*/*`, `application/*`) is one catch-all parser: the first wins.
+  let catchAll = false;
   for (const op of model.operations) {
     const type = op.body ? mediaEssence(op.body.mediaType) : '';
     if (!type || type === 'multipart/form-data' || app.hasContentTypeParser(type)) continue;
+    if (type.includes('*')) {
+      if (catchAll) continue;
+      catchAll = true;
+    }
     if (op.body?.kind === 'form') {
       app.addContentTypeParser(type, { parseAs: 'string' }, (_req, text, done) => {
         const out = Object.create(null) as Record<string, string | string[]>;

@@ -13,8 +13,14 @@ export type OnOperationRequest = (request: FastifyRequest, ctx: RouteContext) =>
 
 function accepts(declared: string, actual: string): boolean {
   if (declared === actual || declared === '*/*') return true;
-  if (declared.endsWith('/*')) return actual.startsWith(declared.slice(0, -1));
-  return false;
+  if (!declared.includes('*')) return false;
+  // A media range: `*` stands for any run of characters inside the type or the subtype
+  // (`application/*`, `application/*+json`).
+  const glob = declared
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\/]/g, '\\$&'))
+    .join('[^/]*');
+  return new RegExp(`^${glob}$`).test(actual);
 }
 
 /** Whether the request carries a body (a length above 0, or a chunked one). */
