@@ -27,8 +27,11 @@ const SAFE_PARAM = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * A parameter followed by a colon (Google's `/v1/{name}:execute`) is written as a regex parameter:
  * find-my-way reads `:name::execute` as one parameter named `name::execute`, which matches any
  * segment, so every `{x}:verb` template of a path was one route and took the others' requests.
- * The regex is tested on the decoded value, so it takes any character: a value with an encoded
- * slash (`%2F`) is still one segment (find-my-way never lets a parameter cross a raw `/`).
+ * So is every parameter that shares its segment with other text (`{latitude},{longitude}`,
+ * `{name}.json`): find-my-way tells such parameters apart by themselves only at `-` and `.`, and
+ * took `latitude,:longitude` for one name. The regex is tested on the decoded value, so it takes
+ * any character: a value with an encoded slash (`%2F`) is still one segment (find-my-way never
+ * lets a parameter cross a raw `/`).
  */
 export function toRoutePath(path: string): RoutePath {
   const params = new Map<string, string>();
@@ -42,7 +45,12 @@ export function toRoutePath(path: string): RoutePath {
       const alias = SAFE_PARAM.test(name) && !params.has(name) ? name : `p${index}`;
       index += 1;
       params.set(alias, name);
-      return parts[i + 1]?.startsWith(':') ? `:${alias}(^.+?)` : `:${alias}`;
+      // Text beside it in the same segment (after: up to the next `/`; before: since the last).
+      const after = parts[i + 1] ?? '';
+      const before = parts[i - 1] ?? '';
+      const shared =
+        (after !== '' && !after.startsWith('/')) || (before !== '' && !before.endsWith('/'));
+      return shared ? `:${alias}(^.+?)` : `:${alias}`;
     })
     .join('');
   return { url, params };

@@ -51,3 +51,70 @@ describe('templates with a :verb suffix', () => {
     expect((await call('POST', '/v1/veo:other')).status).toBe(405);
   });
 });
+
+describe('parameters sharing a segment with other text', () => {
+  it('are told apart at any separator (corpus: lufthansa.com {latitude},{longitude})', async () => {
+    const ok = { '200': { description: 'ok', content: { 'application/json': { schema: {} } } } };
+    const int = (name: string) => ({
+      name,
+      in: 'path',
+      required: true,
+      schema: { type: 'integer' },
+    });
+    const str = (name: string) => ({
+      name,
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    });
+    const document = {
+      openapi: '3.0.3',
+      info: { title: 'shared segments', version: '1' },
+      paths: {
+        '/nearest/{latitude},{longitude}': {
+          get: {
+            operationId: 'nearest',
+            parameters: [int('latitude'), int('longitude')],
+            responses: ok,
+          },
+        },
+        '/tracking/{prefix}-{number}': {
+          get: {
+            operationId: 'tracking',
+            parameters: [str('prefix'), str('number')],
+            responses: ok,
+          },
+        },
+        '/files/{name}.json': {
+          get: { operationId: 'file', parameters: [str('name')], responses: ok },
+        },
+      },
+    };
+    const model = normalise({ file: 'inline.json', locate: () => undefined, document });
+    const handlers = Object.fromEntries(
+      model.operations.map((o) => {
+        const handler: Handler = async ({ path: params }) => ({ op: o.id, params });
+        return [o.id, handler];
+      }),
+    );
+    app = Fastify();
+    await registerService(app, { model, handlers, rateLimit: false, insecureAnyKey: true });
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    const get = async (p: string) => {
+      const res = await fetch(url + p);
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    expect(await get('/nearest/-12,34')).toEqual({
+      status: 200,
+      body: { op: 'nearest', params: { latitude: -12, longitude: 34 } },
+    });
+    expect((await get('/tracking/020-123')).body).toEqual({
+      op: 'tracking',
+      params: { prefix: '020', number: '123' },
+    });
+    expect((await get('/files/report.v2.json')).body).toEqual({
+      op: 'file',
+      params: { name: 'report.v2' },
+    });
+  });
+});
