@@ -65,13 +65,19 @@ function textOf(n: Node): string {
   return '';
 }
 
-function typesOf(s: Obj): string[] {
+/** The schema's types, through `allOf` (AWS: `allOf: [{ $ref: BoxedInteger }, { description }]`). */
+function typesOf(model: ServiceModel, s: Obj, depth = 0): string[] {
   const t = s['type'];
-  return typeof t === 'string' ? [t] : Array.isArray(t) ? (t as string[]) : [];
+  const own = typeof t === 'string' ? [t] : Array.isArray(t) ? (t as string[]) : [];
+  if (own.length > 0 || !Array.isArray(s['allOf']) || depth > 8) return own;
+  return (s['allOf'] as JsonSchema[]).flatMap((branch) => {
+    const b = deref(model, branch);
+    return typeof b === 'object' ? typesOf(model, b as Obj, depth + 1) : [];
+  });
 }
 
-function scalar(s: Obj, text: string): unknown {
-  const types = typesOf(s);
+function scalar(model: ServiceModel, s: Obj, text: string): unknown {
+  const types = typesOf(model, s);
   if (text === '' && types.includes('null')) return null;
   if (
     (types.includes('integer') || types.includes('number')) &&
@@ -101,11 +107,11 @@ function convert(
     return list(inner).map((n) => convert(model, items, n, depth + 1));
   }
   const props = xmlProperties(model, schema);
-  const types = typesOf(s);
+  const types = typesOf(model, s);
   if (props.length === 0) {
     if (types.includes('object') || (types.length === 0 && typeof node === 'object'))
       throw new Unmappable();
-    return scalar(s, textOf(node));
+    return scalar(model, s, textOf(node));
   }
   const element = typeof node === 'object' && node !== null ? (node as Obj) : {};
   const out: Obj = {};
@@ -116,7 +122,7 @@ function convert(
     if (h.attribute) {
       const v = element[`@_${name}`];
       const ps = deref(model, propSchema);
-      if (typeof v === 'string') out[key] = typeof ps === 'object' ? scalar(ps, v) : v;
+      if (typeof v === 'string') out[key] = typeof ps === 'object' ? scalar(model, ps, v) : v;
       continue;
     }
     if (propItems !== undefined) {

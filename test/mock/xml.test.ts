@@ -112,6 +112,44 @@ describe('XML request bodies', () => {
 });
 
 describe('reading XML answers back', () => {
+  it('reads a scalar typed through allOf (AWS: allOf of a $ref and a description) as its type', () => {
+    const boxed = {
+      openapi: '3.0.3',
+      info: { title: 'boxed', version: '1' },
+      paths: {
+        '/status': {
+          get: {
+            operationId: 'status',
+            responses: {
+              '200': {
+                description: 'ok',
+                content: { 'text/xml': { schema: { $ref: '#/components/schemas/Status' } } },
+              },
+            },
+          },
+        },
+      },
+      components: {
+        schemas: {
+          BoxedInteger: { type: 'integer' },
+          Status: {
+            type: 'object',
+            xml: { name: 'Status' },
+            properties: {
+              Count: {
+                allOf: [{ $ref: '#/components/schemas/BoxedInteger' }, { description: 'n' }],
+              },
+            },
+          },
+        },
+      },
+    };
+    const m = normalise({ file: 'inline.json', locate: () => undefined, document: boxed });
+    const schema = m.operations[0]!.success!.schema;
+    const read = xmlValue(m, schema, '<Status><Count>993</Count></Status>');
+    expect(read).toEqual({ value: { Count: 993 } });
+  });
+
   it('says where a body is not well-formed', () => {
     expect(xmlFault('<pet><name>a</pet>')).toMatch(
       /^not well-formed XML: .*\(line 1, column \d+\)/,
