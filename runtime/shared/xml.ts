@@ -19,12 +19,20 @@ export interface XmlHints {
 type Obj = Record<string, unknown>;
 
 /** The `xml` object of a schema, of its `$ref` target when it has none of its own. */
-export function xmlHints(model: SchemaRoot, schema: JsonSchema | undefined): XmlHints {
+export function xmlHints(model: SchemaRoot, schema: JsonSchema | undefined, depth = 0): XmlHints {
   const own = typeof schema === 'object' ? (schema as Obj)['xml'] : undefined;
   if (typeof own === 'object' && own !== null) return own as XmlHints;
   const target = deref(model, schema);
   const xml = typeof target === 'object' ? (target as Obj)['xml'] : undefined;
-  return typeof xml === 'object' && xml !== null ? (xml as XmlHints) : {};
+  if (typeof xml === 'object' && xml !== null) return xml as XmlHints;
+  // Through `allOf` (AWS: `allOf: [{ $ref }, { description }]`): the first part that has hints.
+  const parts = typeof target === 'object' ? (target as Obj)['allOf'] : undefined;
+  if (Array.isArray(parts) && depth < 8)
+    for (const part of parts) {
+      const hints = xmlHints(model, part as JsonSchema, depth + 1);
+      if (Object.keys(hints).length > 0) return hints;
+    }
+  return {};
 }
 
 /** The name a `$ref` gives its schema (the component's), when the schema is one. */
@@ -53,12 +61,25 @@ export function xmlProperties(
   return [...out];
 }
 
-/** The items schema of an array schema (after `$ref`), undefined when it is none. */
-export function itemsOf(model: SchemaRoot, schema: JsonSchema | undefined): JsonSchema | undefined {
+/**
+ * The items schema of an array schema (after `$ref`, and through `allOf`: AWS writes every
+ * property as `allOf: [{ $ref }, { description }]`), undefined when it is none.
+ */
+export function itemsOf(
+  model: SchemaRoot,
+  schema: JsonSchema | undefined,
+  depth = 0,
+): JsonSchema | undefined {
   const d = deref(model, schema);
-  if (typeof d !== 'object') return undefined;
+  if (typeof d !== 'object' || depth > 8) return undefined;
   const isArray = d.type === 'array' || (Array.isArray(d.type) && d.type.includes('array'));
-  return isArray ? ((d.items as JsonSchema | undefined) ?? {}) : undefined;
+  if (isArray) return (d.items as JsonSchema | undefined) ?? {};
+  if (d.type !== undefined || !Array.isArray(d.allOf)) return undefined;
+  for (const part of d.allOf) {
+    const items = itemsOf(model, part as JsonSchema, depth + 1);
+    if (items !== undefined) return items;
+  }
+  return undefined;
 }
 
 /** A valid XML name from a property name (a name XML refuses is written with `_`). */

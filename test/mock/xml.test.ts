@@ -112,7 +112,7 @@ describe('XML request bodies', () => {
 });
 
 describe('reading XML answers back', () => {
-  it('reads a scalar typed through allOf (AWS: allOf of a $ref and a description) as its type', () => {
+  it('reads scalars and lists typed through allOf (AWS: allOf of a $ref and a description)', () => {
     const boxed = {
       openapi: '3.0.3',
       info: { title: 'boxed', version: '1' },
@@ -132,6 +132,11 @@ describe('reading XML answers back', () => {
       components: {
         schemas: {
           BoxedInteger: { type: 'integer' },
+          Names: {
+            type: 'array',
+            items: { type: 'string', xml: { name: 'member' } },
+            xml: { wrapped: true },
+          },
           Status: {
             type: 'object',
             xml: { name: 'Status' },
@@ -139,6 +144,7 @@ describe('reading XML answers back', () => {
               Count: {
                 allOf: [{ $ref: '#/components/schemas/BoxedInteger' }, { description: 'n' }],
               },
+              Errors: { allOf: [{ $ref: '#/components/schemas/Names' }, { description: 'e' }] },
             },
           },
         },
@@ -146,8 +152,10 @@ describe('reading XML answers back', () => {
     };
     const m = normalise({ file: 'inline.json', locate: () => undefined, document: boxed });
     const schema = m.operations[0]!.success!.schema;
-    const read = xmlValue(m, schema, '<Status><Count>993</Count></Status>');
-    expect(read).toEqual({ value: { Count: 993 } });
+    const read = xmlValue(m, schema, '<Status><Count>993</Count><Errors/></Status>');
+    expect(read).toEqual({ value: { Count: 993, Errors: [] } });
+    const two = '<Status><Errors><member>a</member><member>b</member></Errors></Status>';
+    expect(xmlValue(m, schema, two)).toEqual({ value: { Errors: ['a', 'b'] } });
   });
 
   it('says where a body is not well-formed', () => {
