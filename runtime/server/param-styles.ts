@@ -180,11 +180,18 @@ function decoderOf(model: ServiceModel, p: Parameter, key: string): Decode | und
   if (!types.has('object')) return undefined;
   if (p.in === 'query' && p.style === 'deepObject') return (bag) => gatherDeep(bag, key);
   if (p.in === 'query' && p.explode) {
-    const names = [...propertiesOf(model, p.schema).keys()];
+    const props = [...propertiesOf(model, p.schema)];
+    const names = props.map(([n]) => n);
+    // A nested object has no form serialisation (RFC 6570 has none): it arrives as JSON text,
+    // as the suite and the generated client write it.
+    const nested = new Set(
+      props.filter(([, s]) => typesOf(model, s).has('object')).map(([n]) => n),
+    );
     return (bag) => {
       if (Object.hasOwn(bag, key)) return set(bag, json);
       const value: Bag = {};
-      for (const n of names) if (Object.hasOwn(bag, n)) value[n] = bag[n];
+      for (const n of names)
+        if (Object.hasOwn(bag, n)) value[n] = nested.has(n) ? json(bag[n]) : bag[n];
       if (Object.keys(value).length > 0) bag[key] = value;
     };
   }
