@@ -11,7 +11,6 @@ import {
 } from 'openapi-fetch';
 import type { KeyTransport, Operation, Parameter, SchemaRoot } from 'dataapi/model';
 import { encodeForm } from '../shared/form.ts';
-import { isXmlMedia, toXml } from '../shared/xml.ts';
 
 type Style = 'simple' | 'label' | 'matrix' | 'form' | 'spaceDelimited' | 'pipeDelimited';
 
@@ -81,15 +80,17 @@ export function isJsonLike(response: Response, op: Operation): boolean {
   return op.success?.kind === 'json' || op.success?.kind === undefined;
 }
 
+/**
+ * An XML body goes as the string the caller gives: the XML writer (runtime/shared/xml.ts) stays
+ * out of the client's bundle (`model` is for body writers that need the schemas).
+ */
 export function bodySerializerFor(op: Operation, model: SchemaRoot): (body: unknown) => unknown {
+  void model;
   const kind = op.body?.kind ?? 'json';
   return (body) => {
     if (body instanceof FormData || body instanceof Blob || body instanceof Uint8Array) return body;
     if (kind === 'form' && typeof body === 'object' && body !== null)
       return encodeForm(body as Record<string, unknown>, op.body?.encoding);
-    // An XML body given as a value: written by its schema's `xml` hints (a string goes as it is).
-    if (op.body && isXmlMedia(op.body.mediaType) && typeof body === 'object' && body !== null)
-      return toXml(model, op.body.schema, body);
     if (kind === 'text' || typeof body === 'string')
       return typeof body === 'string' ? body : String(body);
     return JSON.stringify(body);
