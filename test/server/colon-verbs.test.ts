@@ -6,28 +6,33 @@
  * 405.
  */
 import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { registerService, type Handler } from 'dataapi/runtime/server';
+import type { ServiceModel } from 'dataapi/model';
+import type { Handler } from 'dataapi/runtime/server';
 import { loadSpec } from '../../generator/load.ts';
 import { normalise } from '../../generator/normalise/index.ts';
 import { FIXTURES } from '../generator/helpers.ts';
+import { serveFixture, type ServedFixture } from './serve-fixture.ts';
 
-let app: FastifyInstance | undefined;
-afterEach(() => app?.close());
+let served: ServedFixture | undefined;
+afterEach(() => served?.close());
+
+/** Serves the model with handlers that answer which operation they are and its parameters. */
+async function serveById(model: ServiceModel): Promise<string> {
+  const handlers = Object.fromEntries(
+    model.operations.map((o) => {
+      const handler: Handler = async ({ path: params }) => ({ op: o.id, params });
+      return [o.id, handler];
+    }),
+  );
+  served = await serveFixture(model, handlers);
+  return served.url;
+}
 
 describe('templates with a :verb suffix', () => {
   it('route each request to its own operation, with its parameter', async () => {
     const model = normalise(await loadSpec(path.join(FIXTURES, 'generality/colon-verbs.yaml')));
-    const handlers = Object.fromEntries(
-      model.operations.map((o) => {
-        const handler: Handler = async ({ path: params }) => ({ op: o.id, params });
-        return [o.id, handler];
-      }),
-    );
-    app = Fastify();
-    await registerService(app, { model, handlers, rateLimit: false, insecureAnyKey: true });
-    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    const url = await serveById(model);
     const call = async (method: string, p: string) => {
       const res = await fetch(url + p, { method });
       return { status: res.status, body: (await res.json()) as Record<string, unknown> };
@@ -91,15 +96,7 @@ describe('parameters sharing a segment with other text', () => {
       },
     };
     const model = normalise({ file: 'inline.json', locate: () => undefined, document });
-    const handlers = Object.fromEntries(
-      model.operations.map((o) => {
-        const handler: Handler = async ({ path: params }) => ({ op: o.id, params });
-        return [o.id, handler];
-      }),
-    );
-    app = Fastify();
-    await registerService(app, { model, handlers, rateLimit: false, insecureAnyKey: true });
-    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    const url = await serveById(model);
     const get = async (p: string) => {
       const res = await fetch(url + p);
       return { status: res.status, body: (await res.json()) as Record<string, unknown> };
