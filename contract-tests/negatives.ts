@@ -50,13 +50,15 @@ export function negativeCases(model: ServiceModel, op: Operation): NegativeCase[
         kind: 'missing',
         apply: (s) => without(s, loc, p.name),
       });
-    for (const bad of invalidValues(resolved(model, p.schema), true))
+    for (const bad of invalidValues(resolved(model, p.schema), true)) {
+      if (p.in === 'path' && takenElsewhere(model, bad.value)) continue;
       out.push({
         label: `${p.in} ${p.name}=${show(bad.value)} (${bad.why})`,
         target: `${loc}.${p.name}`,
         kind: bad.kind,
         apply: (s) => withValue(s, loc, p.name, bad.value),
       });
+    }
   }
   for (const group of op.requireAnyOf)
     out.push({
@@ -102,6 +104,28 @@ export function negativeCases(model: ServiceModel, op: Operation): NegativeCase[
     }
   }
   return prioritise(out);
+}
+
+const separators = new WeakMap<ServiceModel, RegExp | null>();
+
+/**
+ * Whether a path value holds a character that some template writes between parameters of one
+ * segment (`/media/{id}.{extension}`): `/media/1.5`, meant as a bad `{id}`, is that other
+ * operation's URL (corpus callfire.com), so it tests nothing of this one.
+ */
+function takenElsewhere(model: ServiceModel, value: unknown): boolean {
+  let re = separators.get(model);
+  if (re === undefined) {
+    const chars = new Set<string>();
+    for (const op of model.operations)
+      for (const segment of op.path.split('/'))
+        if (segment.includes('{'))
+          for (const c of segment.replace(/\{[^}]*\}/g, ''))
+            if (!/[A-Za-z0-9]/.test(c)) chars.add(c);
+    re = chars.size ? new RegExp(`[${[...chars].map((c) => `\\${c}`).join('')}]`) : null;
+    separators.set(model, re);
+  }
+  return re !== null && re.test(typeof value === 'string' ? value : JSON.stringify(value));
 }
 
 /**

@@ -16,7 +16,8 @@ import type { Probe } from './probe.ts';
 
 /** What the description says of a request: admitted, refused (with why), or cannot tell. */
 export type Verdict =
-  | { valid: true }
+  /** `operation`: the operation whose route took it (another than meant: the URL was built wrong). */
+  | { valid: true; operation?: string }
   | { valid: false; status: number; reason: string }
   | { valid: undefined; reason: string };
 
@@ -51,6 +52,7 @@ const FETCH_DEFAULTS: Record<string, string> = {
   'accept-encoding': 'gzip, deflate',
 };
 const MARK = 'x-dataapi-recheck';
+const MARK_OP = 'x-dataapi-recheck-operation';
 
 const sent = new WeakMap<Probe, OutgoingRequest>();
 const verdicts = new WeakMap<Probe, Verdict>();
@@ -77,11 +79,13 @@ function appFor(model: ServiceModel, appkey: string): Promise<FastifyInstance> {
   if (!byKey) apps.set(model, (byKey = new Map()));
   let app = byKey.get(appkey);
   if (!app) {
-    const valid: Handler = async ({ reply }) => {
-      void reply.code(204).header(MARK, 'valid').send();
-      return undefined;
-    };
-    const handlers = Object.fromEntries(model.operations.map((op) => [op.id, valid]));
+    const valid =
+      (id: string): Handler =>
+      async ({ reply }) => {
+        void reply.code(204).header(MARK, 'valid').header(MARK_OP, id).send();
+        return undefined;
+      };
+    const handlers = Object.fromEntries(model.operations.map((op) => [op.id, valid(op.id)]));
     app = createMock(model, {
       // A key is not the description's to judge: any the request carries is taken.
       appkeys: [appkey || 'dataapi-recheck-no-key'],
@@ -123,7 +127,10 @@ async function verdictOf(app: FastifyInstance, req: OutgoingRequest): Promise<Ve
       ? { payload: typeof req.body === 'string' ? req.body : Buffer.from(req.body) }
       : {}),
   });
-  if (res.headers[MARK] === 'valid') return { valid: true };
+  if (res.headers[MARK] === 'valid') {
+    const operation = res.headers[MARK_OP];
+    return { valid: true, ...(typeof operation === 'string' ? { operation } : {}) };
+  }
   const reason = reasonOf(res.body);
   // A key refused, a limit, a server fault: nothing said about the request's shape.
   if (res.statusCode === 401 || res.statusCode === 403 || res.statusCode >= 429)
@@ -158,8 +165,12 @@ function reasonOf(body: string): string {
  * undefined when it stays the target's.
  */
 export function faultOf(check: string, probe: Probe): string | undefined {
-  if (!INTENT_CHECKS.has(check)) return undefined;
   const v = verdicts.get(probe);
+  // A URL another path template takes (a negative `/media/1.5` is `/media/{id}.{extension}`):
+  // whatever the answer, it was another operation's, so no check of this one can fail on it.
+  if (v?.valid && v.operation !== undefined && v.operation !== probe.op.id)
+    return `the request as sent is operation ${v.operation}'s (another path template takes its URL), not ${probe.op.id}'s: the suite built it wrong`;
+  if (!INTENT_CHECKS.has(check)) return undefined;
   if (!v || v.valid === undefined) return undefined;
   if (MEANT_INVALID.has(probe.role) && v.valid)
     return 'the request meant to be refused is valid per the description as it was sent (after serialisation): the suite built it wrong, the target was right to take it';

@@ -1,0 +1,27 @@
+/**
+ * A negative path value must not be another template's URL (corpus callfire.com): `/media/1.5`
+ * ("id not an integer") is `/media/{id}.{extension}`, whose audio answer failed getMedia's
+ * content-type check. Such values are not sent, and a request that another operation's route
+ * takes is a toolkit fault whatever check it fails (contract-tests/recheck.ts).
+ */
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import { failedOf, ROOT, runCli } from './harness.ts';
+
+it('sends no negative path value that another template takes', async () => {
+  const spec = path.join(ROOT, 'test/fixtures/generality/path-separators.yaml');
+  const run = await runCli('contract', ['--spec', spec], 'path-separators');
+  const tail = run.stdout.slice(-3000) + run.stderr.slice(-2000);
+  expect(failedOf(run), tail).toEqual([]);
+  expect(run.result!.toolkitFaults ?? [], tail).toEqual([]);
+  const urls = run.result!.results.flatMap((r) => r.exchanges ?? []).map((e) => e.request.url);
+  expect(
+    urls.some((u) => /\/media\/abc$/.test(u)),
+    tail,
+  ).toBe(true);
+  expect(
+    urls.filter((u) => /\/media\/\d+\.\d+$/.test(u)),
+    tail,
+  ).toEqual([]);
+  expect(run.code, tail).toBe(0);
+}, 120_000);
