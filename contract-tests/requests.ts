@@ -71,9 +71,16 @@ function build(
   const warnings: DescriptionWarning[] = [];
   const base: RequestSpec = { name: 'example', path: {}, query: {}, header: {} };
   for (const p of allParameters(op.parameters)) {
-    const value = parameterValue(model, op, p, warnings);
-    if (value === undefined) continue;
-    base[p.in === 'cookie' ? 'header' : p.in][p.name] = value;
+    const drawn = parameterValue(model, op, p, warnings);
+    if (drawn === undefined) continue;
+    base[p.in === 'cookie' ? 'header' : p.in][p.name] = drawn.value;
+    // A parameter no value satisfies (`type: integer` with an enum of strings): what it sends
+    // may be refused, and that refusal is the description's (trakt.tv's ratings).
+    if (!drawn.valid && !base.unsatisfied)
+      base.unsatisfied = {
+        pointer: pointerOf(op.pointer, 'parameters'),
+        why: `${p.in} parameter ${p.name}: ${drawn.why}`,
+      };
   }
   const body = op.body;
   let specs: RequestSpec[] = [base];
@@ -174,13 +181,13 @@ function responseExampleWarnings(model: ServiceModel, op: Operation): Descriptio
   return out;
 }
 
-/** The value a valid request sends for a parameter; undefined: leave it out. */
+/** The value a valid request sends for a parameter (and whether it is valid); undefined: leave it out. */
 function parameterValue(
   model: ServiceModel,
   op: Operation,
   p: Parameter,
   warnings: DescriptionWarning[],
-): unknown {
+): { value: unknown; valid: boolean; why: string } | undefined {
   const s = p.schema as Obj;
   const given =
     p.example !== undefined
@@ -190,7 +197,7 @@ function parameterValue(
         : undefined;
   if (given !== undefined) {
     const check = validatorFor(model).compile(p.schema);
-    if (check(given)) return given;
+    if (check(given)) return { value: given, valid: true, why: '' };
     warnings.push({
       code: 'example-invalid',
       operation: op.id,
@@ -203,9 +210,13 @@ function parameterValue(
   return p.required ? requestSample(model, p.schema) : undefined;
 }
 
-/** A value valid for a request: the sampler's draw (readOnly properties left out). */
-function requestSample(model: ServiceModel, schema: JsonSchema): unknown {
-  return draw(model, schema, { direction: 'request' }).value;
+/** A value valid for a request where one is found: the sampler's draw (readOnly properties left out). */
+function requestSample(
+  model: ServiceModel,
+  schema: JsonSchema,
+): { value: unknown; valid: boolean; why: string } {
+  const d = draw(model, schema, { direction: 'request' });
+  return { value: d.value, valid: d.valid, why: d.errors[0] ?? 'invalid' };
 }
 
 /** Names of the parameters and body fields a request carries (for coverage). */
