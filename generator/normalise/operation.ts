@@ -10,6 +10,7 @@ import type {
   Operation,
   Parameter,
   RateLimit,
+  Response,
 } from '../../model/types.ts';
 import { isObject, setOwn, type Obj } from '../../model/object.ts';
 import { joinPointer } from '../../model/pointer.ts';
@@ -140,7 +141,9 @@ function identityOf(entry: PathEntry, method: HttpMethod, pointer: string, raw: 
 /** The responses, the success response, and the envelope it uses (its payload schema as written). */
 function readAnswers(ctx: ReadContext, raw: Obj, pointer: string) {
   const { doc, conv, problems } = ctx;
-  const { responses, raw: rawSchemas } = readResponses(doc, raw, conv, pointer);
+  const read = readResponses(doc, raw, conv, pointer);
+  const responses = read.responses.map((r) => withoutForbiddenContent(ctx, r, pointer));
+  const rawSchemas = read.raw;
   const success = responses.find((r) => /^2\d\d$/.test(r.status));
   const { envelope, payloadSchema } = detectEnvelope(
     doc,
@@ -150,6 +153,22 @@ function readAnswers(ctx: ReadContext, raw: Obj, pointer: string) {
     problems,
   );
   return { responses, success, envelope, payload: payloadSchema };
+}
+
+/**
+ * RFC 9110 §6.4.1: a 1xx, 204, 205 or 304 answer has no content, whatever the description
+ * declares (corpus journy.io: a 204 with a JSON schema). Read as no body, with a finding, so the
+ * mock, the client's types and the checks agree with HTTP.
+ */
+function withoutForbiddenContent(ctx: ReadContext, r: Response, pointer: string): Response {
+  if (r.mediaType === undefined || !/^(1\d\d|204|205|304)$/.test(r.status)) return r;
+  ctx.findings.add(
+    'response-content-forbidden',
+    pointer + joinPointer('responses', r.status, 'content'),
+    `a ${r.status} answer has no content in HTTP, but ${r.mediaType} is declared: read as no body`,
+  );
+  const { mediaType: _m, schema: _s, ...rest } = r;
+  return { ...rest, kind: 'empty', examples: [] };
 }
 
 /** The operation's business-code group, when it names one that is declared. */
