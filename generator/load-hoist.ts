@@ -8,9 +8,9 @@
  * moved to `components.schemas` under a derived name, left behind as a `$ref` to its new home.
  */
 import { isObject, type Obj } from '../model/object.ts';
-import { escapeToken, unescapeToken } from '../model/pointer.ts';
+import { escapeToken, fragmentToPointer, unescapeToken } from '../model/pointer.ts';
 
-// Pointers of the bundled tree, not URI fragments: no percent-decoding.
+// Plain pointers (a `$ref`'s fragment percent-decoded first): no percent-decoding here.
 const tokensOf = (pointer: string) =>
   pointer === '' ? [] : pointer.slice(1).split('/').map(unescapeToken);
 
@@ -57,8 +57,9 @@ const isDeep = (pointer: string) => !/^\/components\/schemas\/[^/]+$/.test(point
 function deepSchemaRefs(doc: Obj): Map<string, Holder[]> {
   const found = new Map<string, Holder[]>();
   const add = (ref: unknown, holder: Holder) => {
-    if (typeof ref !== 'string' || !ref.startsWith('#/') || !isDeep(ref.slice(1))) return;
-    found.set(ref.slice(1), [...(found.get(ref.slice(1)) ?? []), holder]);
+    const pointer = plainPointer(ref);
+    if (pointer === undefined || !isDeep(pointer)) return;
+    found.set(pointer, [...(found.get(pointer) ?? []), holder]);
   };
   const visit = (node: unknown, inSchema: boolean) => {
     if (Array.isArray(node)) {
@@ -79,6 +80,20 @@ function deepSchemaRefs(doc: Obj): Map<string, Holder[]> {
   };
   visit(doc, false);
   return found;
+}
+
+/**
+ * The plain pointer of an internal reference: its fragment percent-decoded (`%7Bid%7D` of a path
+ * `/things/{id}`, as written by converters), undefined for another or a malformed reference (the
+ * loader has already reported that one).
+ */
+function plainPointer(ref: unknown): string | undefined {
+  if (typeof ref !== 'string' || !ref.startsWith('#/')) return undefined;
+  try {
+    return fragmentToPointer(ref);
+  } catch {
+    return undefined;
+  }
 }
 
 function nameFor(tokens: string[], taken: Obj, hint: string | undefined): string {
@@ -169,11 +184,12 @@ const define = (o: Obj, key: string, value: unknown) =>
 /** Refs into a moved schema now start at its new home (one walk for the whole round). */
 function rewriteInto(doc: Obj, moved: Map<string, string>): void {
   const moveRef = (ref: unknown): unknown => {
-    if (typeof ref !== 'string' || !ref.startsWith('#/')) return ref;
+    const pointer = plainPointer(ref);
+    if (pointer === undefined) return ref;
     // The moved pointers are disjoint: at most one is a prefix of this ref.
-    for (let i = ref.indexOf('/', 2); i > 0; i = ref.indexOf('/', i + 1)) {
-      const home = moved.get(ref.slice(1, i));
-      if (home !== undefined) return home + ref.slice(i);
+    for (let i = pointer.indexOf('/', 1); i > 0; i = pointer.indexOf('/', i + 1)) {
+      const home = moved.get(pointer.slice(0, i));
+      if (home !== undefined) return home + encodeURI(pointer.slice(i));
     }
     return ref;
   };

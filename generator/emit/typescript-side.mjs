@@ -157,7 +157,28 @@ function transformTypes(schema) {
       return resolveRef(schema, $ref, { silent: false });
     },
   };
+  keepOwnDiscriminatorProperties(schema, ctx.discriminators);
   return transformSchema(schema, ctx);
+}
+
+/**
+ * A schema that extends (allOf/anyOf) one with a discriminator, and is not in its mapping, gets
+ * the discriminator property written by openapi-typescript (`class: "Name"`, the implicit value)
+ * beside its own property of that name: a duplicate identifier that does not compile (corpus:
+ * apple.com/sirikit-cloud-media). Its own property is the one kept, required as the written one
+ * was: the schema counts as handled, so openapi-typescript writes the property once.
+ */
+function keepOwnDiscriminatorProperties(doc, discriminators) {
+  for (const [ref, { propertyName }] of Object.entries(discriminators.objects)) {
+    if (discriminators.refsHandled.includes(ref)) continue;
+    const schema = resolveRef(doc, ref, { silent: true });
+    if (!isObj(schema) || schema.discriminator) continue;
+    if (!Array.isArray(schema.allOf) && !Array.isArray(schema.anyOf)) continue;
+    if (!isObj(schema.properties) || !Object.hasOwn(schema.properties, propertyName)) continue;
+    discriminators.refsHandled.push(ref);
+    const required = Array.isArray(schema.required) ? schema.required : [];
+    if (!required.includes(propertyName)) schema.required = [...required, propertyName];
+  }
 }
 
 const isObj = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -30,6 +30,11 @@ const parser = new XMLParser({
   ignoreDeclaration: true,
   ignorePiTags: true,
   textNodeName: '#text',
+  // Text is read as written: a string of spaces is a value (trimmed, " " read back as "" and
+  // failed its minLength: corpus amazonaws.com/cloudformation). Character references (`&#13;`)
+  // are decoded.
+  trimValues: false,
+  htmlEntities: true,
 });
 
 /**
@@ -79,12 +84,15 @@ function typesOf(model: ServiceModel, s: Obj, depth = 0): string[] {
 function scalar(model: ServiceModel, s: Obj, text: string): unknown {
   const types = typesOf(model, s);
   if (text === '' && types.includes('null')) return null;
+  // Whitespace around a number or a boolean is layout (XML Schema collapses it); around a string
+  // it is part of the value.
+  const bare = text.trim();
   if (
     (types.includes('integer') || types.includes('number')) &&
-    /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(text.trim())
+    /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(bare)
   )
-    return Number(text);
-  if (types.includes('boolean') && (text === 'true' || text === 'false')) return text === 'true';
+    return Number(bare);
+  if (types.includes('boolean') && (bare === 'true' || bare === 'false')) return bare === 'true';
   return text;
 }
 

@@ -88,9 +88,12 @@ export function xmlName(name: string): string {
   return /^[A-Za-z_]/.test(cleaned) ? cleaned : `_${cleaned}`;
 }
 
+// A reader turns a raw carriage return into a line feed (and, in an attribute, a tab or a line
+// feed into a space): written as character references they are read back as they were.
 const escapeText = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const escapeAttr = (s: string) => escapeText(s).replace(/"/g, '&quot;');
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r/g, '&#13;');
+const escapeAttr = (s: string) =>
+  escapeText(s).replace(/"/g, '&quot;').replace(/\n/g, '&#10;').replace(/\t/g, '&#9;');
 
 function scalarText(value: unknown): string {
   if (value === null || value === undefined) return '';

@@ -150,3 +150,34 @@ export async function cleanup(dir: string): Promise<void> {
   if (process.env['KEEP_WORK']) return;
   await rm(dir, { recursive: true, force: true });
 }
+
+/**
+ * Every type error of a lone types.ts text (it imports nothing), checked whole with the compiler's
+ * ES5 library: generate's own check of types.ts looks only where it expects trouble.
+ */
+export async function typesErrors(content: string): Promise<string[]> {
+  const ts = (await import('typescript')).default;
+  const options = {
+    noEmit: true,
+    strict: true,
+    target: ts.ScriptTarget.ES2022,
+    lib: ['lib.es5.d.ts'], // what types.ts uses (Record, Omit); the DOM would cost seconds
+    types: [],
+  };
+  const host = ts.createCompilerHost(options);
+  const file = path.join(WORK, 'types.ts');
+  const { getSourceFile, fileExists, readFile: read } = host;
+  host.getSourceFile = (name, version, ...rest) =>
+    name === file
+      ? ts.createSourceFile(name, content, version)
+      : getSourceFile.call(host, name, version, ...rest);
+  host.fileExists = (name) => name === file || fileExists.call(host, name);
+  host.readFile = (name) => (name === file ? content : read.call(host, name));
+  const program = ts.createProgram([file], options, host);
+  const source = program.getSourceFile(file)!;
+  return ts.getPreEmitDiagnostics(program, source).map((d) => {
+    const { line, character } = source.getLineAndCharacterOfPosition(d.start ?? 0);
+    const message = ts.flattenDiagnosticMessageText(d.messageText, ' ');
+    return `types.ts(${line + 1},${character + 1}): error TS${d.code}: ${message}`;
+  });
+}

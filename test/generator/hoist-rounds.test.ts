@@ -7,9 +7,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../../generator/load.ts';
 import { renderTypes, typeErrors } from '../../generator/emit/typescript-side.mjs';
-import { FIXTURES } from './helpers.ts';
+import { FIXTURES, typesErrors } from './helpers.ts';
 
 const SPEC = path.join(FIXTURES, 'generality/deep-refs.yaml');
+const ENCODED = path.join(FIXTURES, 'generality/deep-refs-encoded.yaml');
 
 describe('deep $ref hoisting', () => {
   it('leaves no $ref deeper than a component, past 20 targets and 20 levels of nesting', async () => {
@@ -31,6 +32,24 @@ describe('deep $ref hoisting', () => {
     const types = await renderTypes(spec.document);
     expect(types).not.toMatch(/components\["schemas"\]\["[^"]+"\]\[/);
     expect(typeErrors({ path: 'types.ts', content: types })).toBeUndefined();
+  });
+});
+
+describe('deep $refs in the percent-encoded fragment form', () => {
+  it('are hoisted too, nested ones and encoded inner keys included (corpus: brex.io)', async () => {
+    const spec = await loadSpec(ENCODED);
+    const text = JSON.stringify(spec.document);
+    expect(text).not.toMatch(/"\$ref":"#\/paths/);
+    const paths = spec.document['paths'] as Record<string, any>;
+    const props =
+      paths['/events'].get.responses['200'].content['application/json'].schema.properties;
+    const schemas = (spec.document['components'] as any).schemas;
+    const at = (p: string) => schemas[decodeURIComponent(props[p].$ref.split('/').pop())];
+    expect(at('at')).toEqual({ type: 'string', format: 'date-time' });
+    expect(at('thing').properties.owner).toEqual(props.owner);
+    expect(at('share')).toEqual({ type: 'number' });
+    const types = await renderTypes(spec.document);
+    expect(await typesErrors(types)).toEqual([]);
   });
 });
 
