@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../../generator/load.ts';
-import { renderTypes } from '../../generator/emit/typescript-side.mjs';
+import { renderTypes, typeErrors } from '../../generator/emit/typescript-side.mjs';
 import { FIXTURES, typesErrors } from './helpers.ts';
 
 const SPEC = path.join(FIXTURES, 'generality/discriminator-own-property.yaml');
@@ -26,5 +26,11 @@ describe('a discriminator property the extending schema declares itself', () => 
   it('finds the duplicate when there is one (the check can fail)', async () => {
     const errors = await typesErrors('export interface A { class: "A"; class?: "b" }');
     expect(errors[0]).toMatch(/^types\.ts\(1,22\): error TS2300: Duplicate identifier 'class'/);
+  });
+
+  it("is refused by generate's own check of types.ts, deep indexed access or not", () => {
+    const content =
+      'export interface components { schemas: { A: { class: "A"; kind: string; class?: "b" } } }\n';
+    expect(typeErrors({ path: 'types.ts', content })).toMatch(/Duplicate identifier 'class'/);
   });
 });
