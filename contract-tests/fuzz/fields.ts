@@ -10,7 +10,7 @@ import {
   type Operation,
   type ServiceModel,
 } from 'dataapi/model';
-import { objectShape } from 'dataapi/runtime/sampler';
+import { effective, objectShape } from 'dataapi/runtime/sampler';
 import type { RequestSpec } from '../requests.ts';
 
 export type Location = 'path' | 'query' | 'header' | 'body';
@@ -24,7 +24,7 @@ export interface Field {
   required: boolean;
   /** Text on the wire (parameters, form and multipart fields): no JSON types survive. */
   onWire: boolean;
-  /** A multipart file field or the key's own body field: never generated or mutated. */
+  /** A multipart file field, the key's own body field or a readOnly one: never generated or mutated. */
   untouched?: boolean;
 }
 
@@ -44,16 +44,22 @@ export function fieldsOf(model: ServiceModel, op: Operation): Field[] {
   if (body && (body.kind === 'json' || body.kind === 'multipart' || body.kind === 'form')) {
     const { properties, required } = objectShape(model, body.schema);
     const keyField = op.auth.transports.find((t) => t.in === 'body')?.name;
-    for (const [name, schema] of Object.entries(properties))
+    for (const [name, schema] of Object.entries(properties)) {
+      // readOnly is the server's to write: a request need not send it, even where required
+      // (corpus ijenko.net: "body field class missing" was sent as an invalid request).
+      const readOnly = effective(model, schema).s['readOnly'] === true;
       out.push({
         loc: 'body',
         name,
         key: `body.${name}`,
         schema,
-        required: required.includes(name),
+        required: required.includes(name) && !readOnly,
         onWire: body.kind !== 'json',
-        ...(name === keyField || body.fileFields.includes(name) ? { untouched: true } : {}),
+        ...(name === keyField || body.fileFields.includes(name) || readOnly
+          ? { untouched: true }
+          : {}),
       });
+    }
   }
   return out;
 }
