@@ -32,6 +32,8 @@ it('every answer carries the headers its declared response requires', async () =
   // No example: a sample of the schema (an integer from 0 to 100).
   expect(ok.headers.get('x-rate-remaining')).toMatch(/^\d+$/);
   expect(Number(ok.headers.get('x-rate-remaining'))).toBeLessThanOrEqual(100);
+  // A list in simple style: integers, comma-separated.
+  expect(ok.headers.get('x-shards')).toMatch(/^\d+(,\d+)*$/);
 
   const refused = await call('GET', '?limit=0');
   expect(refused.status).toBe(400);
