@@ -18,6 +18,7 @@ import {
   type Operation,
   type ServiceModel,
 } from 'dataapi/model';
+import { alwaysSent } from './fetch-headers.ts';
 import type { RequestSpec } from './requests.ts';
 import { effective, objectShape, typesOf } from 'dataapi/runtime/sampler';
 
@@ -43,7 +44,9 @@ export function negativeCases(model: ServiceModel, op: Operation): NegativeCase[
   // Parameters: missing required (not path: that changes the route), then invalid values.
   for (const p of allParameters(op.parameters)) {
     const loc = p.in === 'cookie' ? 'header' : p.in;
-    if (p.required && p.in !== 'path' && !hasDefault(model, p.schema))
+    // A header fetch always writes (User-Agent, ...) cannot be left out (coverage lists it).
+    const unsendable = p.in === 'header' && alwaysSent(p.name);
+    if (p.required && p.in !== 'path' && !hasDefault(model, p.schema) && !unsendable)
       out.push({
         label: `${p.in} ${p.name} missing (required)`,
         target: `${loc}.${p.name}`,

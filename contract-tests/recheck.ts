@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ServiceModel } from 'dataapi/model';
 import { createMock } from 'dataapi/runtime/mock';
 import type { Handler } from 'dataapi/runtime/server';
+import { FETCH_DEFAULTS } from './fetch-headers.ts';
 import type { OutgoingRequest } from './http.ts';
 import type { Probe } from './probe.ts';
 
@@ -43,14 +44,6 @@ export interface ToolkitFault {
 const INTENT_CHECKS = new Set(['status', 'business-code', 'negative', 'method-path']);
 /** Roles of the requests built to be refused. */
 const MEANT_INVALID = new Set(['negative', 'wrong-method', 'wrong-content-type']);
-/** Headers Node's fetch (undici) adds when the request does not set them. */
-const FETCH_DEFAULTS: Record<string, string> = {
-  accept: '*/*',
-  'accept-language': '*',
-  'sec-fetch-mode': 'cors',
-  'user-agent': 'node',
-  'accept-encoding': 'gzip, deflate',
-};
 const MARK = 'x-dataapi-recheck';
 const MARK_OP = 'x-dataapi-recheck-operation';
 

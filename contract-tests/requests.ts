@@ -12,6 +12,7 @@ import {
   type SchemaRoot,
   type ServiceModel,
 } from 'dataapi/model';
+import { mustSend } from './fetch-headers.ts';
 import type { OutgoingRequest } from './http.ts';
 import { serializeArrayParam, serializeObjectParam } from 'openapi-fetch';
 import { draw, hashText } from 'dataapi/runtime/sampler';
@@ -206,8 +207,9 @@ function parameterValue(
     });
     return requestSample(model, p.schema);
   }
-  // Optional parameters without an example stay out: the spec gives no value to trust.
-  return p.required ? requestSample(model, p.schema) : undefined;
+  // Optional parameters without an example stay out: the spec gives no value to trust; but a
+  // header that fetch would fill with a value its schema refuses is sent with a valid one.
+  return p.required || mustSend(model, p) ? requestSample(model, p.schema) : undefined;
 }
 
 /** A value valid for a request where one is found: the sampler's draw (readOnly properties left out). */

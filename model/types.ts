@@ -169,6 +169,8 @@ export interface ResponseHeader {
   required: boolean;
   schema: JsonSchema;
   description?: string;
+  /** The header's own `example` (or its first `examples` value): what a mock sends first. */
+  example?: unknown;
 }
 
 export interface Response {

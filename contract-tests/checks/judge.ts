@@ -90,6 +90,14 @@ export function typed(raw: string, schema: Record<string, unknown>): unknown {
   if ((types.includes('integer') || types.includes('number')) && /^-?\d+(\.\d+)?$/.test(raw.trim()))
     return Number(raw);
   if (types.includes('boolean') && (raw === 'true' || raw === 'false')) return raw === 'true';
+  // A list travels in simple style: items comma-separated (`1,2,3`; none is an empty value).
+  if (types.includes('array') && !types.includes('string')) {
+    const items = schema['items'];
+    const itemSchema = typeof items === 'object' && items !== null ? items : {};
+    return raw.trim() === ''
+      ? []
+      : raw.split(',').map((item) => typed(item.trim(), itemSchema as Record<string, unknown>));
+  }
   return raw;
 }
 

@@ -25,6 +25,7 @@ import {
   typesOf,
   type ArbitraryOptions,
 } from 'dataapi/runtime/sampler';
+import { mustSend } from '../fetch-headers.ts';
 import type { RequestSpec } from '../requests.ts';
 
 /** Longest generated string per location: URLs and headers have limits of their own. */
@@ -52,7 +53,9 @@ export function validArbitrary(model: ServiceModel, op: Operation): fc.Arbitrary
   const parts: Record<string, fc.Arbitrary<unknown>> = {};
   for (const p of allParameters(op.parameters)) {
     const arb = parameterArbitrary(model, p);
-    parts[`${p.in === 'cookie' ? 'header' : p.in} ${p.name}`] = p.required
+    // A header fetch would fill with a value its schema refuses is never left out.
+    const present = p.required || mustSend(model, p);
+    parts[`${p.in === 'cookie' ? 'header' : p.in} ${p.name}`] = present
       ? arb
       : fc.option(arb, { nil: undefined });
   }

@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { sentBody, type Obj, type Operation, type ServiceModel } from 'dataapi/model';
 import { arbitraryOf, effective, patternRegExp, typesOf } from 'dataapi/runtime/sampler';
 import { invalidValues, MAX_SENT_LENGTH, type NegativeCase } from '../negatives.ts';
+import { alwaysSent } from '../fetch-headers.ts';
 import type { RequestSpec } from '../requests.ts';
 import { fieldsOf, withValue, type Field } from './fields.ts';
 import { validArbitrary } from './generate.ts';
@@ -50,7 +51,8 @@ function mutationsOf(model: ServiceModel, op: Operation): fc.Arbitrary<Mutation>
   for (const f of fieldsOf(model, op)) {
     if (f.untouched) continue;
     const where = f.loc === 'body' ? 'body field' : f.key.split('.')[0]!;
-    if (f.required && f.loc !== 'path')
+    // A header fetch always writes (User-Agent, ...) cannot be left out.
+    if (f.required && f.loc !== 'path' && !(f.key.startsWith('header.') && alwaysSent(f.name)))
       out.push(
         fc.constant({
           case: {

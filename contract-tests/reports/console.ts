@@ -258,6 +258,10 @@ export function coverageLines(c: CoverageReport): string[] {
     out.push(`  not exercised: ${skipped.callbacks.length} callback(s): ${list(skipped.callbacks)}`);
   if (skipped?.webhooks.length)
     out.push(`  not exercised: ${skipped.webhooks.length} webhook(s): ${list(skipped.webhooks)}`);
+  if (skipped?.absentHeaders?.length)
+    out.push(
+      `  not exercised: ${skipped.absentHeaders.length} required header(s) left out (fetch always sends them): ${list(skipped.absentHeaders)}`,
+    );
   if (c.fuzz) {
     const f = c.fuzz;
     out.push(

@@ -14,6 +14,7 @@ import {
   type ServiceModel,
 } from 'dataapi/model';
 import type { ContractRunResult } from '../results.ts';
+import { unsendableAbsences } from '../fetch-headers.ts';
 
 export interface Tally {
   covered: number;
@@ -68,9 +69,11 @@ export interface CoverageReport {
   fuzz?: FuzzCoverageReport;
   /**
    * What the description declares that the suite never exercises: the callbacks of operations
-   * in scope (`operation callback`) and the webhooks (requests the API sends, not answers).
+   * in scope (`operation callback`) and the webhooks (requests the API sends, not answers);
+   * required headers that fetch always writes, whose absence no request can carry
+   * (`operation header User-Agent missing`: no negative case is sent for them).
    */
-  notExercised?: { callbacks: string[]; webhooks: string[] };
+  notExercised?: { callbacks: string[]; webhooks: string[]; absentHeaders?: string[] };
 }
 
 /**
@@ -197,11 +200,22 @@ export function computeCoverage(result: ContractRunResult, model: ServiceModel):
   };
 }
 
-/** Callbacks of the operations in scope and the webhooks: declared, never sent by the suite. */
+/**
+ * Callbacks of the operations in scope and the webhooks: declared, never sent by the suite; and
+ * the required headers whose absence cannot be sent (fetch writes them).
+ */
 function notExercised(scope: Operation[], model: ServiceModel): Pick<CoverageReport, 'notExercised'> {
   const callbacks = scope.flatMap((op) => (op.callbacks ?? []).map((name) => `${op.id} ${name}`));
   const webhooks = (model.webhooks ?? []).map((w) => `${w.path} (${w.method.toUpperCase()})`);
-  return callbacks.length + webhooks.length > 0 ? { notExercised: { callbacks, webhooks } } : {};
+  const absentHeaders = unsendableAbsences(scope);
+  if (callbacks.length + webhooks.length + absentHeaders.length === 0) return {};
+  return {
+    notExercised: {
+      callbacks,
+      webhooks,
+      ...(absentHeaders.length > 0 ? { absentHeaders } : {}),
+    },
+  };
 }
 
 /** A declared key is covered by a received status that it matches (see declaredResponse). */

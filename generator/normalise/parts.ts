@@ -203,6 +203,13 @@ export function readExamples(doc: Obj, media: Obj): NamedExample[] {
   return out;
 }
 
+/** A response header's `example`, else its first `examples` value (both beside its schema). */
+function headerExample(doc: Obj, header: Obj): { example?: unknown } {
+  if (header['example'] !== undefined) return { example: header['example'] };
+  const first = readExamples(doc, header)[0];
+  return first ? { example: first.value } : {};
+}
+
 /** Picks the media type a generated client and server speak, in order of preference. */
 function pickMedia(content: Obj): [string, Obj] | undefined {
   const entries = Object.entries(content).filter((e): e is [string, Obj] => isObject(e[1]));
@@ -329,6 +336,7 @@ export function readResponses(
             required: h['required'] === true,
             schema: conv.convert(h['schema'] ?? {}, `${at}/headers/${escapeToken(name)}/schema`),
             ...(typeof h['description'] === 'string' ? { description: h['description'] } : {}),
+            ...headerExample(doc, h),
           }))
           .sort((a, b) => a.name.localeCompare(b.name, 'en'))
       : [];

@@ -28,6 +28,7 @@ import {
 } from 'dataapi/runtime/server';
 import { buildCatalogue } from './catalogue.ts';
 import { mockErrorDescriber } from './errors.ts';
+import { installDeclaredHeaders } from './headers.ts';
 import { createHandlers, SCENARIO } from './handlers.ts';
 import { readScenario } from './scenarios.ts';
 
@@ -163,6 +164,7 @@ export async function createMock(
   });
   app.decorateRequest(SCENARIO as unknown as string, undefined);
   app.get('/__health', async () => ({ status: 'ok', operations: model.operations.length }));
+  installDeclaredHeaders(app, model, options.seed ?? 1);
   await registerService(app, {
     model,
     handlers: { ...createHandlers(model, catalogue), ...options.handlers },

@@ -15,7 +15,7 @@ import {
   type ErrorAnswer,
 } from './errors.ts';
 import { notServed } from './guard.ts';
-import { appendHook, contextOf } from './route-context.ts';
+import { answerFor, appendHook, contextOf } from './route-context.ts';
 import { acceptedKey } from './route-auth.ts';
 import { redact } from 'dataapi/runtime/shared';
 import type { PathMatcher } from './routes.ts';
@@ -120,6 +120,7 @@ function notFoundHandler(ctx: AnswerContext) {
       return send(reply, 501, errorAnswer(model, own, 501, error.message, describe));
     }
     if (hit) {
+      answerFor(request, hit.ops);
       reply.header('allow', hit.methods.join(', '));
       const message = `${request.method} is not allowed here; allowed: ${hit.methods.join(', ')}`;
       // Shaped as an operation of the path that declares a 405 says it is, if one does.

@@ -26,5 +26,6 @@ export { rewriteOption, sharedRouteRewriter } from './choose.ts';
 export { deref, resolveRef, propertiesOf, declaredResponse } from 'dataapi/model';
 export { loadHandlers } from './handlers.ts';
 export { afterListening } from './background.ts';
+export { operationsOf } from './route-context.ts';
 export { xmlFault, xmlValue } from './xml-read.ts';
 export type * from './types.ts';

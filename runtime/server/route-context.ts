@@ -59,6 +59,24 @@ export function contextOf(source: RouteOptions | FastifyRequest): RouteContext |
   return config?.dataapi;
 }
 
+const ANSWERED_FOR = Symbol('dataapi.answeredFor');
+
+/**
+ * Records the operations an answer given outside their routes speaks for (the 405 on their path),
+ * so that later hooks (the mock's declared response headers) know whose responses it is.
+ */
+export function answerFor(request: FastifyRequest, ops: readonly Operation[]): void {
+  (request as unknown as { [ANSWERED_FOR]?: readonly Operation[] })[ANSWERED_FOR] = ops;
+}
+
+/** The operations whose declared responses the answer to a request is: answerFor's, else the route's. */
+export function operationsOf(request: FastifyRequest): readonly Operation[] {
+  const named = (request as unknown as { [ANSWERED_FOR]?: readonly Operation[] })[ANSWERED_FOR];
+  if (named) return named;
+  const op = contextOf(request)?.op;
+  return op ? [op] : [];
+}
+
 type HookName = 'onRequest' | 'preValidation' | 'preHandler';
 
 /** Appends a request hook to a route, after the ones it already has (as Fastify's plugins do). */

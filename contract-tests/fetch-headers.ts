@@ -1,0 +1,46 @@
+/**
+ * Request headers Node's fetch (undici) writes itself: the suite can send another value, never
+ * none. So a request "without" one of them cannot be built (a required one's missing case is not
+ * sent, and the coverage says so), and a declared header that fetch's own value would break (an
+ * `Accept-Language` enum that `*` is not in) is sent with a valid value in every valid request.
+ */
+import type { Operation, Parameter, ServiceModel } from 'dataapi/model';
+import { validatorFor } from 'dataapi/runtime/shared';
+
+/** The values fetch adds when the request does not set the header. */
+export const FETCH_DEFAULTS: Readonly<Record<string, string>> = {
+  accept: '*/*',
+  'accept-language': '*',
+  'sec-fetch-mode': 'cors',
+  'user-agent': 'node',
+  'accept-encoding': 'gzip, deflate',
+};
+
+/** Written by the HTTP layer from the connection and the body, whatever the request says. */
+const FRAMING = new Set(['host', 'connection', 'content-length']);
+
+/** Whether every request the suite sends carries this header, set or not. */
+export function alwaysSent(name: string): boolean {
+  const lower = name.toLowerCase();
+  return FETCH_DEFAULTS[lower] !== undefined || FRAMING.has(lower);
+}
+
+/** A header parameter that fetch's own value would make invalid: a valid request must set it. */
+export function mustSend(model: ServiceModel, p: Parameter): boolean {
+  const fallback = p.in === 'header' ? FETCH_DEFAULTS[p.name.toLowerCase()] : undefined;
+  if (fallback === undefined) return false;
+  try {
+    return validatorFor(model).compile(p.schema)(fallback) !== true;
+  } catch {
+    return false; // a schema Ajv cannot compile: reported elsewhere; nothing to add here
+  }
+}
+
+/** Required headers of the operations whose absence cannot be sent (`op header Name missing`). */
+export function unsendableAbsences(ops: readonly Operation[]): string[] {
+  return ops.flatMap((op) =>
+    op.parameters.header
+      .filter((p) => p.required && alwaysSent(p.name))
+      .map((p) => `${op.id} header ${p.name} missing`),
+  );
+}
