@@ -83,6 +83,10 @@ export const DESCRIPTION_DIAGNOSTICS = {
     'operations share a method and path (or an answer fits the sibling that shares its route)',
     'give each operation its own route, or tell them apart by fixed parameters or body media type',
   ),
+  'body-form-not-object': normalised(
+    'a form or multipart request body has a schema that is not an object (read as fields of any name)',
+    'describe the fields as the properties of an object schema (a file as type string, format binary)',
+  ),
   'response-content-forbidden': normalised(
     'a 204, 205 or 304 response (or a 1xx) declares content, which HTTP forbids (read as no body)',
     'remove the content, or answer with 200 where there is a body',

@@ -76,7 +76,7 @@ export function readOperation(
   const names = allParameters(parameters).map((p) => p.name);
   const requireAnyOf = readRequireAnyOf(raw, pointer, names, problems);
   const businessCodes = businessCodesOf(ctx, raw, pointer);
-  const body = readBody(doc, raw, conv, pointer);
+  const body = readBody(doc, raw, conv, pointer, findings);
   if (body && (method === 'get' || method === 'head'))
     findings.add(
       'operation-body-on-get',

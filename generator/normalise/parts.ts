@@ -252,6 +252,7 @@ export function readBody(
   op: Obj,
   conv: SchemaConverter,
   pointer = '',
+  findings?: Findings,
 ): RequestBody | undefined {
   const body = resolve(doc, op['requestBody']);
   if (!isObject(body) || !isObject(body['content'])) return undefined;
@@ -260,14 +261,27 @@ export function readBody(
   const [mediaType, media] = picked;
   const schema = resolve(doc, media['schema']);
   const props = isObject(schema) && isObject(schema['properties']) ? schema['properties'] : {};
+  const kind = bodyKind(mediaType);
+  const at = `${bodyPointer(op, pointer)}/content/${escapeToken(mediaType)}/schema`;
+  // A form or multipart body is a set of named fields: a schema of another type (a Swagger 2.0
+  // file upload converted as `type: string, format: binary`: corpus noosh.com) names none, and
+  // no request could match it. Read as fields of any name, with a finding.
+  const fieldless =
+    (kind === 'form' || kind === 'multipart') &&
+    isObject(schema) &&
+    typeof schema['type'] === 'string' &&
+    schema['type'] !== 'object';
+  if (fieldless)
+    findings?.add(
+      'body-form-not-object',
+      at,
+      `a ${mediaType} body is a set of named fields, but its schema is of type ${String(schema['type'])}: read as fields of any name`,
+    );
   return {
     mediaType,
-    kind: bodyKind(mediaType),
+    kind,
     required: body['required'] === true,
-    schema: conv.convert(
-      media['schema'] ?? {},
-      `${bodyPointer(op, pointer)}/content/${escapeToken(mediaType)}/schema`,
-    ),
+    schema: conv.convert(fieldless ? { type: 'object' } : (media['schema'] ?? {}), at),
     fileFields: Object.entries(props)
       .filter(([, s]) => isFileSchema(doc, s))
       .map(([name]) => name)
