@@ -10,6 +10,7 @@ import { joinPointer, splitPointer } from '../model/pointer.ts';
 import { hoistDeepSchemaRefs } from './load-hoist.ts';
 import { rewriteExternalMappings } from './load-mapping.ts';
 import { mayHavePropertiesRef, repairPropertiesRefs, type LoadRepair } from './load-repair.ts';
+import { validateRepairing } from './load-validate.ts';
 import { SpecFiles } from './load-refs.ts';
 import {
   parseSpecText,
@@ -116,7 +117,13 @@ export async function loadSpec(
     // The document against the OpenAPI schema of its version, as it is: each object is checked
     // where it is written (swagger-parser's validate() would dereference a copy first and check
     // every shared schema again at each use, several times the work on a large description).
-    validateSchema(withoutValidatorFalsePositives(document));
+    const checked = validateRepairing(
+      (d) => validateSchema(withoutValidatorFalsePositives(d as OpenApiDocument)),
+      document,
+      () => (document === raw ? (structuredClone(raw) as OpenApiDocument) : document),
+    );
+    document = checked.document as OpenApiDocument;
+    repairs.push(...checked.repairs);
   } catch (err) {
     throw toSpecError(shown, files, err);
   }

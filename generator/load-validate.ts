@@ -1,0 +1,120 @@
+/**
+ * Validation against the OpenAPI schema of the document's version, with repairs of what real
+ * descriptions get wrong inside a schema: a keyword whose value has the wrong type (`pattern: 0`:
+ * corpus api.video) or a property an `xml`, `discriminator` or `externalDocs` object does not have
+ * (`xml: { example }`: corpus opensuse.org/obs). The OpenAPI schema refused the whole description
+ * for either; now the keyword is dropped, with a `schema-bad-keyword` finding, and validation runs
+ * again. Anything else (or a repair that does not help) is refused as before.
+ */
+import { isObject, type Obj } from '../model/object.ts';
+import { splitPointer } from '../model/pointer.ts';
+import type { LoadRepair } from './load-repair.ts';
+
+interface AjvLikeError {
+  instancePath?: string;
+  keyword?: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
+
+/** Objects inside a schema whose unknown properties are dropped. */
+const CLOSED = new Set(['xml', 'discriminator', 'externalDocs']);
+/** Keywords of a schema whose value a wrong type makes unusable. */
+const KEYWORDS = new Set([
+  'pattern',
+  'format',
+  'title',
+  'description',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'minProperties',
+  'maxProperties',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'uniqueItems',
+  'required',
+  'enum',
+  'nullable',
+  'readOnly',
+  'writeOnly',
+  'deprecated',
+  'xml',
+  'externalDocs',
+]);
+const ROUNDS = 20;
+
+/** Whether the pointer's tokens lie inside a schema (a media type's, a parameter's or a component). */
+function inSchema(tokens: string[]): boolean {
+  return tokens.some(
+    (t, i) => t === 'schema' || (t === 'schemas' && tokens[i - 1] === 'components'),
+  );
+}
+
+/** Drops what one error names, when it is repairable; the repair made, or undefined. */
+function repairOne(document: Obj, e: AjvLikeError): LoadRepair | undefined {
+  const pointer = e.instancePath ?? '';
+  const tokens = splitPointer(pointer);
+  if (!inSchema(tokens)) return undefined;
+  const last = tokens.at(-1);
+  const parent = tokens
+    .slice(0, -1)
+    .reduce<unknown>((n, t) => (isObject(n) ? n[t] : undefined), document);
+  if (e.keyword === 'additionalProperties' && last !== undefined && CLOSED.has(last)) {
+    const extra = String(e.params?.['additionalProperty']);
+    const holder = isObject(parent) ? parent[last] : undefined;
+    if (!isObject(holder) || !(extra in holder)) return undefined;
+    delete holder[extra];
+    return {
+      code: 'schema-bad-keyword',
+      pointer: `${pointer}/${extra.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+      message: `${last} has no property ${JSON.stringify(extra)}: ignored`,
+    };
+  }
+  if (
+    (e.keyword === 'type' || e.keyword === 'minimum') &&
+    last !== undefined &&
+    KEYWORDS.has(last)
+  ) {
+    if (!isObject(parent) || !(last in parent)) return undefined;
+    const value = parent[last];
+    delete parent[last];
+    return {
+      code: 'schema-bad-keyword',
+      pointer,
+      message: `${last}: ${JSON.stringify(value)} ${e.message ?? 'is not a valid value'}: ignored`,
+    };
+  }
+  return undefined;
+}
+
+/**
+ * Validates the document (throws the validator's error when it stays invalid), repairing where it
+ * can: the document validated (`ensureOwn()`'s, a copy the repairs may change, once one is needed)
+ * and the repairs made.
+ */
+export function validateRepairing(
+  validate: (document: Obj) => void,
+  document: Obj,
+  ensureOwn: () => Obj,
+): { document: Obj; repairs: LoadRepair[] } {
+  const repairs: LoadRepair[] = [];
+  let current = document;
+  for (let round = 0; ; round++) {
+    try {
+      validate(current);
+      return { document: current, repairs };
+    } catch (err) {
+      const details = (err as { details?: AjvLikeError[] }).details;
+      if (round >= ROUNDS || !Array.isArray(details)) throw err;
+      if (round === 0) current = ensureOwn();
+      const made = details.map((e) => repairOne(current, e)).filter((r) => r !== undefined);
+      if (made.length === 0) throw err;
+      repairs.push(...made);
+    }
+  }
+}
