@@ -249,11 +249,13 @@ export function stringArbitrary(
     // than fast-check filtering for ever.
     const want = capped ? Math.max(1, max) : Math.max(max, 64);
     const cap = Math.min(declaredMax ?? Infinity, Math.max(want, clampRoom(first.source) + 32));
-    const matching = minMatchLength(first.source) <= cap ? stringMatching(first, cap) : undefined;
-    // A pattern says nothing of length: where the schema bounds it, words of the right length
-    // are drawn too, so a loose pattern (AWS's `.*` with minLength 20) still gets a valid draw.
-    const bounded = capped || num(s, 'minLength') !== undefined;
-    if (matching && bounded)
+    const least = minMatchLength(first.source);
+    const matching = least <= cap ? stringMatching(first, cap) : undefined;
+    // A pattern says nothing of length: where its strings can be shorter than the minimum,
+    // words of the right length are drawn too, so a loose pattern (AWS's `.*` with minLength 20)
+    // still gets a valid draw. Only then: a word seldom matches a pattern, and an object of many
+    // such fields (AWS's S3 URIs, minLength 1) was never valid as a whole.
+    if (matching && min > least)
       return fc.oneof(
         { weight: 1, arbitrary: matching },
         { weight: 1, arbitrary: word(o, Math.min(min, max), max) },

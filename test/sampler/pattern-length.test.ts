@@ -24,6 +24,23 @@ const schemas = {
     minLength: 12,
     maxLength: 1600,
   },
+  // Many patterned fields whose pattern alone keeps the length: a word in any one of them
+  // (drawn for the length's sake) spoiled the whole object (corpus: medical-imaging's S3 URIs).
+  uris: {
+    type: 'object',
+    required: ['a', 'b', 'c', 'd', 'e', 'f'],
+    properties: Object.fromEntries(
+      ['a', 'b', 'c', 'd', 'e', 'f'].map((k) => [
+        k,
+        {
+          type: 'string',
+          pattern: 's3://[a-z0-9][\\.\\-a-z0-9]{1,61}[a-z0-9](/.*)?',
+          minLength: 1,
+          maxLength: 1024,
+        },
+      ]),
+    ),
+  },
   imagingArn: {
     type: 'string',
     pattern:
