@@ -50,13 +50,18 @@ export function negativeCases(model: ServiceModel, op: Operation): NegativeCase[
         kind: 'missing',
         apply: (s) => without(s, loc, p.name),
       });
-    for (const bad of invalidValues(resolved(model, p.schema), true))
+    const separators = p.in === 'path' ? segmentText(op.path, p.name) : '';
+    for (const bad of invalidValues(resolved(model, p.schema), true)) {
+      // A path value holding the text its segment shares with it (`{id}.{format}`, id=1.5) is
+      // read on the wire as other values (id=1, format=5.json): not invalid at all (hhs.gov).
+      if ([...separators].some((c) => String(bad.value).includes(c))) continue;
       out.push({
         label: `${p.in} ${p.name}=${show(bad.value)} (${bad.why})`,
         target: `${loc}.${p.name}`,
         kind: bad.kind,
         apply: (s) => withValue(s, loc, p.name, bad.value),
       });
+    }
   }
   for (const group of op.requireAnyOf)
     out.push({
@@ -201,6 +206,12 @@ export function invalidValues(s: Obj, onWire: boolean): Bad[] {
       out.push({ value: 'x'.repeat(minLen - 1), why: `shorter than ${minLen}`, kind: 'length' });
   }
   return out;
+}
+
+/** The literal text of the path segment that holds `{name}` (empty: the parameter is the segment). */
+export function segmentText(path: string, name: string): string {
+  const segment = path.split('/').find((x) => x.includes(`{${name}}`)) ?? '';
+  return segment.replace(/\{[^}]*\}/g, '');
 }
 
 function show(v: unknown): string {
