@@ -18,7 +18,7 @@ import {
   type Operation,
   type ServiceModel,
 } from 'dataapi/model';
-import type { RequestSpec } from './requests.ts';
+import { carriesCredential, type RequestSpec } from './requests.ts';
 import { effective, objectShape, typesOf } from 'dataapi/runtime/sampler';
 
 export interface NegativeCase {
@@ -42,6 +42,7 @@ export function negativeCases(model: ServiceModel, op: Operation): NegativeCase[
   const out: NegativeCase[] = [];
   // Parameters: missing required (not path: that changes the route), then invalid values.
   for (const p of allParameters(op.parameters)) {
+    if (carriesCredential(op, p)) continue; // the key fills it: the auth probes cover it
     const loc = p.in === 'cookie' ? 'header' : p.in;
     if (p.required && p.in !== 'path' && !hasDefault(model, p.schema))
       out.push({

@@ -71,6 +71,7 @@ function build(
   const warnings: DescriptionWarning[] = [];
   const base: RequestSpec = { name: 'example', path: {}, query: {}, header: {} };
   for (const p of allParameters(op.parameters)) {
+    if (carriesCredential(op, p)) continue;
     const value = parameterValue(model, op, p, warnings);
     if (value === undefined) continue;
     base[p.in === 'cookie' ? 'header' : p.in][p.name] = value;
@@ -172,6 +173,18 @@ function responseExampleWarnings(model: ServiceModel, op: Operation): Descriptio
         });
   }
   return out;
+}
+
+/**
+ * Whether a parameter is where the operation's credential goes (same place and name: NYTimes'
+ * optional query `api-key` beside its `api-key` scheme). The credential fills it: a value of
+ * the parameter's own would come first on the wire (`?api-key=&api-key=***`) and the server
+ * read the key as missing (corpus nytimes.com/books_api, 401 on fuzz valid requests).
+ */
+export function carriesCredential(op: Operation, p: Parameter): boolean {
+  const same = (a: string, b: string) =>
+    p.in === 'header' ? a.toLowerCase() === b.toLowerCase() : a === b;
+  return op.auth.transports.some((t) => 'name' in t && t.in === p.in && same(t.name, p.name));
 }
 
 /** The value a valid request sends for a parameter; undefined: leave it out. */
