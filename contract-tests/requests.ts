@@ -344,6 +344,7 @@ export function serialise(op: Operation, spec: RequestSpec, o: SerialiseOptions)
 
 /** A path value in its parameter's style (simple `a,b`, label `.a.b`, matrix `;id=a,b`). */
 function pathValue(name: string, value: unknown, p: Parameter | undefined): string {
+  if (jsonContent(p)) return encodeURIComponent(JSON.stringify(value));
   const style = (p?.style ?? 'simple') as 'simple' | 'label' | 'matrix';
   const explode = p?.explode ?? false;
   if (Array.isArray(value)) return serializeArrayParam(name, value.map(scalar), { style, explode });
@@ -353,8 +354,13 @@ function pathValue(name: string, value: unknown, p: Parameter | undefined): stri
   return style === 'label' ? `.${text}` : style === 'matrix' ? `;${name}=${text}` : text;
 }
 
+/** Whether a parameter is described by `content` of a JSON media type. */
+const jsonContent = (p: Parameter | undefined) =>
+  p?.mediaType !== undefined && /json/i.test(p.mediaType);
+
 /** A header value in the simple style: `a,b` for a list, `k,v` (or `k=v` exploded) for an object. */
 function simple(name: string, value: unknown, p: Parameter | undefined): string {
+  if (jsonContent(p)) return JSON.stringify(value);
   if (Array.isArray(value)) return value.map(scalar).join(',');
   if (typeof value === 'object' && value !== null) {
     const entries = Object.entries(value as Obj);
@@ -373,6 +379,9 @@ function scalar(value: unknown): string {
 function queryPairs(name: string, value: unknown, p: Parameter | undefined): [string, string][] {
   const enc = (v: unknown) => encodeURIComponent(scalar(v));
   const key = encodeURIComponent(name);
+  // A parameter described by `content` is one value in its media type: JSON text, never the
+  // form style (`?q=1&q=2` for `[1,2]` read back as strings: corpus superset.apache.local).
+  if (jsonContent(p)) return [[key, encodeURIComponent(JSON.stringify(value))]];
   // A list or object not exploded is one value whose delimiter stays literal: an encoded one
   // (`%2C`) is part of an item (RFC 3986), which is how the server tells `a,b` from `["a,b"]`.
   const delimiter =
