@@ -19,7 +19,7 @@ import {
   type ServiceModel,
 } from 'dataapi/model';
 import { alwaysSent } from './fetch-headers.ts';
-import type { RequestSpec } from './requests.ts';
+import { carriesCredential, type RequestSpec } from './requests.ts';
 import { effective, objectShape, typesOf } from 'dataapi/runtime/sampler';
 
 export interface NegativeCase {
@@ -43,6 +43,7 @@ export function negativeCases(model: ServiceModel, op: Operation): NegativeCase[
   const out: NegativeCase[] = [];
   // Parameters: missing required (not path: that changes the route), then invalid values.
   for (const p of allParameters(op.parameters)) {
+    if (carriesCredential(op, p)) continue; // the key fills it: the auth probes cover it
     const loc = p.in === 'cookie' ? 'header' : p.in;
     // A header fetch always writes (User-Agent, ...) cannot be left out (coverage lists it).
     const unsendable = p.in === 'header' && alwaysSent(p.name);
@@ -53,7 +54,12 @@ export function negativeCases(model: ServiceModel, op: Operation): NegativeCase[
         kind: 'missing',
         apply: (s) => without(s, loc, p.name),
       });
+    const separators = p.in === 'path' ? segmentText(op.path, p.name) : '';
     for (const bad of invalidValues(resolved(model, p.schema), true)) {
+      // A path value holding the text its segment shares with it (`{id}.{format}`, id=1.5) is
+      // read on the wire as other values (id=1, format=5.json): not invalid at all (hhs.gov);
+      // one holding a separator another template writes may be that template's URL.
+      if ([...separators].some((c) => String(bad.value).includes(c))) continue;
       if (p.in === 'path' && takenElsewhere(model, bad.value)) continue;
       out.push({
         label: `${p.in} ${p.name}=${show(bad.value)} (${bad.why})`,
@@ -228,6 +234,12 @@ export function invalidValues(s: Obj, onWire: boolean): Bad[] {
       out.push({ value: 'x'.repeat(minLen - 1), why: `shorter than ${minLen}`, kind: 'length' });
   }
   return out;
+}
+
+/** The literal text of the path segment that holds `{name}` (empty: the parameter is the segment). */
+export function segmentText(path: string, name: string): string {
+  const segment = path.split('/').find((x) => x.includes(`{${name}}`)) ?? '';
+  return segment.replace(/\{[^}]*\}/g, '');
 }
 
 function show(v: unknown): string {

@@ -124,7 +124,11 @@ async function verdictOf(app: FastifyInstance, req: OutgoingRequest): Promise<Ve
     const operation = res.headers[MARK_OP];
     return { valid: true, ...(typeof operation === 'string' ? { operation } : {}) };
   }
-  const reason = reasonOf(res.body);
+  // The mock's reason header first: the body may be the description's error example, or empty.
+  const header = res.headers['x-dataapi-reason'];
+  const reason =
+    (typeof header === 'string' && header !== '' ? header : reasonOf(res.body)) ||
+    'no reason given';
   // A key refused, a limit, a server fault: nothing said about the request's shape.
   if (res.statusCode === 401 || res.statusCode === 403 || res.statusCode >= 429)
     return { valid: undefined, reason: `HTTP ${res.statusCode}` };

@@ -72,6 +72,7 @@ function build(
   const warnings: DescriptionWarning[] = [];
   const base: RequestSpec = { name: 'example', path: {}, query: {}, header: {} };
   for (const p of allParameters(op.parameters)) {
+    if (carriesCredential(op, p)) continue;
     const drawn = parameterValue(model, op, p, warnings);
     if (drawn === undefined) continue;
     base[p.in === 'cookie' ? 'header' : p.in][p.name] = drawn.value;
@@ -180,6 +181,18 @@ function responseExampleWarnings(model: ServiceModel, op: Operation): Descriptio
         });
   }
   return out;
+}
+
+/**
+ * Whether a parameter is where the operation's credential goes (same place and name: NYTimes'
+ * optional query `api-key` beside its `api-key` scheme). The credential fills it: a value of
+ * the parameter's own would come first on the wire (`?api-key=&api-key=***`) and the server
+ * read the key as missing (corpus nytimes.com/books_api, 401 on fuzz valid requests).
+ */
+export function carriesCredential(op: Operation, p: Parameter): boolean {
+  const same = (a: string, b: string) =>
+    p.in === 'header' ? a.toLowerCase() === b.toLowerCase() : a === b;
+  return op.auth.transports.some((t) => 'name' in t && t.in === p.in && same(t.name, p.name));
 }
 
 /** The value a valid request sends for a parameter (and whether it is valid); undefined: leave it out. */
@@ -344,6 +357,7 @@ export function serialise(op: Operation, spec: RequestSpec, o: SerialiseOptions)
 
 /** A path value in its parameter's style (simple `a,b`, label `.a.b`, matrix `;id=a,b`). */
 function pathValue(name: string, value: unknown, p: Parameter | undefined): string {
+  if (jsonContent(p)) return encodeURIComponent(JSON.stringify(value));
   const style = (p?.style ?? 'simple') as 'simple' | 'label' | 'matrix';
   const explode = p?.explode ?? false;
   if (Array.isArray(value)) return serializeArrayParam(name, value.map(scalar), { style, explode });
@@ -353,8 +367,13 @@ function pathValue(name: string, value: unknown, p: Parameter | undefined): stri
   return style === 'label' ? `.${text}` : style === 'matrix' ? `;${name}=${text}` : text;
 }
 
+/** Whether a parameter is described by `content` of a JSON media type. */
+const jsonContent = (p: Parameter | undefined) =>
+  p?.mediaType !== undefined && /json/i.test(p.mediaType);
+
 /** A header value in the simple style: `a,b` for a list, `k,v` (or `k=v` exploded) for an object. */
 function simple(name: string, value: unknown, p: Parameter | undefined): string {
+  if (jsonContent(p)) return JSON.stringify(value);
   if (Array.isArray(value)) return value.map(scalar).join(',');
   if (typeof value === 'object' && value !== null) {
     const entries = Object.entries(value as Obj);
@@ -373,6 +392,9 @@ function scalar(value: unknown): string {
 function queryPairs(name: string, value: unknown, p: Parameter | undefined): [string, string][] {
   const enc = (v: unknown) => encodeURIComponent(scalar(v));
   const key = encodeURIComponent(name);
+  // A parameter described by `content` is one value in its media type: JSON text, never the
+  // form style (`?q=1&q=2` for `[1,2]` read back as strings: corpus superset.apache.local).
+  if (jsonContent(p)) return [[key, encodeURIComponent(JSON.stringify(value))]];
   // A list or object not exploded is one value whose delimiter stays literal: an encoded one
   // (`%2C`) is part of an item (RFC 3986), which is how the server tells `a,b` from `["a,b"]`.
   const delimiter =

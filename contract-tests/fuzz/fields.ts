@@ -11,7 +11,7 @@ import {
   type ServiceModel,
 } from 'dataapi/model';
 import { effective, objectShape } from 'dataapi/runtime/sampler';
-import type { RequestSpec } from '../requests.ts';
+import { carriesCredential, type RequestSpec } from '../requests.ts';
 
 export type Location = 'path' | 'query' | 'header' | 'body';
 
@@ -38,6 +38,8 @@ export function fieldsOf(model: ServiceModel, op: Operation): Field[] {
       schema: p.schema,
       required: p.required, // (path parameters always are)
       onWire: true,
+      // Where the key goes: the credential fills it, never a generated value.
+      ...(carriesCredential(op, p) ? { untouched: true } : {}),
     };
   });
   const body = sentBody(op);

@@ -26,7 +26,7 @@ import {
   type ArbitraryOptions,
 } from 'dataapi/runtime/sampler';
 import { mustSend } from '../fetch-headers.ts';
-import type { RequestSpec } from '../requests.ts';
+import { carriesCredential, type RequestSpec } from '../requests.ts';
 
 /** Longest generated string per location: URLs and headers have limits of their own. */
 const MAX_LENGTH = { path: 64, query: 256, header: 256, cookie: 256, body: 1000 } as const;
@@ -52,6 +52,7 @@ function parameterArbitrary(model: ServiceModel, p: Parameter): fc.Arbitrary<unk
 export function validArbitrary(model: ServiceModel, op: Operation): fc.Arbitrary<RequestSpec> {
   const parts: Record<string, fc.Arbitrary<unknown>> = {};
   for (const p of allParameters(op.parameters)) {
+    if (carriesCredential(op, p)) continue; // the key goes there
     const arb = parameterArbitrary(model, p);
     // A header fetch would fill with a value its schema refuses is never left out.
     const present = p.required || mustSend(model, p);

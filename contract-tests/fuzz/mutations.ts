@@ -9,7 +9,7 @@
 import fc from 'fast-check';
 import { sentBody, type Obj, type Operation, type ServiceModel } from 'dataapi/model';
 import { arbitraryOf, effective, patternRegExp, typesOf } from 'dataapi/runtime/sampler';
-import { invalidValues, MAX_SENT_LENGTH, type NegativeCase } from '../negatives.ts';
+import { invalidValues, MAX_SENT_LENGTH, segmentText, type NegativeCase } from '../negatives.ts';
 import { alwaysSent } from '../fetch-headers.ts';
 import type { RequestSpec } from '../requests.ts';
 import { fieldsOf, withValue, type Field } from './fields.ts';
@@ -63,18 +63,24 @@ function mutationsOf(model: ServiceModel, op: Operation): fc.Arbitrary<Mutation>
           },
         }),
       );
+    // A path value holding the text its segment shares with it (`{id}.{format}`, id=1.5) is read
+    // as other values on the wire (id=1, format=5.json): that text is replaced, the value stays
+    // invalid ("1x5" is no integer either). Corpus: hhs.gov.
+    const separators = f.loc === 'path' ? segmentText(op.path, f.name) : '';
     for (const arb of badValues(model, f))
       out.push(
-        arb.map((bad) => ({
-          case: {
-            label: `${where} ${f.name}=${show(bad.value)} (${bad.why})`,
-            target: `${f.loc}.${f.name}`,
-            kind: bad.kind,
-            apply: (s: RequestSpec) => withValue(s, f, bad.value),
-          },
-          field: f,
-          value: bad.value,
-        })),
+        arb
+          .map((b) => (separators ? apart(b, separators) : b))
+          .map((bad) => ({
+            case: {
+              label: `${where} ${f.name}=${show(bad.value)} (${bad.why})`,
+              target: `${f.loc}.${f.name}`,
+              kind: bad.kind,
+              apply: (s: RequestSpec) => withValue(s, f, bad.value),
+            },
+            field: f,
+            value: bad.value,
+          })),
       );
   }
   for (const group of op.requireAnyOf)
@@ -103,6 +109,14 @@ function mutationsOf(model: ServiceModel, op: Operation): fc.Arbitrary<Mutation>
       }),
     );
   return out;
+}
+
+/** A bad value without the given characters (each replaced by `x` or `_`; a number becomes text). */
+function apart(bad: Bad, chars: string): Bad {
+  const text = typeof bad.value === 'string' ? bad.value : JSON.stringify(bad.value);
+  if (![...chars].some((c) => text.includes(c))) return bad;
+  const instead = chars.includes('x') ? '_' : 'x';
+  return { ...bad, value: [...text].map((c) => (chars.includes(c) ? instead : c)).join('') };
 }
 
 /** Arbitraries of values the field's schema rejects (one kind of violation each). */

@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import type { Obj } from 'dataapi/model';
+import { clampRoom, classEnd, minMatchLength } from './regex-length.ts';
 
 export interface ScalarOptions {
   /** 'readable': lower-case words and small numbers (mock answers); 'wide': the whole range (fuzzing). */
@@ -173,15 +174,27 @@ export function patternRegExp(pattern: string): RegExp | undefined {
  * validation against the real pattern keeps the ones that match.
  */
 function stringMatching(re: RegExp, maxLength: number): fc.Arbitrary<string> | undefined {
+  const key = `${maxLength}/${re.flags}/${re.source}`;
+  if (matchers.has(key)) return matchers.get(key);
+  let out: fc.Arbitrary<string> | undefined;
   for (const source of [re.source, withoutLookarounds(re.source)]) {
     try {
-      return fc.stringMatching(new RegExp(source, re.flags), { maxLength });
+      out = fc.stringMatching(new RegExp(source, re.flags), { maxLength });
+      break;
     } catch {
       // not expressible: try without lookarounds, then give up
     }
   }
-  return undefined;
+  if (matchers.size >= 1000) matchers.clear();
+  matchers.set(key, out);
+  return out;
 }
+
+/**
+ * Built arbitraries by cap and pattern: fast-check takes up to 80 ms to build one for a long
+ * pattern (an AWS ARN), and a draw builds its arbitrary again on every attempt.
+ */
+const matchers = new Map<string, fc.Arbitrary<string> | undefined>();
 
 /** A RegExp source without its lookahead and lookbehind groups. */
 export function withoutLookarounds(source: string): string {
@@ -213,15 +226,6 @@ export function withoutLookarounds(source: string): string {
   return out;
 }
 
-/** The index of the `]` that closes the character class opened at `start`. */
-function classEnd(source: string, start: number): number {
-  for (let i = start + 1; i < source.length; i++) {
-    if (source[i] === '\\') i++;
-    else if (source[i] === ']') return i;
-  }
-  return source.length - 1;
-}
-
 export function stringArbitrary(
   s: Obj,
   patterns: string[],
@@ -237,12 +241,21 @@ export function stringArbitrary(
     // No filter (a filter that never passes never ends): the draw validates and retries.
     void others;
     // A declared maxLength bounds the pattern's repetitions too (`^arn:[a-z]+$`, maxLength 12).
-    const capped = num(s, 'maxLength') !== undefined;
-    const matching = stringMatching(first, capped ? Math.max(1, max) : Math.max(max, 64));
-    // A pattern says nothing of length: where the schema bounds it, words of the right length
-    // are drawn too, so a loose pattern (AWS's `.*` with minLength 20) still gets a valid draw.
-    const bounded = capped || num(s, 'minLength') !== undefined;
-    if (matching && bounded)
+    const declaredMax = num(s, 'maxLength');
+    const capped = declaredMax !== undefined;
+    // Never under what the pattern needs (an AWS ARN 50 to 80 characters, its optional parts
+    // included: see clampRoom), with room past it for the filter fast-check adds; never past the
+    // declared maximum. A pattern longer than that admits no value: the draw says so, rather
+    // than fast-check filtering for ever.
+    const want = capped ? Math.max(1, max) : Math.max(max, 64);
+    const cap = Math.min(declaredMax ?? Infinity, Math.max(want, clampRoom(first.source) + 32));
+    const least = minMatchLength(first.source);
+    const matching = least <= cap ? stringMatching(first, cap) : undefined;
+    // A pattern says nothing of length: where its strings can be shorter than the minimum,
+    // words of the right length are drawn too, so a loose pattern (AWS's `.*` with minLength 20)
+    // still gets a valid draw. Only then: a word seldom matches a pattern, and an object of many
+    // such fields (AWS's S3 URIs, minLength 1) was never valid as a whole.
+    if (matching && min > least)
       return fc.oneof(
         { weight: 1, arbitrary: matching },
         { weight: 1, arbitrary: word(o, Math.min(min, max), max) },

@@ -157,7 +157,9 @@ export function errorAnswer(
     };
   const declared = op ? declaredResponse(op, status) : undefined;
   if (op && declared) {
-    if (declared.mediaType === undefined) return { body: undefined };
+    // A declared error without content: an empty body, the reason in the header (a refusal
+    // always says why: corpus hhs.gov, "HTTP 400: " and nothing more in the report).
+    if (declared.mediaType === undefined) return { body: undefined, reason: message };
     const described = options.describe?.(op, status, message, declared);
     if (described) return described;
     if (declared.kind === 'json')
