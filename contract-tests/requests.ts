@@ -209,9 +209,12 @@ function parameterValue(
       : typeof s === 'object' && Array.isArray(s['examples']) && s['examples'].length > 0
         ? s['examples'][0]
         : undefined;
+  // An empty path value is no segment at all (`/company/x/` for an enum with ""): brex.io.
+  const sendable = (v: unknown) => p.in !== 'path' || !emptySegment(v);
   if (given !== undefined) {
     const check = validatorFor(model).compile(p.schema);
-    if (check(given)) return { value: given, valid: true, why: '' };
+    if (check(given) && sendable(given)) return { value: given, valid: true, why: '' };
+    if (!sendable(given)) return requestSample(model, p.schema, sendable);
     warnings.push({
       code: 'example-invalid',
       operation: op.id,
@@ -222,15 +225,27 @@ function parameterValue(
   }
   // Optional parameters without an example stay out: the spec gives no value to trust; but a
   // header that fetch would fill with a value its schema refuses is sent with a valid one.
-  return p.required || mustSend(model, p) ? requestSample(model, p.schema) : undefined;
+  return p.required || mustSend(model, p) ? requestSample(model, p.schema, sendable) : undefined;
 }
 
-/** A value valid for a request where one is found: the sampler's draw (readOnly properties left out). */
+/** Whether a path value writes no text into its segment (`""`, `[]`, `[""]`). */
+function emptySegment(v: unknown): boolean {
+  if (Array.isArray(v)) return v.every(emptySegment);
+  return v === '' || v === null || v === undefined;
+}
+
+/**
+ * A value valid for a request where one is found: the sampler's draw (readOnly properties left
+ * out), one that can be sent where possible (further seeds are tried).
+ */
 function requestSample(
   model: ServiceModel,
   schema: JsonSchema,
+  sendable: (v: unknown) => boolean = () => true,
 ): { value: unknown; valid: boolean; why: string } {
-  const d = draw(model, schema, { direction: 'request' });
+  let d = draw(model, schema, { direction: 'request' });
+  for (let seed = 2; seed <= 16 && d.valid && !sendable(d.value); seed++)
+    d = draw(model, schema, { direction: 'request', seed, preferExamples: false });
   return { value: d.value, valid: d.valid, why: d.errors[0] ?? 'invalid' };
 }
 

@@ -2,13 +2,14 @@
  * A negative path value must not be another template's URL (corpus callfire.com): `/media/1.5`
  * ("id not an integer") is `/media/{id}.{extension}`, whose audio answer failed getMedia's
  * content-type check. Such values are not sent, and a request that another operation's route
- * takes is a toolkit fault whatever check it fails (contract-tests/recheck.ts).
+ * takes is a toolkit fault whatever check it fails (contract-tests/recheck.ts). A path value
+ * that writes no text (an enum with "": corpus brex.io) is not sent as a valid request either.
  */
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { failedOf, ROOT, runCli } from './harness.ts';
 
-it('sends no negative path value that another template takes', async () => {
+it('sends no negative path value that another template takes, and no empty segment', async () => {
   const spec = path.join(ROOT, 'test/fixtures/generality/path-separators.yaml');
   const run = await runCli('contract', ['--spec', spec], 'path-separators');
   const tail = run.stdout.slice(-3000) + run.stderr.slice(-2000);
