@@ -5,7 +5,7 @@
  * description reuses it (the generator's stamp skips unchanged inputs).
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readlink, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { generate, PROJECT_ROOT } from '../generator/generate.ts';
 import { SpecError } from '../generator/load.ts';
@@ -56,11 +56,23 @@ async function prepare(file: string, spec: string, dir: string): Promise<SuiteFo
   }
   await linkToolkit(dir);
   // Under node_modules there is no package scope: without this, Node reads the .ts files as CommonJS.
-  await writeFile(
+  await writeQuietly(
     path.join(dir, 'package.json'),
     `${JSON.stringify({ private: true, type: 'module' }, null, 2)}\n`,
   );
   return { generatedDir, operations: result.operations, regenerated: !result.upToDate };
+}
+
+/**
+ * Writes a file only when its text changes, and then whole (a temporary file renamed over it):
+ * another run on the same description may be reading it right now (two test files on Box's
+ * description at once: "package.json: File is empty" in the other's vitest).
+ */
+async function writeQuietly(file: string, text: string): Promise<void> {
+  if ((await readFile(file, 'utf8').catch(() => undefined)) === text) return;
+  const temp = `${file}.${process.pid}.tmp`;
+  await writeFile(temp, text);
+  await rename(temp, file);
 }
 
 /**

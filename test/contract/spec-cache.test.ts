@@ -3,7 +3,7 @@
  * on one machine start several runs on the same file at once, and each must find a whole suite
  * (one generation at a time, the others reuse it).
  */
-import { cp, mkdir, readFile, rm } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { suiteDir, suiteFor, type SuiteFolder } from '../../scripts/spec-suite.ts';
@@ -33,5 +33,16 @@ describe('the --spec cache folder', () => {
     await expect(
       readFile(path.join(suites[0]!.generatedDir, 'mock', 'index.ts'), 'utf8'),
     ).resolves.toContain('export');
+  }, 120_000);
+
+  it('leaves a whole suite untouched when it is up to date (a running suite reads it)', async () => {
+    // Box's suite was run by two test files at once: the second's rewrite of package.json
+    // emptied it under the first's vitest ("package.json: File is empty").
+    const pkg = path.join(suiteDir(spec), 'package.json');
+    const before = (await stat(pkg)).mtimeMs;
+    const again = await suiteFor(spec);
+    expect(again.regenerated).toBe(false);
+    expect((await stat(pkg)).mtimeMs).toBe(before);
+    expect(JSON.parse(await readFile(pkg, 'utf8'))).toEqual({ private: true, type: 'module' });
   }, 120_000);
 });
