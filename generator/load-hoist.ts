@@ -11,7 +11,7 @@ import { isObject, type Obj } from '../model/object.ts';
 import { escapeToken, fragmentToPointer, unescapeToken } from '../model/pointer.ts';
 
 // Plain pointers (a `$ref`'s fragment percent-decoded first): no percent-decoding here.
-const tokensOf = (pointer: string) =>
+export const tokensOf = (pointer: string) =>
   pointer === '' ? [] : pointer.slice(1).split('/').map(unescapeToken);
 
 /** Keys under which a `$ref` stands for a schema. */
@@ -35,7 +35,7 @@ const SCHEMA_CONTEXT = new Set([
   'else',
 ]);
 
-function getAt(doc: unknown, tokens: string[]): unknown {
+export function getAt(doc: unknown, tokens: string[]): unknown {
   let node = doc;
   for (const t of tokens) {
     if (Array.isArray(node)) node = node[Number(t)];
@@ -87,7 +87,7 @@ function deepSchemaRefs(doc: Obj): Map<string, Holder[]> {
  * `/things/{id}`, as written by converters), undefined for another or a malformed reference (the
  * loader has already reported that one).
  */
-function plainPointer(ref: unknown): string | undefined {
+export function plainPointer(ref: unknown): string | undefined {
   if (typeof ref !== 'string' || !ref.startsWith('#/')) return undefined;
   try {
     return fragmentToPointer(ref);
@@ -178,11 +178,11 @@ function hoistOne(
 }
 
 // defineProperty, not assignment: a key such as `__proto__` stays an own property.
-const define = (o: Obj, key: string, value: unknown) =>
+export const define = (o: Obj, key: string, value: unknown) =>
   Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
 
 /** Refs into a moved schema now start at its new home (one walk for the whole round). */
-function rewriteInto(doc: Obj, moved: Map<string, string>): void {
+export function rewriteInto(doc: Obj, moved: Map<string, string>): void {
   const moveRef = (ref: unknown): unknown => {
     const pointer = plainPointer(ref);
     if (pointer === undefined) return ref;

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { isObject } from '../model/object.ts';
 import { joinPointer, splitPointer } from '../model/pointer.ts';
 import { hoistDeepSchemaRefs } from './load-hoist.ts';
+import { hoistPathParameterRefs } from './load-hoist-params.ts';
 import { rewriteExternalMappings } from './load-mapping.ts';
 import { mayHavePropertiesRef, repairPropertiesRefs, type LoadRepair } from './load-repair.ts';
 import { validateRepairing } from './load-validate.ts';
@@ -102,6 +103,7 @@ export async function loadSpec(
     } else if (files.paths.length === 1) {
       // A `$ref` the author pointed into a path or a schema's inside: hoisted as in a bundle.
       document = structuredClone(raw) as OpenApiDocument;
+      hoistPathParameterRefs(document);
       hoistDeepSchemaRefs(document, (pointer) => files.refNameAt(pointer));
     } else {
       // The bundler (and its resolver) loads only for a description split over files.
@@ -111,6 +113,7 @@ export async function loadSpec(
         structuredClone(raw) as never,
       )) as unknown as OpenApiDocument;
       rewriteExternalMappings(document, files);
+      hoistPathParameterRefs(document);
       hoistDeepSchemaRefs(document, (pointer) => files.refNameAt(pointer));
     }
     if (repairing) repairs.push(...repairPropertiesRefs(document));

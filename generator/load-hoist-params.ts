@@ -1,0 +1,80 @@
+/**
+ * Hoisting of parameter references into paths.
+ *
+ * Authors (and converters) reuse a parameter by pointing at another operation's list, e.g.
+ * `#/paths/~1request/get/parameters/6`. openapi-typescript writes that as an indexed access into
+ * the other operation (`paths["/request"]["get"]["parameters"]["query"]["withhistory"]`), which
+ * does not compile when that operation's `query` group is optional (corpus: opensuse.org/obs).
+ * Each such target moves to `components.parameters`, left behind as a `$ref` to its new home,
+ * so every use reads `components["parameters"][name]`.
+ */
+import { isObject, type Obj } from '../model/object.ts';
+import { escapeToken } from '../model/pointer.ts';
+import { define, getAt, plainPointer, rewriteInto, tokensOf } from './load-hoist.ts';
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+const IN_PATHS = /^\/paths\/.+\/parameters\/\d+$/;
+
+/** The `parameters` lists where a parameter `$ref` may be written. */
+function parameterLists(doc: Obj): unknown[][] {
+  const lists: unknown[][] = [];
+  const take = (v: unknown) => {
+    if (Array.isArray(v)) lists.push(v);
+  };
+  const paths = doc['paths'];
+  for (const item of isObject(paths) ? Object.values(paths) : []) {
+    if (!isObject(item)) continue;
+    take(item['parameters']);
+    for (const m of METHODS) if (isObject(item[m])) take((item[m] as Obj)['parameters']);
+  }
+  const components = doc['components'];
+  const own = isObject(components) ? components['parameters'] : undefined;
+  if (isObject(own)) lists.push(Object.values(own));
+  return lists;
+}
+
+/** Moves every parameter a `$ref` points at inside `#/paths` to `components.parameters`. */
+export function hoistPathParameterRefs(doc: Obj): void {
+  // A moved parameter may itself be a `$ref` into paths: rounds until none is left (each
+  // target moves once, its old place then pointing into components).
+  for (;;) {
+    const targets = new Map<string, Obj[]>();
+    for (const list of parameterLists(doc))
+      for (const entry of list) {
+        if (!isObject(entry)) continue;
+        const pointer = plainPointer(entry['$ref']);
+        if (pointer === undefined || !IN_PATHS.test(pointer)) continue;
+        targets.set(pointer, [...(targets.get(pointer) ?? []), entry]);
+      }
+    const moved = new Map<string, string>();
+    for (const [pointer, holders] of targets) {
+      const home = moveParameter(doc, pointer);
+      if (home === undefined) continue; // dangling: load has already reported it
+      moved.set(pointer, home);
+      for (const h of holders) h['$ref'] = home;
+    }
+    if (moved.size === 0) return;
+    // Refs into a moved parameter's inside (its schema, its examples) follow it.
+    rewriteInto(doc, moved);
+  }
+}
+
+function moveParameter(doc: Obj, pointer: string): string | undefined {
+  const tokens = tokensOf(pointer);
+  const list = getAt(doc, tokens.slice(0, -1));
+  const index = Number(tokens[tokens.length - 1]);
+  const target = Array.isArray(list) ? list[index] : undefined;
+  if (!Array.isArray(list) || !isObject(target)) return undefined;
+  const components = isObject(doc['components']) ? doc['components'] : (doc['components'] = {});
+  const params = isObject(components['parameters'])
+    ? components['parameters']
+    : (components['parameters'] = {});
+  const wanted = typeof target['name'] === 'string' ? target['name'] : 'Parameter';
+  const base = wanted.replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 60) || 'Parameter';
+  let name = base;
+  for (let n = 2; Object.hasOwn(params, name); n++) name = `${base}_${n}`;
+  const home = `#/components/parameters/${escapeToken(name)}`;
+  define(params, name, target);
+  list[index] = { $ref: home };
+  return home;
+}
