@@ -68,9 +68,23 @@ export async function renderTypes(document, { owned = false, source } = {}) {
   const percent = hasPercentKey(doc);
   if (percent) doc = shieldPercent(doc);
   qualifyDiscriminatorMappings(doc);
-  let out = astToString(transformTypes(doc));
+  let out = nullableWithRequired(astToString(transformTypes(doc)));
   if (percent) out = out.replaceAll(PERCENT, '%');
   return trapped ? out.replace(RESTORE, (_m, i) => TRAPS[Number(i)]) : out;
+}
+
+// openapi-typescript writes an allOf whose parent lists required properties of a `$ref`'d branch
+// as `WithRequired<Ref, "a" | "b">` with `K extends keyof T`. When the target is nullable
+// (`T | null`), `keyof T` is never and types.ts does not compile (corpus: plaid.com). The allOf's
+// object branch already rules null out, so the helper reads the keys of the non-null part.
+const WITH_REQUIRED =
+  /^type WithRequired<T, K extends keyof T> = T & \{\n(\s+)\[P in K\]-\?: T\[P\];\n\};$/m;
+function nullableWithRequired(text) {
+  return text.replace(
+    WITH_REQUIRED,
+    (_m, indent) =>
+      `type WithRequired<T, K extends keyof NonNullable<T>> = NonNullable<T> & {\n${indent}[P in K]-?: NonNullable<T>[P];\n};`,
+  );
 }
 
 // openapi-typescript builds its internal pointers from keys and reads them back as URI fragments

@@ -1,0 +1,25 @@
+/**
+ * A parent that requires properties of a nullable allOf branch (corpus: plaid.com): types.ts
+ * compiles, and the required properties are required in the type.
+ */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadSpec } from '../../generator/load.ts';
+import { renderTypes } from '../../generator/emit/typescript-side.mjs';
+import { FIXTURES, typesErrors } from './helpers.ts';
+
+const SPEC = path.join(FIXTURES, 'generality/nullable-allof-required.yaml');
+
+describe('required properties of a nullable allOf branch', () => {
+  it('give a types.ts that type-checks and requires them', async () => {
+    const types = await renderTypes((await loadSpec(SPEC)).document);
+    expect(types).toMatch(/WithRequired<components\["schemas"\]\["Error"\], "code" \| "message">/);
+    const use = [
+      'const ok: components["schemas"]["Cause"] = { item: "i", code: "c", message: "m" };',
+      '// @ts-expect-error code is required',
+      'const missing: components["schemas"]["Cause"] = { item: "i", message: "m" };',
+      'export { ok, missing };',
+    ].join('\n');
+    expect(await typesErrors(`${types}\n${use}\n`)).toEqual([]);
+  });
+});
