@@ -6,20 +6,15 @@
  * is a toolkit fault whatever check it fails (contract-tests/recheck.ts). A path value that writes
  * no text (an enum with "": corpus brex.io) is not sent as a valid request either.
  */
-import path from 'node:path';
 import { expect, it } from 'vitest';
-import { failedOf, ROOT, runCli } from './harness.ts';
+import { cleanOnOwnMock } from './spec-proof.ts';
 
 it('sends no negative path value that another template takes, and no empty segment', async () => {
-  const spec = path.join(ROOT, 'test/fixtures/generality/path-separators.yaml');
-  const run = await runCli(
-    'contract',
-    ['--spec', spec, '--fuzz', '20', '--seed', '1'],
+  const { tail, ...run } = await cleanOnOwnMock(
+    'test/fixtures/generality/path-separators.yaml',
     'path-separators',
+    ['--fuzz', '20', '--seed', '1'],
   );
-  const tail = run.stdout.slice(-3000) + run.stderr.slice(-2000);
-  expect(failedOf(run), tail).toEqual([]);
-  expect(run.result!.toolkitFaults ?? [], tail).toEqual([]);
   const urls = run.result!.results.flatMap((r) => r.exchanges ?? []).map((e) => e.request.url);
   expect(
     urls.some((u) => /\/media\/abc$/.test(u)),
@@ -33,5 +28,4 @@ it('sends no negative path value that another template takes, and no empty segme
   const fuzzed = run.result!.fuzz!.operations['getMedia']!;
   expect(fuzzed.runs.invalid, tail).toBeGreaterThan(0);
   expect(fuzzed.discarded, tail).toBeGreaterThan(0);
-  expect(run.code, tail).toBe(0);
 }, 120_000);
