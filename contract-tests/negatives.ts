@@ -19,6 +19,7 @@ import {
   type ServiceModel,
 } from 'dataapi/model';
 import { alwaysSent } from './fetch-headers.ts';
+import { holdsSegmentText, takenElsewhere } from './path-values.ts';
 import { carriesCredential, type RequestSpec } from './requests.ts';
 import { effective, objectShape, typesOf } from 'dataapi/runtime/sampler';
 
@@ -54,13 +55,15 @@ export function negativeCases(model: ServiceModel, op: Operation): NegativeCase[
         kind: 'missing',
         apply: (s) => without(s, loc, p.name),
       });
-    const separators = p.in === 'path' ? segmentText(op.path, p.name) : '';
     for (const bad of invalidValues(resolved(model, p.schema), true)) {
-      // A path value holding the text its segment shares with it (`{id}.{format}`, id=1.5) is
-      // read on the wire as other values (id=1, format=5.json): not invalid at all (hhs.gov);
-      // one holding a separator another template writes may be that template's URL.
-      if ([...separators].some((c) => String(bad.value).includes(c))) continue;
-      if (p.in === 'path' && takenElsewhere(model, bad.value)) continue;
+      // A path value read on the wire as other values, or as another template's URL, is no
+      // invalid request of this operation (path-values.ts).
+      if (
+        p.in === 'path' &&
+        (holdsSegmentText(op.path, p.name, bad.value) ||
+          takenElsewhere(model, op.path, p.name, bad.value))
+      )
+        continue;
       out.push({
         label: `${p.in} ${p.name}=${show(bad.value)} (${bad.why})`,
         target: `${loc}.${p.name}`,
@@ -113,28 +116,6 @@ export function negativeCases(model: ServiceModel, op: Operation): NegativeCase[
     }
   }
   return prioritise(out);
-}
-
-const separators = new WeakMap<ServiceModel, RegExp | null>();
-
-/**
- * Whether a path value holds a character that some template writes between parameters of one
- * segment (`/media/{id}.{extension}`): `/media/1.5`, meant as a bad `{id}`, is that other
- * operation's URL (corpus callfire.com), so it tests nothing of this one.
- */
-function takenElsewhere(model: ServiceModel, value: unknown): boolean {
-  let re = separators.get(model);
-  if (re === undefined) {
-    const chars = new Set<string>();
-    for (const op of model.operations)
-      for (const segment of op.path.split('/'))
-        if (segment.includes('{'))
-          for (const c of segment.replace(/\{[^}]*\}/g, ''))
-            if (!/[A-Za-z0-9]/.test(c)) chars.add(c);
-    re = chars.size ? new RegExp(`[${[...chars].map((c) => `\\${c}`).join('')}]`) : null;
-    separators.set(model, re);
-  }
-  return re !== null && re.test(typeof value === 'string' ? value : JSON.stringify(value));
 }
 
 /**
@@ -234,12 +215,6 @@ export function invalidValues(s: Obj, onWire: boolean): Bad[] {
       out.push({ value: 'x'.repeat(minLen - 1), why: `shorter than ${minLen}`, kind: 'length' });
   }
   return out;
-}
-
-/** The literal text of the path segment that holds `{name}` (empty: the parameter is the segment). */
-export function segmentText(path: string, name: string): string {
-  const segment = path.split('/').find((x) => x.includes(`{${name}}`)) ?? '';
-  return segment.replace(/\{[^}]*\}/g, '');
 }
 
 function show(v: unknown): string {

@@ -13,6 +13,7 @@ import {
   type ServiceModel,
 } from 'dataapi/model';
 import { mustSend } from './fetch-headers.ts';
+import { emptySegment } from './path-values.ts';
 import type { OutgoingRequest } from './http.ts';
 import { serializeArrayParam, serializeObjectParam } from 'openapi-fetch';
 import { draw, hashText } from 'dataapi/runtime/sampler';
@@ -226,12 +227,6 @@ function parameterValue(
   // Optional parameters without an example stay out: the spec gives no value to trust; but a
   // header that fetch would fill with a value its schema refuses is sent with a valid one.
   return p.required || mustSend(model, p) ? requestSample(model, p.schema, sendable) : undefined;
-}
-
-/** Whether a path value writes no text into its segment (`""`, `[]`, `[""]`). */
-function emptySegment(v: unknown): boolean {
-  if (Array.isArray(v)) return v.every(emptySegment);
-  return v === '' || v === null || v === undefined;
 }
 
 /**

@@ -9,6 +9,7 @@
 import { isObject, type Obj } from '../model/object.ts';
 import { splitPointer } from '../model/pointer.ts';
 import type { LoadRepair } from './load-repair.ts';
+import { TYPED_KEYWORDS } from './normalise/schema-repair.ts';
 
 interface AjvLikeError {
   instancePath?: string;
@@ -19,26 +20,11 @@ interface AjvLikeError {
 
 /** Objects inside a schema whose unknown properties are dropped. */
 const CLOSED = new Set(['xml', 'discriminator', 'externalDocs']);
-/** Keywords of a schema whose value a wrong type makes unusable. */
+/** Keywords of a schema whose value a wrong type makes unusable: normalise's, and annotations. */
 const KEYWORDS = new Set([
-  'pattern',
-  'format',
+  ...TYPED_KEYWORDS,
   'title',
   'description',
-  'minLength',
-  'maxLength',
-  'minItems',
-  'maxItems',
-  'minProperties',
-  'maxProperties',
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'multipleOf',
-  'uniqueItems',
-  'required',
-  'enum',
   'nullable',
   'readOnly',
   'writeOnly',

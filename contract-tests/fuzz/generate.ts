@@ -26,6 +26,7 @@ import {
   type ArbitraryOptions,
 } from 'dataapi/runtime/sampler';
 import { mustSend } from '../fetch-headers.ts';
+import { segmentTrouble } from '../path-values.ts';
 import { carriesCredential, type RequestSpec } from '../requests.ts';
 
 /** Longest generated string per location: URLs and headers have limits of their own. */
@@ -162,31 +163,10 @@ function vanishes(value: unknown): string | undefined {
   return empty ? 'an empty list or object, which reads as absent on the wire' : undefined;
 }
 
-/**
- * A path value's text in the segment (simple style: list items and object pairs joined by
- * commas), so `[""]` reads as the empty segment it becomes (corpus tfl.gov.uk: `/Road//Status`).
- */
-function segmentText(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (Array.isArray(value)) return value.map(segmentText).join(',');
-  if (typeof value === 'object' && value !== null)
-    return Object.entries(value)
-      .map(([k, v]) => `${k},${segmentText(v)}`)
-      .join(',');
-  return String(value);
-}
-
 /** Why a value cannot travel where it goes as itself (undefined: it can). */
 export function unsendable(where: string, value: unknown): string | undefined {
-  const text =
-    where === 'path'
-      ? segmentText(value)
-      : typeof value === 'string'
-        ? value
-        : JSON.stringify(value);
-  // `.` and `..` are resolved away by URL parsing; an empty segment changes the route.
-  if (where === 'path' && (text === '' || text === '.' || text === '..'))
-    return 'a path segment that URL parsing would change';
+  if (where === 'path') return segmentTrouble(value);
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
   if ((where === 'header' || where === 'cookie') && !/^(?:[!-~](?:[ -~]*[!-~])?)?$/.test(text))
     return 'not printable ASCII without spaces at its ends (a header value)';
   return undefined;

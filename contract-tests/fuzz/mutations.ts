@@ -9,7 +9,8 @@
 import fc from 'fast-check';
 import { sentBody, type Obj, type Operation, type ServiceModel } from 'dataapi/model';
 import { arbitraryOf, effective, patternRegExp, typesOf } from 'dataapi/runtime/sampler';
-import { invalidValues, MAX_SENT_LENGTH, segmentText, type NegativeCase } from '../negatives.ts';
+import { invalidValues, MAX_SENT_LENGTH, type NegativeCase } from '../negatives.ts';
+import { segmentLiteral } from '../path-values.ts';
 import { alwaysSent } from '../fetch-headers.ts';
 import type { RequestSpec } from '../requests.ts';
 import { fieldsOf, withValue, type Field } from './fields.ts';
@@ -66,7 +67,7 @@ function mutationsOf(model: ServiceModel, op: Operation): fc.Arbitrary<Mutation>
     // A path value holding the text its segment shares with it (`{id}.{format}`, id=1.5) is read
     // as other values on the wire (id=1, format=5.json): that text is replaced, the value stays
     // invalid ("1x5" is no integer either). Corpus: hhs.gov.
-    const separators = f.loc === 'path' ? segmentText(op.path, f.name) : '';
+    const separators = f.loc === 'path' ? segmentLiteral(op.path, f.name) : '';
     for (const arb of badValues(model, f))
       out.push(
         arb

@@ -20,6 +20,7 @@ import { linkSource } from '../sequences.ts';
 import type { DescriptionWarning } from '../warnings.ts';
 import type { NegativeCase } from '../negatives.ts';
 import { validArbitrary, schemaErrors, unsendable, unusable } from './generate.ts';
+import { TAKEN_ELSEWHERE, takenElsewhere } from '../path-values.ts';
 import { judgeProbe, signature, type Failure } from './judge.ts';
 import { isProbeOfRefusal } from '../checks/judge.ts';
 import { invalidArbitrary, type Mutation } from './mutations.ts';
@@ -116,6 +117,11 @@ export async function fuzzOperation(
         unusable(model, op, g.base) ??
         (g.mutation.field
           ? (unsendable(g.mutation.field.loc, g.mutation.value) ??
+            // Another operation's URL tests nothing of this one: another value is drawn.
+            (g.mutation.field.loc === 'path' &&
+            takenElsewhere(model, op.path, g.mutation.field.name, g.mutation.value)
+              ? TAKEN_ELSEWHERE
+              : undefined) ??
             (schemaErrors(model, g.mutation.field.schema, g.mutation.value).length === 0
               ? 'the mutated value is valid'
               : undefined))
@@ -219,7 +225,7 @@ async function phase<G>(
         code: 'fuzz-no-valid-value',
         operation: ctx.op.id,
         pointer: ctx.op.pointer,
-        message: `fuzzing found too few ${kind} requests it could send (${ctx.stats.discarded} generated values were not valid for their schemas or not sendable): the schemas may admit almost no value`,
+        message: `fuzzing found too few ${kind} requests it could send (${ctx.stats.discarded} generated values were not valid for their schemas, not sendable, or another path template's URL): the schemas may admit almost no value`,
       });
       break;
     }

@@ -65,7 +65,7 @@ export interface FuzzStats {
   requests: number;
   /** Requests spent shrinking failures. */
   shrinkRequests: number;
-  /** Generated values left out (not valid for their schema, or not sendable). */
+  /** Generated values left out (not valid for their schema, not sendable, another template's URL). */
   discarded: number;
   findings: number;
   /** Why fuzzing stopped before its runs (the request budget, a route that stopped answering). */

@@ -4,21 +4,17 @@
  * rightly took it: 23 toolkit faults), and zalando.com, where a valid request left Accept-Language
  * to fetch's `*`, which its enum refuses (every valid request failed with 400).
  */
-import path from 'node:path';
 import { expect, it } from 'vitest';
 import type { ContractReport } from '../../contract-tests/reports/report.ts';
-import { failedOf, find, ROOT, runCli } from './harness.ts';
+import { find } from './harness.ts';
+import { cleanOnOwnMock } from './spec-proof.ts';
 
 it('no missing case for a header fetch always sends, and a valid value where its own is not', async () => {
-  const spec = path.join(ROOT, 'test/fixtures/generality/fetch-headers.yaml');
-  const run = await runCli(
-    'contract',
-    ['--spec', spec, '--fuzz', '3', '--seed', '5'],
+  const { tail, ...run } = await cleanOnOwnMock(
+    'test/fixtures/generality/fetch-headers.yaml',
     'fetch-headers',
+    ['--fuzz', '3', '--seed', '5'],
   );
-  const tail = run.stdout.slice(-3000) + run.stderr.slice(-2000);
-  expect(failedOf(run), tail).toEqual([]);
-  expect(run.result?.toolkitFaults ?? [], tail).toEqual([]);
   expect(find(run, 'listSkins', 'status')?.status, tail).toBe('passed');
   expect(find(run, 'listSkins', 'negative')?.status, tail).toBe('passed');
   const purposes = run.result!.results.flatMap((r) => r.exchanges.map((e) => e.request.purpose));
@@ -34,5 +30,4 @@ it('no missing case for a header fetch always sends, and a valid value where its
   expect(run.stdout).toMatch(
     /not exercised: 1 required header\(s\) left out .*listSkins header User-Agent missing/,
   );
-  expect(run.code, tail).toBe(0);
 }, 180_000);

@@ -3,18 +3,17 @@
  * for it: found by the corpus run on Azure's "get entity tag" operations, where the suite asked a
  * JSON body of the 401 to a HEAD request and blamed the target for an empty one.
  */
-import path from 'node:path';
 import { expect, it } from 'vitest';
-import { failedOf, find, ROOT, runCli } from './harness.ts';
+import { find } from './harness.ts';
+import { cleanOnOwnMock } from './spec-proof.ts';
 
 it('a HEAD operation declaring JSON answers: content types checked, no body asked', async () => {
-  const spec = path.join(ROOT, 'test/fixtures/generality/head-json.yaml');
-  const run = await runCli('contract', ['--spec', spec], 'head-json');
-  const tail = run.stdout.slice(-3000) + run.stderr.slice(-2000);
-  expect(failedOf(run), tail).toEqual([]);
+  const { tail, ...run } = await cleanOnOwnMock(
+    'test/fixtures/generality/head-json.yaml',
+    'head-json',
+  );
   expect(find(run, 'cacheEntityTag', 'content-type')?.status, tail).toBe('passed');
   // The key probes were answered (401), so the check had answers without bodies to judge.
   const statuses = run.result!.results.flatMap((r) => r.exchanges.map((e) => e.status));
   expect(statuses).toContain(401);
-  expect(run.code, tail).toBe(0);
 }, 180_000);

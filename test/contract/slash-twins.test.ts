@@ -5,15 +5,15 @@
  * the path's own 405 is due. The router matched an empty path parameter; the twins themselves
  * (`/backup-jobs` and `/backup-jobs/`) were never confused.
  */
-import path from 'node:path';
 import { expect, it } from 'vitest';
-import { failedOf, find, ROOT, runCli } from './harness.ts';
+import { find } from './harness.ts';
+import { cleanOnOwnMock } from './spec-proof.ts';
 
 it('a wrong method on a trailing-slash path is its 405, not a longer template with an empty id', async () => {
-  const spec = path.join(ROOT, 'test/fixtures/generality/slash-twins.yaml');
-  const run = await runCli('contract', ['--spec', spec], 'slash-twins');
-  const tail = run.stdout.slice(-3000) + run.stderr.slice(-2000);
-  expect(failedOf(run), tail).toEqual([]);
+  const { tail, ...run } = await cleanOnOwnMock(
+    'test/fixtures/generality/slash-twins.yaml',
+    'slash-twins',
+  );
   for (const op of ['listBackupJobs', 'listBackupPlans', 'startBackupJob']) {
     expect(find(run, op, 'method-path')?.status, `${op}\n${tail}`).toBe('passed');
     expect(find(run, op, 'content-type')?.status, `${op}\n${tail}`).toBe('passed');
@@ -23,5 +23,4 @@ it('a wrong method on a trailing-slash path is its 405, not a longer template wi
     .flatMap((r) => r.exchanges)
     .find((e) => /^wrong method/.test(e.request.purpose));
   expect(wrong?.status, tail).toBe(405);
-  expect(run.code, tail).toBe(0);
 }, 180_000);

@@ -43,3 +43,21 @@ export async function provenOnOwnMock(
   expect(await treeHash()).toBe(before);
   return { ...run, reportDir: reports };
 }
+
+/**
+ * A small description's own suite (issue 26's class tests) against its embedded mock: no failure,
+ * no toolkit fault, exit 0. `spec` is a path from the project's root; the run comes back with the
+ * tail of its output, for the messages of the test's own further checks.
+ */
+export async function cleanOnOwnMock(
+  spec: string,
+  name: string,
+  extra: string[] = [],
+): Promise<CliRun & { tail: string }> {
+  const run = await runCli('contract', ['--spec', path.resolve(ROOT, spec), ...extra], name);
+  const tail = run.stdout.slice(-3000) + run.stderr.slice(-2000);
+  expect(failedOf(run), tail).toEqual([]);
+  expect(run.result?.toolkitFaults ?? [], tail).toEqual([]);
+  expect(run.code, tail).toBe(0);
+  return { ...run, tail };
+}

@@ -8,19 +8,16 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 import { actualOf } from '../../contract-tests/checks/judge.ts';
 import type { Probe } from '../../contract-tests/probes.ts';
-import { failedOf, find, ROOT, runCli } from './harness.ts';
+import { find, ROOT } from './harness.ts';
+import { cleanOnOwnMock } from './spec-proof.ts';
 
 const SPEC = path.join(ROOT, 'test/fixtures/formats/xml.yaml');
 
 it('checks XML answers and names what it does not exercise', async () => {
-  const run = await runCli(
-    'contract',
-    ['--spec', SPEC, '--report-dir', 'test/.work/contract/xml'],
-    'xml',
-  );
-  const tail = run.stdout.slice(-3000) + run.stderr.slice(-2000);
-  expect(failedOf(run), tail).toEqual([]);
-  expect(run.code, tail).toBe(0);
+  const { tail, ...run } = await cleanOnOwnMock(SPEC, 'xml', [
+    '--report-dir',
+    'test/.work/contract/xml',
+  ]);
   for (const op of ['listPets', 'addPet'])
     for (const check of ['content-type', 'schema'])
       expect(find(run, op, check)?.status, `${op} ${check}`).toBe('passed');
