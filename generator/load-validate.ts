@@ -4,7 +4,9 @@
  * corpus api.video) or a property an `xml`, `discriminator` or `externalDocs` object does not have
  * (`xml: { example }`: corpus opensuse.org/obs). The OpenAPI schema refused the whole description
  * for either; now the keyword is dropped, with a `schema-bad-keyword` finding, and validation runs
- * again. Anything else (or a repair that does not help) is refused as before.
+ * again. A property a plain fixed-field object (the root, info, an operation) does not have is
+ * dropped with `spec-unknown-property`. Anything else (or a repair that does not help) is refused
+ * as before.
  */
 import { isObject, type Obj } from '../model/object.ts';
 import { splitPointer } from '../model/pointer.ts';
@@ -41,11 +43,52 @@ function inSchema(tokens: string[]): boolean {
   );
 }
 
+const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+
+/**
+ * Objects of fixed fields, outside schemas, whose schema alternatives never differ in which
+ * properties they allow: an unknown property there (a converter's leftover `source` at the root:
+ * corpus googleapis.com/cloudbuild) is dropped. Parameters, responses and the like are left alone:
+ * their `oneOf` branches name each other's properties as unknown.
+ */
+function isPlainFixedObject(tokens: string[]): boolean {
+  const [a, b, c, d] = tokens;
+  switch (tokens.length) {
+    case 0:
+      return true; // the root
+    case 1:
+      return a === 'info' || a === 'components' || a === 'externalDocs';
+    case 2:
+      return (a === 'info' && (b === 'contact' || b === 'license')) || a === 'tags';
+    case 3:
+      return a === 'paths' && METHODS.has(c as string); // an operation
+    default:
+      return a === 'tags' && c === 'externalDocs' && d === undefined && b !== undefined;
+  }
+}
+
+/** Drops a property OpenAPI does not define from a plain fixed-field object. */
+function repairUnknown(document: Obj, e: AjvLikeError, tokens: string[]): LoadRepair | undefined {
+  // 3.0's schema closes objects with additionalProperties, 3.1's with unevaluatedProperties.
+  const extra = e.params?.['additionalProperty'] ?? e.params?.['unevaluatedProperty'];
+  if (typeof extra !== 'string') return undefined;
+  if (extra.startsWith('x-') || !isPlainFixedObject(tokens)) return undefined;
+  const holder = tokens.reduce<unknown>((n, t) => (isObject(n) ? n[t] : undefined), document);
+  if (!isObject(holder) || !Object.hasOwn(holder, extra)) return undefined;
+  delete holder[extra];
+  const where = tokens.length === 0 ? 'the root object' : `#${e.instancePath}`;
+  return {
+    code: 'spec-unknown-property',
+    pointer: `${e.instancePath ?? ''}/${extra.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+    message: `${where} has no property ${JSON.stringify(extra)} in OpenAPI: ignored`,
+  };
+}
+
 /** Drops what one error names, when it is repairable; the repair made, or undefined. */
 function repairOne(document: Obj, e: AjvLikeError): LoadRepair | undefined {
   const pointer = e.instancePath ?? '';
   const tokens = splitPointer(pointer);
-  if (!inSchema(tokens)) return undefined;
+  if (!inSchema(tokens)) return repairUnknown(document, e, tokens);
   const last = tokens.at(-1);
   const parent = tokens
     .slice(0, -1)

@@ -46,6 +46,11 @@ export const DESCRIPTION_DIAGNOSTICS = {
     'rewrite that part (the message names what was lost) or write the description in OpenAPI 3',
     true,
   ),
+  'spec-unknown-property': normalised(
+    'an object of the description has a property OpenAPI does not define (ignored)',
+    'remove the property, or name it x-... to keep it as an extension',
+    true,
+  ),
   // The normaliser's findings.
   'path-item-ref-cycle': normalised(
     'a path item $ref leads back to itself',

@@ -40,3 +40,23 @@ it('still refuses what it cannot repair', async () => {
   );
   await expect(loadSpec(broken)).rejects.toBeInstanceOf(SpecError);
 });
+
+it.each(['3.0.0', '3.1.0'])(
+  'drops a property the root, info or an operation does not have, with findings (%s)',
+  async (version) => {
+    const { mkdtemp, readFile, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const text = await readFile(path.join(FIXTURES, 'generality/unknown-properties.yaml'), 'utf8');
+    const file = path.join(await mkdtemp(path.join(tmpdir(), 'unknown-')), 'spec.yaml');
+    await writeFile(file, text.replace('openapi: 3.0.0', `openapi: ${version}`));
+    const spec = await loadSpec(file);
+    const found = normalise(spec).findings.filter((f) => f.code === 'spec-unknown-property');
+    expect(found.map((f) => f.pointer).sort()).toEqual([
+      '/info/origin',
+      '/paths/~1builds/get/flatPath',
+      '/source',
+    ]);
+    expect(found.find((f) => f.pointer === '/source')?.message).toMatch(/root object.*"source"/);
+    expect(spec.document).not.toHaveProperty('source');
+  },
+);
