@@ -30,6 +30,20 @@ export function queryNameClashes(
   model: SchemaRoot,
   op: Pick<Operation, 'parameters'>,
 ): Map<string, Map<string, string[]>> {
+  // Asked per request sent (the suite's serialiser): computed once per operation.
+  const known = cache.get(op);
+  if (known) return known;
+  const found = clashesOf(model, op);
+  cache.set(op, found);
+  return found;
+}
+
+const cache = new WeakMap<object, Map<string, Map<string, string[]>>>();
+
+function clashesOf(
+  model: SchemaRoot,
+  op: Pick<Operation, 'parameters'>,
+): Map<string, Map<string, string[]>> {
   const claims = new Map<string, string[]>();
   const claim = (name: string, who: string) => claims.set(name, [...(claims.get(name) ?? []), who]);
   const objects = op.parameters.query.filter((p) => isExplodedQueryObject(model, p));
