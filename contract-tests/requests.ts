@@ -5,6 +5,8 @@
  */
 import {
   allParameters,
+  queryNameClashes,
+  withoutClashes,
   type JsonSchema,
   type Obj,
   type Operation,
@@ -72,10 +74,12 @@ function build(
   if (known) return { specs: structuredClone(known.specs), warnings: known.warnings };
   const warnings: DescriptionWarning[] = [];
   const base: RequestSpec = { name: 'example', path: {}, query: {}, header: {} };
+  const clashes = queryNameClashes(model, op);
   for (const p of allParameters(op.parameters)) {
     if (carriesCredential(op, p)) continue;
-    const drawn = parameterValue(model, op, p, warnings);
-    if (drawn === undefined) continue;
+    const found = parameterValue(model, op, p, warnings);
+    if (found === undefined) continue;
+    const drawn = p.in === 'query' ? sendableObject(model, p, found, clashes) : found;
     base[p.in === 'cookie' ? 'header' : p.in][p.name] = drawn.value;
     // A parameter no value satisfies (`type: integer` with an enum of strings): what it sends
     // may be refused, and that refusal is the description's (trakt.tv's ratings).
@@ -230,6 +234,24 @@ function parameterValue(
 }
 
 /**
+ * An exploded query object's value without the properties another parameter also writes (they
+ * are not sent: model/query-objects.ts); invalid when one of them is required.
+ */
+function sendableObject(
+  model: ServiceModel,
+  p: Parameter,
+  drawn: { value: unknown; valid: boolean; why: string },
+  clashes: Map<string, Map<string, string[]>>,
+): { value: unknown; valid: boolean; why: string } {
+  const value = withoutClashes(drawn.value, clashes.get(p.name));
+  if (value === drawn.value || !drawn.valid) return { ...drawn, value };
+  const check = validatorFor(model).compile(p.schema);
+  if (check(value)) return { ...drawn, value };
+  const why = `its properties ${[...clashes.get(p.name)!.keys()].join(', ')} cannot be sent (their names are other parameters' too): ${describeErrors(check.errors, value, 1).join('; ')}`;
+  return { value, valid: false, why };
+}
+
+/**
  * A value valid for a request where one is found: the sampler's draw (readOnly properties left
  * out), one that can be sent where possible (further seeds are tried).
  */
@@ -284,8 +306,12 @@ export function serialise(op: Operation, spec: RequestSpec, o: SerialiseOptions)
     header: named(op.parameters.header),
     cookie: named(op.parameters.cookie),
   };
+  // Properties of a query object another parameter also writes are never sent (query-objects.ts).
+  const clashes = o.model ? queryNameClashes(o.model, op) : undefined;
   for (const [name, value] of Object.entries(spec.query))
-    query.push(...queryPairs(name, value, params.query.get(name)));
+    query.push(
+      ...queryPairs(name, withoutClashes(value, clashes?.get(name)), params.query.get(name)),
+    );
   // Cookie parameters travel in `spec.header` under their name; on the wire they are cookies.
   const cookies: string[] = [];
   for (const [name, value] of Object.entries(spec.header)) {

@@ -88,6 +88,10 @@ export const DESCRIPTION_DIAGNOSTICS = {
     'operations share a method and path (or an answer fits the sibling that shares its route)',
     'give each operation its own route, or tell them apart by fixed parameters or body media type',
   ),
+  'query-name-clash': normalised(
+    'a query object written property by property (style form, explode) has a property whose name another query parameter (or object) writes too',
+    'rename the property or the parameter, or give the object style deepObject (or content: application/json); the property is not sent',
+  ),
   'body-form-not-object': normalised(
     'a form or multipart request body has a schema that is not an object (read as fields of any name)',
     'describe the fields as the properties of an object schema (a file as type string, format binary)',

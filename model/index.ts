@@ -15,3 +15,4 @@ export * from './text.ts';
 // which imports the model's types and queries, carries no Ajv.
 export * from './lifecycle.ts';
 export * from './diagnostics.ts';
+export * from './query-objects.ts';

@@ -11,6 +11,8 @@ import fc from 'fast-check';
 import {
   sentBody,
   allParameters,
+  queryNameClashes,
+  withoutClashes,
   type JsonSchema,
   type Operation,
   type Parameter,
@@ -71,6 +73,8 @@ export function validArbitrary(model: ServiceModel, op: Operation): fc.Arbitrary
       .filter((p) => !p.required)
       .map((p) => `${p.in === 'cookie' ? 'header' : p.in} ${p.name}`),
   );
+  // Properties another query parameter also writes are not sent (model/query-objects.ts).
+  const clashes = queryNameClashes(model, op);
   return fc.record(parts).map((values) => {
     const spec: RequestSpec = { name: 'fuzz', path: {}, query: {}, header: {} };
     for (const [key, value] of Object.entries(values)) {
@@ -79,7 +83,8 @@ export function validArbitrary(model: ServiceModel, op: Operation): fc.Arbitrary
       if (key === 'body') spec.body = value;
       else {
         const [loc, ...rest] = key.split(' ') as ['path' | 'query' | 'header', ...string[]];
-        spec[loc][rest.join(' ')] = value;
+        const name = rest.join(' ');
+        spec[loc][name] = loc === 'query' ? withoutClashes(value, clashes.get(name)) : value;
       }
     }
     if (body && values['body'] === undefined) spec.omitBody = true;

@@ -22,6 +22,7 @@ import { Problems } from './problems.ts';
 import { readDeprecations } from './lifecycle.ts';
 import { isObject, setOwn, type Obj } from '../../model/object.ts';
 import { reportSharedRoutes } from './shared-routes.ts';
+import { reportQueryNameClashes } from './query-clashes.ts';
 import { readPaging } from './paging.ts';
 import { readLinks } from './links.ts';
 import { SchemaConverter } from './schema.ts';
@@ -99,6 +100,7 @@ export function normalise(
   for (const op of operations) {
     const paging = readPaging({ schemaRoot }, op);
     if (paging) op.paging = paging;
+    reportQueryNameClashes({ schemaRoot }, op, findings);
   }
 
   return {

@@ -33,7 +33,15 @@ function serializeOne(
   if (typeof value === 'object' && value !== null) {
     const objStyle = (p?.style === 'deepObject' ? 'deepObject' : style) as
       'simple' | 'label' | 'matrix' | 'form' | 'deepObject';
-    return serializeObjectParam(name, value as Record<string, unknown>, {
+    // An object or list inside the object has no style of its own (OpenAPI defines one level):
+    // JSON text, which dataapi's servers read back by the property's schema.
+    const flat = Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [
+        k,
+        typeof v === 'object' && v !== null ? JSON.stringify(v) : v,
+      ]),
+    );
+    return serializeObjectParam(name, flat, {
       style: objStyle,
       explode,
     });

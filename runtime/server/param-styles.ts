@@ -11,7 +11,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { JsonSchema, Operation, Parameter, ServiceModel } from 'dataapi/model';
-import { propertiesOf } from 'dataapi/model';
+import { propertiesOf, queryNameClashes } from 'dataapi/model';
 import { HttpError } from './errors.ts';
 import { hasBody } from './route-checks.ts';
 import { appendHook, contextOf } from './route-context.ts';
@@ -153,7 +153,12 @@ function prefixed(p: Parameter, types: Set<string>): (v: unknown) => unknown {
 }
 
 /** How one parameter's raw value becomes its value, or undefined when it arrives as it is. */
-function decoderOf(model: ServiceModel, p: Parameter, key: string): Decode | undefined {
+function decoderOf(
+  model: ServiceModel,
+  p: Parameter,
+  key: string,
+  clashing?: ReadonlyMap<string, unknown>,
+): Decode | undefined {
   const set = (bag: Bag, f: (v: unknown) => unknown) => {
     if (Object.hasOwn(bag, key) && bag[key] !== undefined) bag[key] = f(bag[key]);
   };
@@ -178,21 +183,33 @@ function decoderOf(model: ServiceModel, p: Parameter, key: string): Decode | und
       });
   }
   if (!types.has('object')) return undefined;
-  if (p.in === 'query' && p.style === 'deepObject') return (bag) => gatherDeep(bag, key);
+  // Objects and lists inside a query object have no form or deepObject writing (RFC 6570 has
+  // none; OpenAPI defines one level): they travel as JSON text, as the suite and the generated
+  // client write them, and are read back by their property's schema.
+  const nested = new Set(
+    [...propertiesOf(model, p.schema)]
+      .filter(([, s]) => complex(typesOf(model, s)))
+      .map(([n]) => n),
+  );
+  const inner = (value: unknown) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+    for (const n of nested)
+      if (Object.hasOwn(value, n)) (value as Bag)[n] = json((value as Bag)[n]);
+    return value;
+  };
+  if (p.in === 'query' && p.style === 'deepObject')
+    return (bag) => {
+      gatherDeep(bag, key);
+      if (Object.hasOwn(bag, key)) bag[key] = inner(bag[key]);
+    };
   if (p.in === 'query' && p.explode) {
-    const props = [...propertiesOf(model, p.schema)];
-    const names = props.map(([n]) => n);
-    // A nested object has no form serialisation (RFC 6570 has none): it arrives as JSON text,
-    // as the suite and the generated client write it.
-    const nested = new Set(
-      props.filter(([, s]) => typesOf(model, s).has('object')).map(([n]) => n),
-    );
+    // A property another query parameter also writes is not this object's (model/query-objects.ts).
+    const names = [...propertiesOf(model, p.schema).keys()].filter((n) => !clashing?.has(n));
     return (bag) => {
       if (Object.hasOwn(bag, key)) return set(bag, json);
       const value: Bag = {};
-      for (const n of names)
-        if (Object.hasOwn(bag, n)) value[n] = nested.has(n) ? json(bag[n]) : bag[n];
-      if (Object.keys(value).length > 0) bag[key] = value;
+      for (const n of names) if (Object.hasOwn(bag, n)) value[n] = bag[n];
+      if (Object.keys(value).length > 0) bag[key] = inner(value);
     };
   }
   const read = p.explode ? assignments : pairs;
@@ -252,6 +269,7 @@ function decodersOf(
   pathAliases: Map<string, string>,
 ): { where: 'query' | 'params' | 'headers'; decode: Decode }[] {
   const aliasOf = new Map([...pathAliases].map(([alias, name]) => [name, alias]));
+  const clashes = queryNameClashes(model, op);
   const steps: { where: 'query' | 'params' | 'headers'; decode: Decode }[] = [];
   // Where Fastify puts each location, and the key it files a value under (cookies: cookies.ts).
   const places = [
@@ -263,7 +281,7 @@ function decodersOf(
     for (const p of params) {
       if (p.fixed !== undefined) continue;
       const key = keyOf(p);
-      const decode = decoderOf(model, p, key);
+      const decode = decoderOf(model, p, key, where === 'query' ? clashes.get(p.name) : undefined);
       if (decode) steps.push({ where, decode });
       if (carriesJson(model, p)) steps.push({ where, decode: strictly(model, p, key, where) });
     }

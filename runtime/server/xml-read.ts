@@ -122,6 +122,16 @@ function convert(
     return scalar(model, s, textOf(node));
   }
   const element = typeof node === 'object' && node !== null ? (node as Obj) : {};
+  // Two properties written as elements of one name (two unwrapped lists whose items are both
+  // `item`, AWS EC2's ArchitectureTypes and VirtualizationTypes): whose element is whose is lost.
+  const claimed = new Set<string>();
+  for (const [key, propSchema] of props) {
+    const name = elementName(model, propSchema, key);
+    if (name === undefined) continue;
+    if (claimed.has(name)) throw new Unmappable();
+    claimed.add(name);
+  }
+  const required = requiredOf(model, schema);
   const out: Obj = {};
   for (const [key, propSchema] of props) {
     const h = xmlHints(model, propSchema);
@@ -140,7 +150,12 @@ function convert(
       if (h.wrapped && holder === undefined) continue;
       const found =
         typeof holder === 'object' && holder !== null ? (holder as Obj)[itemName] : undefined;
-      if (found === undefined && !h.wrapped) continue;
+      // An unwrapped list with no items writes no element: a required one is read as empty,
+      // the one reading a valid body can have (the writer writes [] so: corpus amazonaws.com/ec2).
+      if (found === undefined && !h.wrapped) {
+        if (required.has(key)) out[key] = [];
+        continue;
+      }
       out[key] = list(found).map((n) => convert(model, propItems, n, depth + 1));
       continue;
     }
@@ -150,5 +165,27 @@ function convert(
     if (Array.isArray(child)) throw new Unmappable();
     out[key] = convert(model, propSchema, child, depth + 1);
   }
+  return out;
+}
+
+/** The element name a property is written as (an unwrapped list's: its items'); none for an attribute. */
+function elementName(model: ServiceModel, propSchema: JsonSchema, key: string): string | undefined {
+  const h = xmlHints(model, propSchema);
+  if (h.attribute) return undefined;
+  const name = xmlName(h.name ?? key);
+  const items = itemsOf(model, propSchema);
+  if (items === undefined || h.wrapped) return name;
+  return xmlName(xmlHints(model, items).name ?? name);
+}
+
+/** The required property names of an object schema (its own, its `$ref` target's and `allOf` members'). */
+function requiredOf(model: ServiceModel, schema: JsonSchema | undefined, depth = 0): Set<string> {
+  const out = new Set<string>();
+  const s = deref(model, schema);
+  if (typeof s !== 'object' || depth > 8) return out;
+  if (Array.isArray(s.required)) for (const n of s.required) out.add(String(n));
+  if (Array.isArray(s.allOf))
+    for (const part of s.allOf)
+      for (const n of requiredOf(model, part as JsonSchema, depth + 1)) out.add(n);
   return out;
 }

@@ -1,0 +1,75 @@
+/**
+ * Query parameters that are objects in style form, exploded (OpenAPI's default for a query
+ * object), write each property as its own `property=value` pair: nothing on the wire says which
+ * parameter a pair belongs to. A property whose name another query parameter, or a property of
+ * another such object, also writes cannot be told apart (AWS descriptions as APIs.guru converts
+ * them: CloudFormation's `DeploymentTargets.Accounts` beside its `Accounts`, EC2's
+ * `ConnectionLogOptions.Enabled` beside `ClientConnectOptions.Enabled`). Such a property is
+ * never sent by the suite and never read into the object by the server: the name belongs to the
+ * declared parameter, or to nobody when only objects claim it. The description gets a finding.
+ */
+import { propertiesOf, type SchemaRoot } from './schema.ts';
+import type { Operation, Parameter } from './types.ts';
+
+/** Whether a query parameter is an object written property by property (form, explode). */
+export function isExplodedQueryObject(model: SchemaRoot, p: Parameter): boolean {
+  return (
+    p.in === 'query' &&
+    p.mediaType === undefined &&
+    p.style === 'form' &&
+    p.explode &&
+    propertiesOf(model, p.schema).size > 0
+  );
+}
+
+/**
+ * Per exploded object parameter, its properties whose names are written by something else too,
+ * each with what else writes it (`query parameter Accounts`, `property Enabled of X`).
+ */
+export function queryNameClashes(
+  model: SchemaRoot,
+  op: Pick<Operation, 'parameters'>,
+): Map<string, Map<string, string[]>> {
+  // Asked per request sent (the suite's serialiser): computed once per operation.
+  const known = cache.get(op);
+  if (known) return known;
+  const found = clashesOf(model, op);
+  cache.set(op, found);
+  return found;
+}
+
+const cache = new WeakMap<object, Map<string, Map<string, string[]>>>();
+
+function clashesOf(
+  model: SchemaRoot,
+  op: Pick<Operation, 'parameters'>,
+): Map<string, Map<string, string[]>> {
+  const claims = new Map<string, string[]>();
+  const claim = (name: string, who: string) => claims.set(name, [...(claims.get(name) ?? []), who]);
+  const objects = op.parameters.query.filter((p) => isExplodedQueryObject(model, p));
+  for (const p of op.parameters.query) claim(p.name, `query parameter ${p.name}`);
+  for (const p of objects)
+    for (const name of propertiesOf(model, p.schema).keys())
+      claim(name, `property ${name} of query parameter ${p.name}`);
+  const out = new Map<string, Map<string, string[]>>();
+  for (const p of objects) {
+    for (const name of propertiesOf(model, p.schema).keys()) {
+      const self = `property ${name} of query parameter ${p.name}`;
+      const others = (claims.get(name) ?? []).filter((who) => who !== self);
+      if (others.length === 0) continue;
+      out.set(p.name, (out.get(p.name) ?? new Map<string, string[]>()).set(name, others));
+    }
+  }
+  return out;
+}
+
+/** An exploded object's value without the properties it cannot send (see above); others as they are. */
+export function withoutClashes(
+  value: unknown,
+  clashing: ReadonlyMap<string, unknown> | undefined,
+): unknown {
+  if (!clashing || typeof value !== 'object' || value === null || Array.isArray(value))
+    return value;
+  const kept = Object.entries(value).filter(([k]) => !clashing.has(k));
+  return kept.length === Object.keys(value).length ? value : Object.fromEntries(kept);
+}

@@ -1,0 +1,31 @@
+/**
+ * Query objects as AWS query-protocol descriptions declare them (corpus amazonaws.com/
+ * cloudformation and ec2): form style, exploded, with lists and objects inside, and property
+ * names other parameters write too. The suite, the fuzz run and the mock agree on one writing
+ * (nested values as JSON text, clashing properties not sent): no failure, no toolkit fault, and
+ * the clashes are the description's finding.
+ */
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import { failedOf, ROOT, runCli } from './harness.ts';
+
+it('query objects with nested lists round-trip; clashing property names are a finding', async () => {
+  const spec = path.join(ROOT, 'test/fixtures/generality/query-objects.yaml');
+  const run = await runCli(
+    'contract',
+    ['--spec', spec, '--fuzz', '8', '--seed', '3'],
+    'query-objects',
+  );
+  const tail = run.stdout.slice(-3000) + run.stderr.slice(-2000);
+  expect(failedOf(run), tail).toEqual([]);
+  expect(run.result!.toolkitFaults ?? [], tail).toEqual([]);
+  expect(run.code, tail).toBe(0);
+  const clashes = (run.result!.warnings ?? []).filter((w) => w.code === 'query-name-clash');
+  expect(clashes.length, tail).toBe(1);
+  const named = [...clashes[0]!.message.matchAll(/(\w+\.\w+) \(written as/g)].map((m) => m[1]);
+  expect(named.sort()).toEqual([
+    'ClientConnectOptions.Enabled',
+    'ConnectionLogOptions.Enabled',
+    'DeploymentTargets.Accounts',
+  ]);
+}, 180_000);
