@@ -96,7 +96,10 @@ export async function tsc(
         moduleResolution,
         target: 'es2022',
         noEmit: true,
+        // The package's declarations are checked; TypeScript's own lib files (DOM and ES2022,
+        // 40% of each run) are not the package's and stay as shipped.
         skipLibCheck: false,
+        skipDefaultLibCheck: true,
         types: [],
       },
       files: fileNames,
