@@ -27,6 +27,8 @@ function dataapi(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Ran> {
     {
       NODE_OPTIONS: '',
       DATAAPI_APPKEY: '',
+      // contract's own vitest on two threads, not eight: each loads the toolkit afresh.
+      VITEST_MAX_WORKERS: '2',
       ...env,
     },
   );
