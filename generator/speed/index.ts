@@ -70,11 +70,14 @@ export interface Speedups {
  * types) while the main thread loads the spec.
  */
 export async function startSpeedups(
-  run: { spec: string; out: string },
+  run: { spec: string; out: string; typescriptWorker?: boolean },
   ctx: StampContext,
 ): Promise<Speedups> {
   const { out } = run;
-  const typescript = (await import('./worker.ts')).startTypeScriptWorker(run.spec);
+  const typescript = (await import('./worker.ts')).startTypeScriptWorker(
+    run.spec,
+    run.typescriptWorker !== false,
+  );
   let cache: ManifestCache | undefined;
   return {
     typescript,

@@ -32,8 +32,12 @@ export interface TypeScriptWorker {
 
 type Reply = { id: number; result?: unknown; error?: string };
 
-/** `specFile`: the description, which the worker starts on at once when it is one JSON file. */
-export function startTypeScriptWorker(specFile: string): TypeScriptWorker {
+/**
+ * `specFile`: the description, which the worker starts on at once when it is one JSON file.
+ * `inWorker` false: the calling thread does the work (GenerateOptions.typescriptWorker).
+ */
+export function startTypeScriptWorker(specFile: string, inWorker = true): TypeScriptWorker {
+  if (!inWorker) return inProcess();
   let worker: Worker;
   try {
     // Beside this module, in the sources and in dist/ alike (the build copies .mjs files).

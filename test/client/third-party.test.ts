@@ -30,6 +30,7 @@ describe('third-party descriptions', () => {
         force: true,
         // Checked below, with a use of the client that instantiates its method types.
         typecheck: false,
+        typescriptWorker: false, // TypeScript loaded once for all of them
       });
       if (!model) throw new Error('a forced run returns its model');
       expect(model.operations.length).toBeGreaterThan(0);

@@ -33,6 +33,9 @@ afterAll(async () => {
   for (const dir of made) await cleanup(dir);
 });
 
+// The runs below after the first two put the TypeScript side on this thread, where TypeScript is
+// loaded once, not once per run in a worker (the worker's output is the same: see
+// typescript-worker.test.ts; the CLI runs here use the worker).
 beforeAll(async () => {
   dirA = await scratch('emit-a');
   dirB = await scratch('emit-b');
@@ -60,7 +63,13 @@ describe('determinism', () => {
   it('a re-run with unchanged input writes nothing and skips prettier (manifest cache)', async () => {
     // force: past the up-to-date shortcut, so the whole pipeline runs and the manifest is what
     // spares prettier.
-    const result = await generate({ spec: SPEC, out: dirA, force: true, typecheck: false });
+    const result = await generate({
+      spec: SPEC,
+      out: dirA,
+      force: true,
+      typecheck: false,
+      typescriptWorker: false,
+    });
     expect(result.upToDate).toBe(false);
     expect(result.written).toEqual([]);
     expect(result.formatted).toBe(0);
@@ -148,6 +157,7 @@ describe('atomic writes', () => {
         spec: SPEC,
         out: dir,
         typecheck: false,
+        typescriptWorker: false,
         hooks: {
           beforeSwap: () => {
             called++;
@@ -186,7 +196,12 @@ describe('atomic writes', () => {
     expect(await exited).toBe('SIGKILL');
     expect(await snapshot(dir)).toEqual(before);
     // The lock and the temporary tree of the killed run do not block or leak into the next run.
-    const result = await generate({ spec: SPEC, out: dir, typecheck: false });
+    const result = await generate({
+      spec: SPEC,
+      out: dir,
+      typecheck: false,
+      typescriptWorker: false,
+    });
     expect(result.written.sort()).toEqual(['model.ts', 'types.ts']);
     expect(await readAll(dir)).toEqual(first);
     expect(await leftovers(dir)).toEqual([]);
@@ -205,6 +220,7 @@ describe('atomic writes', () => {
         spec: SPEC,
         out: dir,
         typecheck: false,
+        typescriptWorker: false,
         hooks: {
           beforeSwap: () => {
             throw new Error('fail after recovery');
@@ -223,9 +239,9 @@ describe('atomic writes', () => {
     await mkdir(path.join(dir, 'src'));
     await writeFile(path.join(dir, 'src/index.ts'), 'export const mine = 1;\n');
     const before = await snapshot(dir);
-    await expect(generate({ spec: SPEC, out: dir, typecheck: false })).rejects.toThrow(
-      /refusing to replace .*not empty and was not written by dataapi/,
-    );
+    await expect(
+      generate({ spec: SPEC, out: dir, typecheck: false, typescriptWorker: false }),
+    ).rejects.toThrow(/refusing to replace .*not empty and was not written by dataapi/);
     expect(await snapshot(dir)).toEqual(before);
     expect(await leftovers(dir)).toEqual([]);
     expect(await readdir(dir)).toEqual(['notes.txt', 'src']);
@@ -247,7 +263,13 @@ describe('--kinds', () => {
     const stale = path.join(dir, 'client/index.ts');
     await writeFile(stale, '// kept as it was\n');
     await rm(path.join(dir, 'server/index.ts'));
-    const result = await generate({ spec: SPEC, out: dir, kinds: ['server'], typecheck: false });
+    const result = await generate({
+      spec: SPEC,
+      out: dir,
+      kinds: ['server'],
+      typecheck: false,
+      typescriptWorker: false,
+    });
     expect(result.written).toEqual(['server/index.ts']);
     const after = await readAll(dir);
     expect(after['client/index.ts']).toBe('// kept as it was\n');
@@ -262,7 +284,8 @@ describe('the up-to-date shortcut', () => {
     const specCopy = path.join(dir, '..', 'emit-stamp-spec.yaml');
     made.push(specCopy);
     await cp(SPEC, specCopy);
-    const run = () => generate({ spec: specCopy, out: dir, typecheck: false });
+    const run = () =>
+      generate({ spec: specCopy, out: dir, typecheck: false, typescriptWorker: false });
     expect((await run()).upToDate).toBe(false); // first run into this folder: no stamp yet
     const again = await run();
     expect(again.upToDate).toBe(true);

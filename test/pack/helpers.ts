@@ -79,13 +79,13 @@ export async function folderBytes(dir: string): Promise<number> {
   return total;
 }
 
-/** tsc on files of the consumer with a given module / moduleResolution pair. */
-export async function tsc(
+/** A tsconfig over files of the consumer with a given module / moduleResolution pair; its path. */
+export async function tsconfigFor(
   dir: string,
   fileNames: string[],
   module: string,
   moduleResolution: string,
-): Promise<Ran> {
+): Promise<string> {
   const config = path.join(dir, `tsconfig.${module}.${moduleResolution}.json`);
   await writeFile(
     config,
@@ -96,13 +96,46 @@ export async function tsc(
         moduleResolution,
         target: 'es2022',
         noEmit: true,
+        // The package's declarations are checked; TypeScript's own lib files (DOM and ES2022,
+        // 40% of each run) are not the package's and stay as shipped.
         skipLibCheck: false,
+        skipDefaultLibCheck: true,
         types: [],
       },
       files: fileNames,
     }),
   );
-  return run(process.execPath, [TSC, '-p', config], dir);
+  return config;
+}
+
+/**
+ * Several tsconfig projects checked by one tsc process (`tsc -b`: one start of the compiler, and
+ * the files they share read once, a third less CPU than a process each). The output of each
+ * project by its config's absolute path; `code` is the whole build's (not 0 when any project has errors).
+ */
+export async function tscProjects(
+  configs: string[],
+): Promise<{ code: number; output: Map<string, string> }> {
+  const r = await run(process.execPath, [TSC, '-b', '--verbose', ...configs], ROOT);
+  const output = new Map<string, string>();
+  // --verbose announces each project before its diagnostics: "Building project '<path>'...".
+  const parts = r.stdout.split(/^.*Building project '(.+)'\.\.\.$/m);
+  for (let i = 1; i < parts.length; i += 2) {
+    // Up to the build's next status line ("<time> - Project '<path>' is out of date ...").
+    const text = parts[i + 1]!.split(/^.* - Project '/m)[0]!;
+    // File names as a tsc run in the project's own folder prints them (the build's are ROOT's).
+    const config = path.resolve(ROOT, parts[i]!);
+    const prefix = `${path.relative(ROOT, path.dirname(config))}${path.sep}`;
+    const lines = text.trim().split('\n');
+    output.set(
+      config,
+      lines.map((l) => (l.startsWith(prefix) ? l.slice(prefix.length) : l)).join('\n'),
+    );
+  }
+  for (const config of configs)
+    if (!output.has(path.resolve(ROOT, config)))
+      throw new Error(`tsc -b did not build ${config}:\n${r.stdout}${r.stderr}`);
+  return { code: r.code, output };
 }
 
 const NODE22_VERSION = '22.23.3';
