@@ -64,13 +64,31 @@ export async function renderTypes(document, { owned = false, source } = {}) {
   if (trapped || (fromSource && !owned)) text = JSON.stringify(document);
   if (trapped) text = text.replace(TRAP, (word) => placeholder(word));
   let doc = trapped || !owned ? JSON.parse(text) : document;
+  const mayHaveNullWithBranches = /"type":\s*"null"/.test(text);
   text = ''; // 13 MB on a large description: not kept through the transform
   const percent = hasPercentKey(doc);
   if (percent) doc = shieldPercent(doc);
   qualifyDiscriminatorMappings(doc);
+  if (mayHaveNullWithBranches) onlyNullWithBranches(doc);
   let out = nullableWithRequired(astToString(transformTypes(doc)));
   if (percent) out = out.replaceAll(PERCENT, '%');
   return trapped ? out.replace(RESTORE, (_m, i) => TRAPS[Number(i)]) : out;
+}
+
+// A schema of `type: "null"` beside oneOf/anyOf branches (corpus vercel.com: a value that is null
+// and one of string, number, ..., a list of itself) admits null at most. openapi-typescript writes
+// `null & (string | ... | Self[])`, which refers to itself (TS2502): such a schema is typed `null`.
+function onlyNullWithBranches(node) {
+  if (Array.isArray(node)) {
+    for (const v of node) onlyNullWithBranches(v);
+    return;
+  }
+  if (node === null || typeof node !== 'object') return;
+  if (node.type === 'null') {
+    delete node.oneOf;
+    delete node.anyOf;
+  }
+  for (const v of Object.values(node)) onlyNullWithBranches(v);
 }
 
 // openapi-typescript writes an allOf whose parent lists required properties of a `$ref`'d branch

@@ -23,3 +23,12 @@ describe('required properties of a nullable allOf branch', () => {
     expect(await typesErrors(`${types}\n${use}\n`)).toEqual([]);
   });
 });
+
+describe('a schema of type null beside oneOf branches that refer to it', () => {
+  it('is typed null, and types.ts type-checks', async () => {
+    const file = path.join(FIXTURES, 'generality/null-with-branches.yaml');
+    const types = await renderTypes((await loadSpec(file)).document);
+    expect(types).toMatch(/Value: null;/);
+    expect(await typesErrors(types)).toEqual([]);
+  });
+});
