@@ -10,7 +10,15 @@
  */
 import { isObject, type Obj } from '../model/object.ts';
 import { escapeToken } from '../model/pointer.ts';
-import { define, getAt, plainPointer, rewriteInto, tokensOf } from './load-hoist.ts';
+import {
+  define,
+  getAt,
+  plainPointer,
+  rewriteInto,
+  SCHEMA_CONTEXT,
+  tokensOf,
+} from './load-hoist.ts';
+import type { LoadRepair } from './load-repair.ts';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const IN_PATHS = /^\/paths\/.+\/parameters\/\d+$/;
@@ -77,4 +85,40 @@ function moveParameter(doc: Obj, pointer: string): string | undefined {
   define(params, name, target);
   list[index] = { $ref: home };
   return home;
+}
+
+/** A pointer at an object of paths that is not a schema: a parameter, a body, a response, a header. */
+const NOT_A_SCHEMA = /\/(parameters\/\d+|requestBody|responses\/[^/]+|headers\/[^/]+)$/;
+
+/**
+ * Schema `$ref`s that point at a parameter, body, response or header object (corpus enode.io:
+ * `items: { $ref: '#/paths/~1vehicles~1{id}/get/parameters/1' }`, meant for that parameter's
+ * schema): hoisting would move the parameter into components.schemas, where the OpenAPI schema
+ * refuses the whole description at a place the author never wrote. Such a `$ref` is dropped
+ * (the schema read as {}) with a `schema-ref-not-schema` finding at the reference.
+ */
+export function dropRefsToNonSchemas(doc: Obj): LoadRepair[] {
+  const repairs: LoadRepair[] = [];
+  const visit = (node: unknown, inSchema: boolean, at: string) => {
+    if (Array.isArray(node)) {
+      node.forEach((v, i) => visit(v, inSchema, `${at}/${i}`));
+      return;
+    }
+    if (!isObject(node)) return;
+    const target = inSchema ? plainPointer(node['$ref']) : undefined;
+    if (target !== undefined && target.startsWith('/paths/') && NOT_A_SCHEMA.test(target)) {
+      repairs.push({
+        code: 'schema-ref-not-schema',
+        pointer: `${at}/$ref`,
+        message: `the schema $ref #${target} names ${target.split('/').at(-2) === 'parameters' ? 'a parameter' : 'an object'} that is not a schema: read as {}`,
+      });
+      delete node['$ref'];
+    }
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'example' || key === 'examples' || key === 'enum' || key === 'const') continue;
+      visit(value, inSchema || SCHEMA_CONTEXT.has(key), `${at}/${escapeToken(key)}`);
+    }
+  };
+  visit(doc, false, '');
+  return repairs;
 }

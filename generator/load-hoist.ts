@@ -15,7 +15,7 @@ export const tokensOf = (pointer: string) =>
   pointer === '' ? [] : pointer.slice(1).split('/').map(unescapeToken);
 
 /** Keys under which a `$ref` stands for a schema. */
-const SCHEMA_CONTEXT = new Set([
+export const SCHEMA_CONTEXT = new Set([
   'schema',
   'schemas',
   'properties',

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { isObject } from '../model/object.ts';
 import { joinPointer, splitPointer } from '../model/pointer.ts';
 import { hoistDeepSchemaRefs } from './load-hoist.ts';
-import { hoistPathParameterRefs } from './load-hoist-params.ts';
+import { dropRefsToNonSchemas, hoistPathParameterRefs } from './load-hoist-params.ts';
 import { rewriteExternalMappings } from './load-mapping.ts';
 import { mayHavePropertiesRef, repairPropertiesRefs, type LoadRepair } from './load-repair.ts';
 import { validateRepairing } from './load-validate.ts';
@@ -103,6 +103,7 @@ export async function loadSpec(
     } else if (files.paths.length === 1) {
       // A `$ref` the author pointed into a path or a schema's inside: hoisted as in a bundle.
       document = structuredClone(raw) as OpenApiDocument;
+      repairs.push(...dropRefsToNonSchemas(document));
       hoistPathParameterRefs(document);
       hoistDeepSchemaRefs(document, (pointer) => files.refNameAt(pointer));
     } else {
@@ -113,6 +114,7 @@ export async function loadSpec(
         structuredClone(raw) as never,
       )) as unknown as OpenApiDocument;
       rewriteExternalMappings(document, files);
+      repairs.push(...dropRefsToNonSchemas(document));
       hoistPathParameterRefs(document);
       hoistDeepSchemaRefs(document, (pointer) => files.refNameAt(pointer));
     }

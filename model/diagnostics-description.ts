@@ -46,6 +46,11 @@ export const DESCRIPTION_DIAGNOSTICS = {
     'rewrite that part (the message names what was lost) or write the description in OpenAPI 3',
     true,
   ),
+  'schema-ref-not-schema': normalised(
+    'a schema $ref names a parameter, body, response or header, not a schema (read as {})',
+    "point the $ref at a schema (a parameter's is under its /schema)",
+    true,
+  ),
   'spec-unknown-property': normalised(
     'an object of the description has a property OpenAPI does not define (ignored)',
     'remove the property, or name it x-... to keep it as an extension',

@@ -40,3 +40,14 @@ describe('parameter $refs into paths', () => {
     });
   });
 });
+
+describe('a schema $ref that names a parameter, not a schema', () => {
+  it('is read as {} with a finding at the reference, not a refusal of the description', async () => {
+    const spec = await loadSpec(path.join(FIXTURES, 'generality/schema-ref-to-parameter.yaml'));
+    const found = normalise(spec).findings.filter((f) => f.code === 'schema-ref-not-schema');
+    expect(found.map((f) => f.pointer)).toEqual([
+      '/paths/~1vehicles/get/parameters/0/schema/items/$ref',
+    ]);
+    expect(found[0]?.message).toMatch(/names a parameter/);
+  });
+});
