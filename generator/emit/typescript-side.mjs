@@ -64,23 +64,29 @@ export async function renderTypes(document, { owned = false, source } = {}) {
   if (trapped || (fromSource && !owned)) text = JSON.stringify(document);
   if (trapped) text = text.replace(TRAP, (word) => placeholder(word));
   let doc = trapped || !owned ? JSON.parse(text) : document;
-  const mayHaveNullWithBranches = /"type":\s*"null"/.test(text);
+  const needsTypeableWalk = TYPEABLE_HINT.test(text);
   text = ''; // 13 MB on a large description: not kept through the transform
   const percent = hasPercentKey(doc);
   if (percent) doc = shieldPercent(doc);
   qualifyDiscriminatorMappings(doc);
-  if (mayHaveNullWithBranches) onlyNullWithBranches(doc);
+  if (needsTypeableWalk) typeableSchemas(doc);
   let out = nullableWithRequired(astToString(transformTypes(doc)));
   if (percent) out = out.replaceAll(PERCENT, '%');
   return trapped ? out.replace(RESTORE, (_m, i) => TRAPS[Number(i)]) : out;
 }
 
-// A schema of `type: "null"` beside oneOf/anyOf branches (corpus vercel.com: a value that is null
-// and one of string, number, ..., a list of itself) admits null at most. openapi-typescript writes
-// `null & (string | ... | Self[])`, which refers to itself (TS2502): such a schema is typed `null`.
-function onlyNullWithBranches(node) {
+// Two shapes openapi-typescript cannot type, rewritten in the copy it reads (the model keeps them):
+// - `type: "null"` beside oneOf/anyOf branches (corpus vercel.com: null and one of string, ..., a
+//   list of itself) admits null at most; it wrote `null & (... | Self[])`, which refers to itself
+//   (TS2502). Typed `null`.
+// - `type: "object"` with an `enum`: it reads each enum value as a schema, and throws on a string
+//   (corpus mercedes-benz.com/configurator: "Expected SchemaObject, received string at .../oneOf/0").
+//   Typed as the object without the enum.
+// The walk costs ~50 ms on GitHub's 13 MB description: skipped where neither shape can occur.
+const TYPEABLE_HINT = /"type":\s*"null"|"enum"\s*:/;
+function typeableSchemas(node) {
   if (Array.isArray(node)) {
-    for (const v of node) onlyNullWithBranches(v);
+    for (const v of node) typeableSchemas(v);
     return;
   }
   if (node === null || typeof node !== 'object') return;
@@ -88,7 +94,8 @@ function onlyNullWithBranches(node) {
     delete node.oneOf;
     delete node.anyOf;
   }
-  for (const v of Object.values(node)) onlyNullWithBranches(v);
+  if (node.type === 'object' && Array.isArray(node.enum)) delete node.enum;
+  for (const v of Object.values(node)) typeableSchemas(v);
 }
 
 // openapi-typescript writes an allOf whose parent lists required properties of a `$ref`'d branch
