@@ -245,9 +245,18 @@ function sendableObject(
 ): { value: unknown; valid: boolean; why: string } {
   const value = withoutClashes(drawn.value, clashes.get(p.name));
   if (value === drawn.value || !drawn.valid) return { ...drawn, value };
+  const names = [...clashes.get(p.name)!.keys()].join(', ');
+  // A required object left with no property writes no pair: the server cannot see it (ec2's
+  // InputStorageLocation, whose Bucket and Key LogsStorageLocation writes too).
+  if (p.required && Object.keys(value as object).length === 0)
+    return {
+      value,
+      valid: false,
+      why: `required, but its properties ${names} cannot be sent (their names are other parameters' too)`,
+    };
   const check = validatorFor(model).compile(p.schema);
   if (check(value)) return { ...drawn, value };
-  const why = `its properties ${[...clashes.get(p.name)!.keys()].join(', ')} cannot be sent (their names are other parameters' too): ${describeErrors(check.errors, value, 1).join('; ')}`;
+  const why = `its properties ${names} cannot be sent (their names are other parameters' too): ${describeErrors(check.errors, value, 1).join('; ')}`;
   return { value, valid: false, why };
 }
 
