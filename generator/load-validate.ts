@@ -11,7 +11,7 @@
 import { isObject, type Obj } from '../model/object.ts';
 import { splitPointer } from '../model/pointer.ts';
 import type { LoadRepair } from './load-repair.ts';
-import { TYPED_KEYWORDS } from './normalise/schema-repair.ts';
+import { TYPED_KEYWORDS } from './normalise/schema-keywords.ts';
 
 interface AjvLikeError {
   instancePath?: string;

@@ -7,33 +7,9 @@
  */
 import type { ModelFindingCode } from '../../model/diagnostics.ts';
 import type { Findings } from './findings.ts';
+import { COUNTS, NUMBERS } from './schema-keywords.ts';
 
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object', 'null']);
-export const COUNTS = [
-  'minLength',
-  'maxLength',
-  'minItems',
-  'maxItems',
-  'minProperties',
-  'maxProperties',
-  'minContains',
-  'maxContains',
-];
-export const NUMBERS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'];
-/** Keywords whose value must be of one kind, dropped when it is not (`type` aside: it is mended). */
-export const TYPED_KEYWORDS = [
-  ...COUNTS,
-  ...NUMBERS,
-  'enum',
-  'required',
-  'pattern',
-  'multipleOf',
-  'format',
-  'contentMediaType',
-  'contentEncoding',
-  'uniqueItems',
-];
-
 /** What to do with one keyword: keep a (possibly mended) value, or drop it. */
 export type Repair = { keep: true; value: unknown } | { keep: false };
 
