@@ -67,10 +67,12 @@ function expectMockAnswers(stdout: string): void {
 }
 
 describe('the tarball', () => {
-  it('is under 110 kB and installs offline with nothing but itself', async () => {
+  it('is under 120 kB and installs offline with nothing but itself', async () => {
     const size = statSync(tarball).size;
-    // 102 kB with the deprecation notices of the client (issue 28); the budget leaves some room.
-    expect(size).toBeLessThan(110 * 1024);
+    // 102 kB with the deprecation notices of the client (issue 28); 111 kB once the model's
+    // declarations it carries grew (query objects, catalogue entries: 109.7 kB at c06f1d0). The
+    // budget leaves some room; declarations the client does not need are the way to shrink it.
+    expect(size).toBeLessThan(120 * 1024);
     const installed = path.join(esmProject, 'node_modules');
     const { readdir } = await import('node:fs/promises');
     expect((await readdir(installed)).filter((d) => !d.startsWith('.'))).toEqual(['@dataapi']);
