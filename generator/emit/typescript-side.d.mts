@@ -17,6 +17,10 @@ export function syntaxError(
 export const parsed: Map<string, import('typescript').SourceFile>;
 /** Bare schema names in discriminator mappings made references (changes `document`). */
 export function qualifyDiscriminatorMappings(document: unknown): void;
+/** Shapes openapi-typescript cannot type as written, rewritten (changes `document`). */
+export function typeableSchemas(document: unknown): void;
+/** openapi-typescript's WithRequired helper, made to accept a nullable type. */
+export function nullableWithRequired(text: string): string;
 /**
  * The first type errors of generated types.ts when it has an indexed access deeper than a
  * component (the construct known not to compile); undefined otherwise.

@@ -84,7 +84,7 @@ export async function renderTypes(document, { owned = false, source } = {}) {
 //   Typed as the object without the enum.
 // The walk costs ~50 ms on GitHub's 13 MB description: skipped where neither shape can occur.
 const TYPEABLE_HINT = /"type":\s*"null"|"enum"\s*:/;
-function typeableSchemas(node) {
+export function typeableSchemas(node) {
   if (Array.isArray(node)) {
     for (const v of node) typeableSchemas(v);
     return;
@@ -104,7 +104,7 @@ function typeableSchemas(node) {
 // object branch already rules null out, so the helper reads the keys of the non-null part.
 const WITH_REQUIRED =
   /^type WithRequired<T, K extends keyof T> = T & \{\n(\s+)\[P in K\]-\?: T\[P\];\n\};$/m;
-function nullableWithRequired(text) {
+export function nullableWithRequired(text) {
   return text.replace(
     WITH_REQUIRED,
     (_m, indent) =>
