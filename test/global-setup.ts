@@ -1,48 +1,48 @@
 /**
- * Once per `vitest run`, before the workers start: a temporary folder of the run's own, which the
- * workers and every process they start get as TMPDIR (os.tmpdir()), so whatever a test leaves
- * there goes with the run; and afterwards test/.work (the scratch space inside the project, for
- * trees whose `dataapi/...` imports must resolve) is left as the run found it: what the run
- * added is removed, and the folder itself when nothing else is in it.
+ * Once per `vitest run`, before the workers start: two folders of the run's own, which go with the
+ * run. A temporary folder, which the workers and every process they start get as TMPDIR
+ * (os.tmpdir()); and a scratch folder inside the project, test/.work/.tmp-run-*, for trees whose
+ * `dataapi/...` imports must resolve (see test/work.ts). Another run on the same checkout at the
+ * same time has folders of its own: this one removes only its own, never what it finds in
+ * test/.work. The `.tmp-` name keeps tsc and prettier out of it (tsconfig.json, .prettierignore).
  */
-import { existsSync, readdirSync } from 'node:fs';
-import { mkdtemp, readdir, rm, rmdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-
-const WORK = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '.work');
+import { RUN_WORK_ENV, WORK_ROOT } from './work.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** The run's own temporary folder (also TMPDIR in the workers). */
     runTmp: string;
+    /** The run's own scratch folder inside the project (also DATAAPI_TEST_WORK in the workers). */
+    runWork: string;
   }
 }
 
 export default async function setup(project: TestProject) {
-  const outer = process.env['TMPDIR'];
+  const outer = { tmp: process.env['TMPDIR'], work: process.env[RUN_WORK_ENV] };
   const runTmp = await mkdtemp(path.join(tmpdir(), 'dataapi-test-run-'));
+  await mkdir(WORK_ROOT, { recursive: true });
+  const runWork = await mkdtemp(path.join(WORK_ROOT, '.tmp-run-'));
   // The workers are started after this, with this process's environment.
   process.env['TMPDIR'] = runTmp;
+  process.env[RUN_WORK_ENV] = runWork;
   project.provide('runTmp', runTmp);
-  const before = new Set(existsSync(WORK) ? readdirSync(WORK) : []);
+  project.provide('runWork', runWork);
 
   return async function teardown() {
-    if (outer === undefined) delete process.env['TMPDIR'];
-    else process.env['TMPDIR'] = outer;
-    if (!process.env['KEEP_WORK']) {
-      await rm(runTmp, { recursive: true, force: true, maxRetries: 5 });
-      const after = await readdir(WORK).catch(() => [] as string[]);
-      await Promise.all(
-        after
-          .filter((name) => !before.has(name))
-          .map((name) =>
-            rm(path.join(WORK, name), { recursive: true, force: true, maxRetries: 5 }),
-          ),
-      );
-      await rmdir(WORK).catch(() => undefined); // only when empty
-    }
+    restore('TMPDIR', outer.tmp);
+    restore(RUN_WORK_ENV, outer.work);
+    if (process.env['KEEP_WORK']) return;
+    await rm(runTmp, { recursive: true, force: true, maxRetries: 5 });
+    await rm(runWork, { recursive: true, force: true, maxRetries: 5 });
+    await rmdir(WORK_ROOT).catch(() => undefined); // only when empty: another run may be in it
   };
+}
+
+function restore(name: string, value: string | undefined): void {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
 }

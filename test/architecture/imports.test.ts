@@ -2,10 +2,11 @@
 // a planted cycle or an import against the layers' direction makes it fail, type-only imports and
 // the package's own `dataapi/...` specifiers included.
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { workDir } from '../work.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SCRIPT = path.join(ROOT, 'scripts/check-imports.js');
@@ -28,8 +29,7 @@ afterEach(async () => {
 
 /** A miniature repository with this one's package name, exports and compiler options. */
 async function tree(files: Record<string, string>): Promise<string> {
-  await mkdir(path.join(ROOT, 'test/.work'), { recursive: true });
-  const root = await mkdtemp(path.join(ROOT, 'test/.work/imports-'));
+  const root = workDir('imports');
   made.push(root);
   const all: Record<string, string> = {
     'package.json': JSON.stringify({

@@ -6,20 +6,22 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { removeWork } from '../work.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const work = path.join(root, 'test/.work', `cli-${process.pid}`);
+const work = mkdtempSync(path.join(tmpdir(), 'dataapi-cli-'));
 // Its scratch folder goes with it (KEEP_WORK=1 keeps it for a look), and a generate that a failed
 // test left blocked on its FIFO goes too.
 let blocked: ChildProcess | undefined;
 afterAll(() => {
   if (blocked && blocked.exitCode === null && blocked.signalCode === null) blocked.kill('SIGKILL');
-  if (!process.env['KEEP_WORK']) rmSync(work, { recursive: true, force: true });
+  removeWork(work);
 });
 
 function dataapi(args: string[]) {

@@ -4,19 +4,19 @@
  * @readme/oas-examples, generated in-process and type-checked with the TypeScript compiler.
  */
 import { createRequire } from 'node:module';
-import { rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generate } from '../../generator/generate.ts';
+import { removeWork, workDir } from '../work.ts';
 
 const require = createRequire(import.meta.url);
 const SPECS = ['3.0/json/petstore.json', '3.1/json/petstore.json', '3.0/json/uspto.json'];
-const WORK = path.resolve('test/.work/client-third-party');
-// Its scratch folder goes with it (KEEP_WORK=1 keeps it for a look).
-afterAll(async () => {
-  if (!process.env['KEEP_WORK']) await rm(WORK, { recursive: true, force: true });
-});
+// Inside the project, so that the clients' `dataapi/...` imports resolve. Its scratch folder goes
+// with it (KEEP_WORK=1 keeps it for a look).
+const WORK = workDir('client-third-party');
+afterAll(() => removeWork(WORK));
 
 describe('third-party descriptions', () => {
   it('generate a client that type-checks', { timeout: 60_000 }, async () => {

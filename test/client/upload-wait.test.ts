@@ -2,24 +2,25 @@
  * Multipart uploads from a Blob, a Buffer and a file path (mock and a recording server), and
  * submit-and-wait: against the mock, and against a server whose task runs for a few polls.
  */
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, DataApiError, fileFromPath } from '../../generated/client/index.ts';
 import { capitalised, MOCK_KEY, startMock, startServer, type Running } from './helpers.ts';
 
-const WORK = path.resolve('test/.work/client-upload');
 let mock: Running;
+let work: string | undefined;
 let filePath: string;
 beforeAll(async () => {
   mock = await startMock();
-  await mkdir(WORK, { recursive: true });
-  filePath = path.join(WORK, '招生政策.txt');
+  work = await mkdtemp(path.join(tmpdir(), 'dataapi-client-upload-'));
+  filePath = path.join(work, '招生政策.txt');
   await writeFile(filePath, 'policy text from disk');
 });
 afterAll(async () => {
   await mock.close();
-  await rm(WORK, { recursive: true, force: true });
+  if (work) await rm(work, { recursive: true, force: true });
 });
 
 describe('multipart uploads', () => {

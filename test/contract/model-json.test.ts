@@ -3,15 +3,17 @@
  * large description's model.ts is one string literal of megabytes that vitest would transform
  * and send to every worker): a suite whose model.ts cannot be evaluated still runs.
  */
-import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { removeWork, workDir } from '../work.ts';
 import { ROOT, failedOf, runCli } from './harness.ts';
 
-const WORK = path.join(ROOT, 'test', '.work', `model-json-${process.pid}`);
+// Inside the project, so that the suite's `dataapi/...` imports resolve.
+const WORK = workDir('model-json');
 
 describe('the suite model in a contract run', () => {
-  afterAll(() => rm(WORK, { recursive: true, force: true }));
+  afterAll(() => removeWork(WORK));
 
   it('comes from model.json: a model.ts that throws is never evaluated', async () => {
     const dir = path.join(WORK, 'generated');

@@ -5,15 +5,16 @@
  * against that server and passes against a conforming one (DATAAPI_BASE_URL).
  */
 import { spawn } from 'node:child_process';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failedOf, KEY, ROOT, runCli } from './harness.ts';
 import { startRecheckServer } from './recheck-server.ts';
+import { removeWork, workDir } from '../work.ts';
 
 const SPEC = path.join(ROOT, 'test/fixtures/recheck/recheck.yaml');
 // Inside the project, so that the saved tests' `dataapi/contract` resolves to this package.
-const WORK = path.join(ROOT, 'test/.work', `save-failures-${process.pid}`);
+const WORK = workDir('save-failures');
 
 // A user's own vitest config (not this project's, which would look for test/**).
 const CONFIG = path.join(WORK, 'vitest.config.mjs');
@@ -48,14 +49,13 @@ async function contents(dir: string): Promise<Record<string, string>> {
 describe('contract --save-failures', () => {
   const servers: Awaited<ReturnType<typeof startRecheckServer>>[] = [];
   beforeAll(async () => {
-    await mkdir(WORK, { recursive: true });
     await writeFile(CONFIG, "export default { test: { include: ['**/*.test.ts'] } };\n");
     servers.push(await startRecheckServer({ strict: false }));
     servers.push(await startRecheckServer({ strict: true }));
   });
   afterAll(async () => {
     for (const s of servers) await s.close();
-    await rm(WORK, { recursive: true, force: true });
+    removeWork(WORK);
   });
 
   it('writes each failure as a replaying vitest test: fails on the faulty server, passes on a conforming one', async () => {

@@ -3,23 +3,24 @@
  * on one machine start several runs on the same file at once, and each must find a whole suite
  * (one generation at a time, the others reuse it).
  */
-import { cp, mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { suiteDir, suiteFor, type SuiteFolder } from '../../scripts/spec-suite.ts';
 import { ROOT } from './harness.ts';
 
-const WORK = path.join(ROOT, 'test', '.work', 'spec-cache');
-
 describe('the --spec cache folder', () => {
-  const spec = path.join(WORK, `planted-${process.pid}.yaml`);
+  // A folder of this file's own: the cache is keyed by the description's path.
+  let spec = '';
   afterAll(async () => {
+    if (!spec) return;
     await rm(suiteDir(spec), { recursive: true, force: true });
-    await rm(WORK, { recursive: true, force: true });
+    await rm(path.dirname(spec), { recursive: true, force: true });
   });
 
   it('survives runs on the same description started at once', async () => {
-    await mkdir(WORK, { recursive: true });
+    spec = path.join(await mkdtemp(path.join(tmpdir(), 'dataapi-spec-cache-')), 'planted.yaml');
     await cp(path.join(ROOT, 'test/fixtures/fuzz/planted.yaml'), spec);
     await rm(suiteDir(spec), { recursive: true, force: true });
     const runs = await Promise.allSettled([1, 2, 3, 4].map(() => suiteFor(spec)));

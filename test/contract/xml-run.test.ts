@@ -8,16 +8,13 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 import { actualOf } from '../../contract-tests/checks/judge.ts';
 import type { Probe } from '../../contract-tests/probes.ts';
-import { find, ROOT } from './harness.ts';
+import { find, reportDir, ROOT } from './harness.ts';
 import { cleanOnOwnMock } from './spec-proof.ts';
 
 const SPEC = path.join(ROOT, 'test/fixtures/formats/xml.yaml');
 
 it('checks XML answers and names what it does not exercise', async () => {
-  const { tail, ...run } = await cleanOnOwnMock(SPEC, 'xml', [
-    '--report-dir',
-    'test/.work/contract/xml',
-  ]);
+  const { tail, ...run } = await cleanOnOwnMock(SPEC, 'xml', ['--report-dir', reportDir('xml')]);
   for (const op of ['listPets', 'addPet'])
     for (const check of ['content-type', 'schema'])
       expect(find(run, op, check)?.status, `${op} ${check}`).toBe('passed');

@@ -24,7 +24,7 @@ describe('dataapi diff (CLI)', () => {
       /^BREAKING\s+api-operation-id-changed\s+GET \/pets\/\{petId\} \(fetchPet\)$/m,
     );
     expect(r.stdout).toMatch(
-      /at \S*\/diff-cli-\d+\/breaking\.yaml:\d+ #\/paths\/~1pets~1\{petId\}\/get\/operationId/,
+      /at \S*\/breaking\.yaml:\d+ #\/paths\/~1pets~1\{petId\}\/get\/operationId/,
     );
     expect(r.stdout).toMatch(/^WARNING\s+response-enum-value-added/m);
   });

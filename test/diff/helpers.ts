@@ -1,8 +1,11 @@
 /** Shared helpers of the diff tests: the fixture base, head files made from it, pointers. */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { afterAll } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { ROOT, WORK } from '../generator/helpers.ts';
+import { ROOT } from '../generator/helpers.ts';
+import { removeWork } from '../work.ts';
 
 export { ROOT };
 export const FIXTURES = path.join(ROOT, 'test/fixtures/diff');
@@ -11,11 +14,13 @@ export const BASE = path.join(FIXTURES, 'base.yaml');
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Doc = any;
 
-/** A fresh scratch folder for one test file (removed first). */
+/**
+ * A fresh temporary folder of one test file's own, removed after the file (KEEP_WORK=1 keeps it).
+ * Called while the file is collected, so that the removal is the file's own afterAll.
+ */
 export function scratch(name: string): string {
-  const dir = path.join(WORK, `diff-${name}-${process.pid}`);
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
+  const dir = mkdtempSync(path.join(tmpdir(), `dataapi-diff-${name}-`));
+  afterAll(() => removeWork(dir));
   return dir;
 }
 

@@ -4,11 +4,15 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runWork } from '../work.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const FIXTURES = path.join(ROOT, 'test/fixtures');
-/** Scratch space inside the repo (gitignored), so generated `dataapi/...` self-imports resolve. */
-export const WORK = path.join(ROOT, 'test/.work');
+/**
+ * Scratch space inside the repo (gitignored), so generated `dataapi/...` self-imports resolve: the
+ * test run's own folder there (see ../work.ts).
+ */
+export const WORK = runWork();
 export const OAS_EXAMPLES = path.join(ROOT, 'node_modules/@readme/oas-examples');
 
 export interface Run {
@@ -35,8 +39,8 @@ export function run(cmd: string, args: string[], cwd = ROOT): Promise<Run> {
 export const cli = (...args: string[]) => run(process.execPath, ['bin/dataapi.js', ...args]);
 
 /**
- * A fresh, empty-or-absent scratch folder `test/.work/generator-<name>-<pid>` (removed first).
- * The pid keeps two test runs at once (several people, or CI jobs, on one checkout) apart.
+ * A fresh, empty-or-absent scratch folder `<run's folder>/generator-<name>-<pid>` (removed first);
+ * the pid keeps the test files of one run apart.
  */
 export async function scratch(name: string, create = false): Promise<string> {
   const dir = path.join(WORK, `generator-${name}-${process.pid}`);

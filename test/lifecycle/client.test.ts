@@ -4,7 +4,7 @@
  * and the generated types carry `@deprecated` with the sunset day and the successor.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Fastify from 'fastify';
 import ts from 'typescript';
@@ -14,6 +14,7 @@ import { createMock } from 'dataapi/runtime/mock';
 import { createRuntimeClient, type DeprecationNotice } from 'dataapi/runtime/client';
 import { loadSpec } from '../../generator/load.ts';
 import { normalise } from '../../generator/normalise/index.ts';
+import { removeWork, workDir } from '../work.ts';
 import { NEWS, root } from './helpers.ts';
 
 let model: ServiceModel;
@@ -108,7 +109,8 @@ describe('onDeprecated', () => {
 });
 
 describe('the generated client', () => {
-  const out = path.join(root, 'test', '.work', `.tmp-lifecycle-client-${process.pid}`);
+  // Inside the project, so the generated client resolves dataapi/*.
+  const out = workDir('lifecycle-client');
   beforeAll(() => {
     const gen = spawnSync(
       process.execPath,
@@ -128,7 +130,7 @@ describe('the generated client', () => {
     );
     expect(gen.status, gen.stderr).toBe(0);
   });
-  afterAll(() => rmSync(out, { recursive: true, force: true }));
+  afterAll(() => removeWork(out));
 
   it('carries @deprecated with the sunset day and the successor to the method', () => {
     const text = readFileSync(path.join(out, 'client/index.ts'), 'utf8');

@@ -10,9 +10,10 @@ import path from 'node:path';
 import { parseDocument } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bump, levelOfChanges, versionFromDiff } from '../../generator/pack/auto-version.ts';
+import { removeWork, workDir } from '../work.ts';
 import { NEWS, root, V1, V2 } from './helpers.ts';
 
-const repo = path.join(root, 'test', '.work', `.tmp-lifecycle-pack-${process.pid}`);
+const repo = workDir('lifecycle-pack');
 const SPEC = 'spec/openapi.yaml';
 const git = (...args: string[]) =>
   execFileSync('git', args, { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -63,7 +64,7 @@ beforeAll(() => {
   });
   git('checkout', '-q', 'a');
 });
-afterAll(() => rmSync(repo, { recursive: true, force: true }));
+afterAll(() => removeWork(repo));
 
 describe('--version auto from the diff', () => {
   it('gives patch, minor and major on three prepared revisions', async () => {

@@ -5,7 +5,6 @@
  * it does not belong).
  */
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +14,7 @@ import { loadSpec } from '../../generator/load.ts';
 import { normalise } from '../../generator/normalise/index.ts';
 import { find, runCli } from '../contract/harness.ts';
 import { startServe, type ServeProcess } from '../serve/helpers.ts';
+import { removeWork, workDir } from '../work.ts';
 import { NEWS, root } from './helpers.ts';
 
 const EXPECTED = {
@@ -75,8 +75,8 @@ describe('dataapi serve', () => {
   let serve: ServeProcess;
   let out: string;
   beforeAll(async () => {
-    // Inside the project, so the generated code resolves dataapi/*; `.tmp-` keeps tsc out of it.
-    out = path.join('test', '.work', `.tmp-lifecycle-serve-${process.pid}`);
+    // Inside the project, so the generated code resolves dataapi/*.
+    out = workDir('lifecycle-serve');
     const gen = spawnSync(
       process.execPath,
       // Without the type-check of the tree: what is tested is what serve answers.
@@ -104,7 +104,7 @@ describe('dataapi serve', () => {
   });
   afterAll(async () => {
     await serve?.stop();
-    rmSync(path.join(root, out), { recursive: true, force: true });
+    if (out) removeWork(out);
   });
 
   it('answers the deprecated operation with both headers and the link, the live one without', async () => {

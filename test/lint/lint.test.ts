@@ -1,21 +1,20 @@
 /** `dataapi lint`: each catalogue rule fires where it should, with pointer, line and rule id. */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseDocument } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import { lintSpec, RULES } from '../../generator/lint/index.ts';
 import { SpecError } from '../../generator/load.ts';
+import { removeWork } from '../work.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const fixture = path.join(root, 'test/fixtures/lint/catalogue-bad.yaml');
-const work = path.join(root, 'test/.work', `lint-${process.pid}`);
-mkdirSync(work, { recursive: true });
+const work = mkdtempSync(path.join(tmpdir(), 'dataapi-lint-'));
 // Its scratch folder goes with it (KEEP_WORK=1 keeps it for a look).
-afterAll(() => {
-  if (!process.env['KEEP_WORK']) rmSync(work, { recursive: true, force: true });
-});
+afterAll(() => removeWork(work));
 
 /** Writes a variant of the fixture changed through the yaml Document API. */
 function variant(name: string, edit: (doc: ReturnType<typeof parseDocument>) => void): string {

@@ -9,7 +9,6 @@ import type { CheckName, ContractRunResult, Variant } from '../../contract-tests
 
 export const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.resolve(HERE, '../..');
-export const WORK = path.join(ROOT, 'test', '.work', 'reports');
 
 /** Markup that must not run, characters XML forbids, a terminal escape, a CDATA end. */
 export const HOSTILE =

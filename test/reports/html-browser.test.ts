@@ -3,9 +3,10 @@
  * fixture of a real failing run, it must show the known failure in the right cell of the grid
  * (operation row x check column), expand it to its request when the cell is clicked, run none of
  * the hostile markup a response carried, load nothing from the network, and render sensibly
- * (screenshots under test/.work/reports/browser/, kept with KEEP_WORK=1).
+ * (screenshots in a reports-browser folder in the run's scratch folder under test/.work, kept
+ * with KEEP_WORK=1).
  */
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +14,8 @@ import type { Page } from 'playwright-core';
 import { model } from '../../generated/model.ts';
 import { buildReport, renderHtml, renderJUnit } from '../../contract-tests/reports/index.ts';
 import { chromiumOrFail, launch } from './browser.ts';
-import { EXPECTED_FAILURES, loadFixture, WORK } from './fixture.ts';
+import { removeWork, workDir } from '../work.ts';
+import { EXPECTED_FAILURES, loadFixture } from './fixture.ts';
 
 const chromium = chromiumOrFail();
 
@@ -25,11 +27,11 @@ describe.skipIf(!chromium)(
     const requests: string[] = [];
     const dialogs: string[] = [];
     const cspViolations: string[] = [];
-    const file = path.join(WORK, 'browser', 'contract-report.html');
+    let file = '';
 
     beforeAll(async () => {
+      file = path.join(workDir('reports-browser'), 'contract-report.html');
       const report = buildReport(loadFixture(), model);
-      await mkdir(path.dirname(file), { recursive: true });
       await writeFile(file, renderHtml(report));
       await writeFile(path.join(path.dirname(file), 'contract-junit.xml'), renderJUnit(report));
       const browser = await launch(chromium!);
@@ -49,7 +51,7 @@ describe.skipIf(!chromium)(
     }, 60_000);
     afterAll(async () => {
       await close?.();
-      if (!process.env['KEEP_WORK']) await rm(path.dirname(file), { recursive: true, force: true });
+      if (file) removeWork(path.dirname(file));
     });
 
     /** Column numbers of the checks, read from the grid's header as a reader sees it. */

@@ -5,11 +5,12 @@
  * for, in each of its encodings, in every file of the report directory and in the output.
  */
 import { spawn } from 'node:child_process';
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, WORK } from './fixture.ts';
+import { removeWork, workDir } from '../work.ts';
+import { ROOT } from './fixture.ts';
 
 const KEY = 'echo-sentinel-KEY.7f3a9c';
 const FORMS = [KEY, encodeURIComponent(KEY), Buffer.from(KEY).toString('base64'), 'sentinel-KEY'];
@@ -62,13 +63,11 @@ function runContract(args: string[]): Promise<{ code: number; out: string }> {
 describe('the key in reports of a target that echoes it', () => {
   let app: FastifyInstance;
   let run: { code: number; out: string };
-  const dir = path.join(WORK, 'no-key');
+  const dir = workDir('reports-no-key');
 
   beforeAll(async () => {
     app = await echoServer();
     const { port } = app.server.address() as { port: number };
-    await rm(dir, { recursive: true, force: true });
-    await mkdir(dir, { recursive: true });
     run = await runContract([
       '--base-url',
       `http://127.0.0.1:${port}`,
@@ -84,7 +83,7 @@ describe('the key in reports of a target that echoes it', () => {
   }, 120_000);
   afterAll(async () => {
     await app?.close();
-    if (!process.env['KEEP_WORK']) await rm(dir, { recursive: true, force: true });
+    removeWork(dir);
   });
 
   it('the run failed for the reasons the echo caused, and wrote every report', async () => {

@@ -10,9 +10,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { toFileStem, toIdentifier } from '../../model/identifiers.ts';
 import { freePath } from './free-path.ts';
+import { removeWork, workDir } from '../work.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const project = path.join(root, 'test/.work', `scaffold-project-${process.pid}`);
+// Inside the project, so that the generated code's `dataapi/...` imports resolve.
+const project = workDir('scaffold-project');
 const cli = path.join(root, 'bin/dataapi.js');
 
 function dataapi(args: string[]) {
@@ -22,9 +24,7 @@ function dataapi(args: string[]) {
 }
 
 // Its scratch folder goes with it (KEEP_WORK=1 keeps it for a look).
-afterAll(() => {
-  if (!process.env['KEEP_WORK']) rmSync(project, { recursive: true, force: true });
-});
+afterAll(() => removeWork(project));
 
 describe('scaffold, generate and contract-test a new operation', () => {
   it('passes its contract tests against the mock without further edits', () => {

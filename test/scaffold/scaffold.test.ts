@@ -13,6 +13,7 @@ import { normalise } from '../../generator/normalise/index.ts';
 import { allParameters } from '../../model/queries.ts';
 import { lintSpec } from '../../generator/lint/index.ts';
 import { freePath } from './free-path.ts';
+import { removeWork, workDir } from '../work.ts';
 import {
   parseField,
   parseRateLimit,
@@ -22,14 +23,12 @@ import {
 } from '../../generator/scaffold/index.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const work = path.join(root, 'test/.work', `scaffold-${process.pid}`);
+const work = workDir('scaffold');
 const spec = path.join(work, 'openapi.yaml');
 const handlers = path.join(work, 'handlers');
 let original = '';
 // Its scratch folder goes with it (KEEP_WORK=1 keeps it for a look).
-afterAll(() => {
-  if (!process.env['KEEP_WORK']) rmSync(work, { recursive: true, force: true });
-});
+afterAll(() => removeWork(work));
 // Not yet in the description, whatever the user scaffolded into it (free-path.ts).
 const F = freePath(readFileSync(path.join(root, 'spec/openapi.yaml'), 'utf8'));
 

@@ -4,7 +4,7 @@
  * (petstore from @readme/oas-examples) generated, type-checked and serving a request.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readEnvelope } from 'dataapi/runtime/shared';
 import { generate } from '../../generator/generate.ts';
 import { loadHandlers, model, registerService } from '../../generated/server/index.ts';
+import { removeWork, workDir } from '../work.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -112,12 +113,12 @@ describe('servicePlugin', () => {
 });
 
 describe('a third-party description (petstore 3.0)', () => {
-  const out = path.join(root, 'test/.work/server-stubs-petstore');
   const spec = path.join(root, 'node_modules/@readme/oas-examples/3.0/json/petstore.json');
+  // Inside the project, so that the generated stubs' `dataapi/...` imports resolve.
+  const out = workDir('server-stubs-petstore');
+  afterAll(() => removeWork(out));
 
   it('generates stubs that type-check and serve a request', async () => {
-    await rm(out, { recursive: true, force: true });
-    await mkdir(out, { recursive: true });
     await generate({ spec, out, kinds: ['server', 'mock'], typecheck: false });
     await writeFile(
       path.join(out, 'handlers.ts'),
@@ -131,9 +132,10 @@ export const findPetsByStatus: Handlers['findPetsByStatus'] = async () => [];
       // The runtime through its declaration files (dist/), as another project reads it: its
       // sources are type-checked by `npm test`'s tsc, not again here.
       JSON.stringify({
-        extends: '../../../tsconfig.json',
+        extends: path.relative(out, path.join(root, 'tsconfig.json')).split(path.sep).join('/'),
         compilerOptions: { customConditions: [] },
         include: ['**/*.ts'],
+        exclude: [], // the project's `**/.tmp-*` would exclude the run's own folder
       }),
     );
     const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
