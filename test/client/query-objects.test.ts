@@ -4,8 +4,8 @@
  * value as JSON text (no OpenAPI style writes it). openapi-fetch's serialiser threw on it.
  */
 import { expect, it } from 'vitest';
-import { normalise } from '../../generator/normalise/index.ts';
 import { querySerializerFor } from '../../runtime/client/serialize.ts';
+import { modelOf } from '../server/serve-fixture.ts';
 
 const doc = {
   openapi: '3.0.3',
@@ -46,7 +46,7 @@ const doc = {
 };
 
 it('writes lists and objects inside a query object as JSON text', () => {
-  const model = normalise({ file: 'inline.json', locate: () => undefined, document: doc });
+  const model = modelOf(doc);
   const write = querySerializerFor(model.operations[0]!);
   const triggers = [{ Arn: 'a&b' }];
   expect(write({ RollbackConfiguration: { RollbackTriggers: triggers, Minutes: 5 } })).toBe(

@@ -12,7 +12,7 @@ import type { Handler } from 'dataapi/runtime/server';
 import { loadSpec } from '../../generator/load.ts';
 import { normalise } from '../../generator/normalise/index.ts';
 import { FIXTURES } from '../generator/helpers.ts';
-import { serveFixture, type ServedFixture } from './serve-fixture.ts';
+import { modelOf, serveFixture, type ServedFixture } from './serve-fixture.ts';
 
 let served: ServedFixture | undefined;
 afterEach(() => served?.close());
@@ -95,7 +95,7 @@ describe('parameters sharing a segment with other text', () => {
         },
       },
     };
-    const model = normalise({ file: 'inline.json', locate: () => undefined, document });
+    const model = modelOf(document);
     const url = await serveById(model);
     const get = async (p: string) => {
       const res = await fetch(url + p);

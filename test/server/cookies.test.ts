@@ -3,8 +3,7 @@
  * parameters-extreme: a declared integer cookie took "abc").
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { normalise } from '../../generator/normalise/index.ts';
-import { serveFixture, type ServedFixture } from './serve-fixture.ts';
+import { serveDocument, type ServedFixture } from './serve-fixture.ts';
 
 const doc = {
   openapi: '3.0.3',
@@ -33,9 +32,7 @@ const doc = {
 let served: ServedFixture;
 let url: string;
 beforeAll(async () => {
-  served = await serveFixture(
-    normalise({ file: 'inline.json', locate: () => undefined, document: doc }),
-  );
+  served = await serveDocument(doc);
   url = served.url;
 });
 afterAll(() => served.close());

@@ -5,8 +5,7 @@
  * has other methods, 404 when it has none.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { normalise } from '../../generator/normalise/index.ts';
-import { serveFixture, type ServedFixture } from './serve-fixture.ts';
+import { serveDocument, type ServedFixture } from './serve-fixture.ts';
 
 const ok = { '200': { description: 'ok', content: { 'application/json': { schema: {} } } } };
 const id = { name: 'id', in: 'path', required: true, schema: { type: 'string', minLength: 1 } };
@@ -22,9 +21,7 @@ const doc = {
 
 let served: ServedFixture;
 beforeAll(async () => {
-  served = await serveFixture(
-    normalise({ file: 'inline.json', locate: () => undefined, document: doc }),
-  );
+  served = await serveDocument(doc);
 });
 afterAll(() => served.close());
 

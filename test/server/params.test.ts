@@ -5,11 +5,10 @@
  * a required body whose schema has no `type`, JSON parts of a multipart form. Built from a small
  * inline OpenAPI 3.1 document (params-doc.ts).
  */
-import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerService, type Handler } from 'dataapi/runtime/server';
-import { normalise } from '../../generator/normalise/index.ts';
+import type { Handler } from 'dataapi/runtime/server';
 import { doc } from './params-doc.ts';
+import { serveDocument, type ServedFixture } from './serve-fixture.ts';
 
 const echo: Handler = async ({ path, query, headers, body }) => ({
   path,
@@ -17,28 +16,22 @@ const echo: Handler = async ({ path, query, headers, body }) => ({
   trace: headers['x-trace'],
   body,
 });
-let app: FastifyInstance;
+let served: ServedFixture;
 let url: string;
 beforeAll(async () => {
-  const model = normalise({ file: 'inline.json', locate: () => undefined, document: doc });
-  app = Fastify();
-  await registerService(app, {
-    model,
-    handlers: {
-      getWorkflow: echo,
-      batch: echo,
-      form: echo,
-      styles: echo,
-      upload: echo,
-      patch: echo,
-      prefixed: echo,
-      account: echo,
-    },
-    rateLimit: false,
+  served = await serveDocument(doc, {
+    getWorkflow: echo,
+    batch: echo,
+    form: echo,
+    styles: echo,
+    upload: echo,
+    patch: echo,
+    prefixed: echo,
+    account: echo,
   });
-  url = await app.listen({ port: 0, host: '127.0.0.1' });
+  url = served.url;
 });
-afterAll(() => app.close());
+afterAll(() => served?.close());
 
 const get = async (path: string, headers: Record<string, string> = { 'x-trace': 'abc' }) => {
   const res = await fetch(url + path, { headers });

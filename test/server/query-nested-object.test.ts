@@ -5,8 +5,7 @@
  * own client's request ("QueryContext/Filters must be object").
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { normalise } from '../../generator/normalise/index.ts';
-import { serveFixture, type ServedFixture } from './serve-fixture.ts';
+import { serveDocument, type ServedFixture } from './serve-fixture.ts';
 
 const doc = {
   openapi: '3.0.3',
@@ -40,9 +39,7 @@ const doc = {
 
 let served: ServedFixture;
 beforeAll(async () => {
-  served = await serveFixture(
-    normalise({ file: 'inline.json', locate: () => undefined, document: doc }),
-  );
+  served = await serveDocument(doc);
 });
 afterAll(() => served?.close());
 

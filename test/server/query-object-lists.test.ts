@@ -6,8 +6,7 @@
  * object's (DeploymentTargets.Accounts beside Accounts: model/query-objects.ts).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { normalise } from '../../generator/normalise/index.ts';
-import { serveFixture, type ServedFixture } from './serve-fixture.ts';
+import { serveDocument, type ServedFixture } from './serve-fixture.ts';
 
 const accounts = { type: 'array', items: { type: 'string', pattern: '^[0-9]{3}$' } };
 const doc = {
@@ -66,9 +65,7 @@ const doc = {
 
 let served: ServedFixture;
 beforeAll(async () => {
-  served = await serveFixture(
-    normalise({ file: 'inline.json', locate: () => undefined, document: doc }),
-  );
+  served = await serveDocument(doc);
 });
 afterAll(() => served?.close());
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import Fastify from 'fastify';
 import { registerService, type Handler } from 'dataapi/runtime/server';
 import type { ServiceModel } from 'dataapi/model';
-import { loadSpec } from '../../generator/load.ts';
+import { loadSpec, type LoadedSpec } from '../../generator/load.ts';
 import { normalise } from '../../generator/normalise/index.ts';
 import { FIXTURES } from '../generator/helpers.ts';
 
@@ -41,4 +41,17 @@ export async function serveFixture(
   });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { model, url, close: () => app.close() };
+}
+
+/** The model of a description written in the test itself (no file, so no lines to locate). */
+export function modelOf(document: LoadedSpec['document']): ServiceModel {
+  return normalise({ file: 'inline.json', locate: () => undefined, document });
+}
+
+/** serveFixture of a description written in the test itself. */
+export function serveDocument(
+  document: LoadedSpec['document'],
+  handlers?: Record<string, Handler>,
+): Promise<ServedFixture> {
+  return serveFixture(modelOf(document), handlers);
 }

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createMock } from 'dataapi/runtime/mock';
 import type { ServiceModel } from 'dataapi/model';
-import { normalise } from '../../generator/normalise/index.ts';
+import { modelOf } from './serve-fixture.ts';
 
 const COUNT = 40;
 const names = Array.from({ length: COUNT }, (_, i) => `Op${String(i).padStart(2, '0')}`);
@@ -60,7 +60,7 @@ let model: ServiceModel;
 let app: FastifyInstance;
 let url: string;
 beforeAll(async () => {
-  model = normalise({ file: 'inline.json', locate: () => undefined, document: description() });
+  model = modelOf(description());
   const findings: string[] = [];
   app = await createMock(model, {
     seed: 3,

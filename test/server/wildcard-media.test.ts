@@ -6,8 +6,7 @@
  * application/*+json) was refused with 415.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { normalise } from '../../generator/normalise/index.ts';
-import { serveFixture, type ServedFixture } from './serve-fixture.ts';
+import { serveDocument, type ServedFixture } from './serve-fixture.ts';
 
 const body = (type: string) => ({
   required: true,
@@ -26,9 +25,7 @@ const doc = {
 
 let served: ServedFixture;
 beforeAll(async () => {
-  served = await serveFixture(
-    normalise({ file: 'inline.json', locate: () => undefined, document: doc }),
-  );
+  served = await serveDocument(doc);
 });
 afterAll(() => served?.close());
 

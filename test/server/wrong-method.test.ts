@@ -3,11 +3,10 @@
  * parameter names are one route, so a path both match allows the methods of both; the 405 takes
  * the shape an operation of the path declares for it.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerService } from 'dataapi/runtime/server';
 import { createMock } from 'dataapi/runtime/mock';
-import { normalise } from '../../generator/normalise/index.ts';
+import { serveDocument, type ServedFixture } from './serve-fixture.ts';
 
 const json = (schema: object) => ({ 'application/json': { schema } });
 const ok = { description: 'ok', content: json({ type: 'object' }) };
@@ -46,21 +45,19 @@ const doc = {
   },
 };
 
-let app: FastifyInstance;
+let served: ServedFixture;
 let mock: FastifyInstance;
 let url: string;
 let mockUrl: string;
 beforeAll(async () => {
-  const model = normalise({ file: 'inline.json', locate: () => undefined, document: doc });
-  app = Fastify();
-  await registerService(app, { model, handlers: {}, rateLimit: false, insecureAnyKey: true });
-  url = await app.listen({ port: 0, host: '127.0.0.1' });
-  mock = await createMock(model, { rateLimit: false });
+  served = await serveDocument(doc, {});
+  url = served.url;
+  mock = await createMock(served.model, { rateLimit: false });
   mockUrl = await mock.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
-  await app.close();
-  await mock.close();
+  await served?.close();
+  await mock?.close();
 });
 
 describe('a method no operation of the path takes', () => {
