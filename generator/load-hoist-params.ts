@@ -11,12 +11,14 @@
 import { isObject, type Obj } from '../model/object.ts';
 import { escapeToken } from '../model/pointer.ts';
 import {
+  cleanName,
   define,
   getAt,
   plainPointer,
   rewriteInto,
   SCHEMA_CONTEXT,
   tokensOf,
+  uniqueName,
 } from './load-hoist.ts';
 import type { LoadRepair } from './load-repair.ts';
 
@@ -78,9 +80,8 @@ function moveParameter(doc: Obj, pointer: string): string | undefined {
     ? components['parameters']
     : (components['parameters'] = {});
   const wanted = typeof target['name'] === 'string' ? target['name'] : 'Parameter';
-  const base = wanted.replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 60) || 'Parameter';
-  let name = base;
-  for (let n = 2; Object.hasOwn(params, name); n++) name = `${base}_${n}`;
+  // Not trimmed, unlike a schema's name: `page[]` stays `page_`, as in suites generated before.
+  const name = uniqueName(cleanName(wanted) || 'Parameter', params);
   const home = `#/components/parameters/${escapeToken(name)}`;
   define(params, name, target);
   list[index] = { $ref: home };

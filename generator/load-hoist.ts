@@ -96,24 +96,28 @@ export function plainPointer(ref: unknown): string | undefined {
   }
 }
 
+/**
+ * `text` as a component name: each run of characters outside `[A-Za-z0-9_.-]` as one `_` (with
+ * `trim`, none left at either end), at most 60 characters; empty when nothing is left.
+ */
+export function cleanName(text: string, trim = false): string {
+  const clean = text.replace(/[^A-Za-z0-9_.-]+/g, '_');
+  return (trim ? clean.replace(/^_+|_+$/g, '') : clean).slice(0, 60);
+}
+
+/** `base`, else `base_2`, `base_3`, ...: the first name `taken` does not have yet. */
+export function uniqueName(base: string, taken: Obj): string {
+  let name = base;
+  for (let n = 2; Object.hasOwn(taken, name); n++) name = `${base}_${n}`;
+  return name;
+}
+
 function nameFor(tokens: string[], taken: Obj, hint: string | undefined): string {
   const meaningful = tokens.filter(
     (t) => !['components', 'schemas', 'paths', 'content', 'schema', 'properties'].includes(t),
   );
-  const base =
-    (hint ?? '')
-      .replace(/[^A-Za-z0-9_.-]+/g, '_')
-      .replace(/^_+|_+$/g, '')
-      .slice(0, 60) ||
-    meaningful
-      .join('_')
-      .replace(/[^A-Za-z0-9_.-]+/g, '_')
-      .replace(/^_+|_+$/g, '')
-      .slice(0, 60) ||
-    'Schema';
-  let name = base;
-  for (let n = 2; Object.hasOwn(taken, name); n++) name = `${base}_${n}`;
-  return name;
+  const base = cleanName(hint ?? '', true) || cleanName(meaningful.join('_'), true) || 'Schema';
+  return uniqueName(base, taken);
 }
 
 /**

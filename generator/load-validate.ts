@@ -9,7 +9,7 @@
  * as before.
  */
 import { isObject, type Obj } from '../model/object.ts';
-import { splitPointer } from '../model/pointer.ts';
+import { escapeToken, splitPointer } from '../model/pointer.ts';
 import type { LoadRepair } from './load-repair.ts';
 import { TYPED_KEYWORDS } from './normalise/schema-keywords.ts';
 
@@ -79,7 +79,7 @@ function repairUnknown(document: Obj, e: AjvLikeError, tokens: string[]): LoadRe
   const where = tokens.length === 0 ? 'the root object' : `#${e.instancePath}`;
   return {
     code: 'spec-unknown-property',
-    pointer: `${e.instancePath ?? ''}/${extra.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+    pointer: `${e.instancePath ?? ''}/${escapeToken(extra)}`,
     message: `${where} has no property ${JSON.stringify(extra)} in OpenAPI: ignored`,
   };
 }
@@ -100,7 +100,7 @@ function repairOne(document: Obj, e: AjvLikeError): LoadRepair | undefined {
     delete holder[extra];
     return {
       code: 'schema-bad-keyword',
-      pointer: `${pointer}/${extra.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+      pointer: `${pointer}/${escapeToken(extra)}`,
       message: `${last} has no property ${JSON.stringify(extra)}: ignored`,
     };
   }

@@ -6,6 +6,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../../generator/load.ts';
+import { hoistDeepSchemaRefs } from '../../generator/load-hoist.ts';
+import { hoistPathParameterRefs } from '../../generator/load-hoist-params.ts';
 import { renderTypes } from '../../generator/emit/typescript-side.mjs';
 import { normalise } from '../../generator/normalise/index.ts';
 import { FIXTURES, typesErrors } from './helpers.ts';
@@ -49,5 +51,68 @@ describe('a schema $ref that names a parameter, not a schema', () => {
       '/paths/~1vehicles/get/parameters/0/schema/items/$ref',
     ]);
     expect(found[0]?.message).toMatch(/names a parameter/);
+  });
+});
+
+describe('the names hoisted components get', () => {
+  const get = (parameters: unknown[]) => ({ get: { parameters } });
+  const ref = (to: string) => ({ $ref: to });
+
+  it('a parameter: its name cleaned (not trimmed), `Parameter` for none, numbered when taken', () => {
+    const doc = {
+      paths: {
+        '/a': get([
+          { name: 'page[]', in: 'query' },
+          { name: '#', in: 'query' },
+        ]),
+        '/b': get([ref('#/paths/~1a/get/parameters/0'), ref('#/paths/~1a/get/parameters/1')]),
+        '/c': get([{ name: 'page[]', in: 'query' }, { in: 'query' }]),
+        '/d': get([ref('#/paths/~1c/get/parameters/0'), ref('#/paths/~1c/get/parameters/1')]),
+      },
+    } as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    hoistPathParameterRefs(doc);
+    expect(Object.keys(doc['components'].parameters)).toEqual([
+      'page_',
+      '_',
+      'page__2',
+      'Parameter',
+    ]);
+    expect(doc['paths']['/d'].get.parameters[0]).toEqual(ref('#/components/parameters/page__2'));
+  });
+
+  it("a schema: the author's name, else its place, trimmed, numbered when taken", () => {
+    const at = (p: string) => ref(`#/components/schemas/Pet/properties/${p}`);
+    const doc = {
+      components: {
+        schemas: { Pet: { properties: { tag: {}, label: {}, owner: {}, x: {} } } },
+      },
+      paths: {
+        '/p': {
+          get: {
+            responses: {
+              '200': {
+                content: {
+                  'application/json': {
+                    schema: {
+                      properties: { a: at('tag'), b: at('label'), c: at('owner'), d: at('x') },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    } as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const hints: Record<string, string> = { tag: ' Tag! ', label: 'Tag', x: '@' };
+    hoistDeepSchemaRefs(doc, (p) => hints[p.split('/').pop()!]);
+    // Shallowest pointer first, so `x` before the others.
+    expect(Object.keys(doc['components'].schemas)).toEqual([
+      'Pet',
+      'Pet_x',
+      'Tag',
+      'Tag_2',
+      'Pet_owner',
+    ]);
   });
 });
