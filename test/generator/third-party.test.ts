@@ -3,57 +3,45 @@
  * fixture: every kind of output generates and the whole lot type-checks in one compiler run.
  * A compile error is reported with the tree and the template kind that produced the file.
  */
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generate, type GenerateResult } from '../../generator/generate.ts';
-import { cleanup, FIXTURES, OAS_EXAMPLES, scratch, typecheck, type Run } from './helpers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { realTrees, type RealTrees, type TreeResult } from './real-trees.ts';
 
+/** This file's names for trees of real-trees.ts (which real-descriptions.test.ts shares). */
 const SPECS: Record<string, string> = {
-  'petstore-30': path.join(OAS_EXAMPLES, '3.0/json/petstore.json'),
-  'uspto-30': path.join(OAS_EXAMPLES, '3.0/json/uspto.json'),
-  'petstore-31': path.join(OAS_EXAMPLES, '3.1/json/petstore.json'),
-  'star-trek-30': path.join(OAS_EXAMPLES, '3.0/json/star-trek.json'),
+  'petstore-30': '3.0-petstore',
+  'uspto-30': '3.0-uspto',
+  'petstore-31': '3.1-petstore',
+  'star-trek-30': '3.0-star-trek',
   // discriminator mappings by bare schema name
-  'discriminators-30': path.join(OAS_EXAMPLES, '3.0/json/discriminators.json'),
+  'discriminators-30': '3.0-discriminators',
   // 3.1 without a single path (webhooks only): the output must still compile.
-  'webhooks-31': path.join(OAS_EXAMPLES, '3.1/json/webhooks.json'),
-  odd: path.join(FIXTURES, 'generator-odd.yaml'),
-  split: path.join(FIXTURES, 'generator-split/openapi.yaml'),
+  'webhooks-31': '3.1-webhooks',
+  odd: 'odd',
+  split: 'split',
 };
 
-let base: string;
-const results = new Map<string, GenerateResult | Error>();
-let tsc: Run;
-
+// Generated once per test run, with one tsc run over every tree (see real-trees.ts).
+let trees: RealTrees;
 beforeAll(async () => {
-  base = await scratch('third-party', true);
-  for (const [name, spec] of Object.entries(SPECS)) {
-    results.set(
-      name,
-      await generate({
-        spec,
-        out: path.join(base, name),
-        force: true,
-        typecheck: false,
-        typescriptWorker: false, // TypeScript loaded once for the eight runs
-      }).catch((e: unknown) => e as Error),
-    );
-  }
-  // The runtime through its declaration files (dist/), as another project reads it: its sources
-  // are type-checked by `npm test`'s tsc, and checking them again here took most of this run.
-  tsc = await typecheck(base, true);
-}, 300_000);
+  trees = await realTrees();
+}, 600_000);
 
-afterAll(() => cleanup(base));
+function result(name: string): TreeResult {
+  const r = trees.results[SPECS[name]!];
+  if (!r) throw new Error(`${name}: not generated`);
+  if ('error' in r) throw new Error(r.error);
+  return r;
+}
 
 /** tsc's `file(line,col): error TS...` lines grouped by tree and template kind. */
 function errorsByTree(): Map<string, string[]> {
   const out = new Map<string, string[]>();
+  const { tsc } = trees;
   for (const line of (tsc.stdout + tsc.stderr).split('\n')) {
-    const m = /generator-third-party-\d+\/([^/]+)\/([^/(]+)[^(]*\(\d+,\d+\): error/.exec(line);
+    const m = /real-trees-[^/]+\/([^/]+)\/([^/(]+)[^(]*\(\d+,\d+\): error/.exec(line);
     if (!m) continue;
     const key = `${m[1]} ${m[2]}`;
-    out.set(key, [...(out.get(key) ?? []), line.replace(/^.*?generator-third-party-\d+\//, '')]);
+    out.set(key, [...(out.get(key) ?? []), line.replace(/^.*?real-trees-[^/]+\//, '')]);
   }
   return out;
 }
@@ -61,11 +49,10 @@ function errorsByTree(): Map<string, string[]> {
 describe('third-party descriptions', () => {
   for (const name of Object.keys(SPECS)) {
     it(`${name}: generates every kind of output`, () => {
-      const r = results.get(name);
-      if (r instanceof Error) throw r;
-      if (name !== 'webhooks-31') expect(r!.operations).toBeGreaterThan(0);
-      const kinds = new Set(r!.files.map((f) => f.path.split('/')[0]));
-      const perOperation = r!.operations > 0 ? ['contract-tests'] : [];
+      const r = result(name);
+      if (name !== 'webhooks-31') expect(r.operations).toBeGreaterThan(0);
+      const kinds = new Set(r.files.map((f) => f.split('/')[0]));
+      const perOperation = r.operations > 0 ? ['contract-tests'] : [];
       for (const kind of ['client', 'server', 'mock', ...perOperation, 'types.ts', 'model.ts'])
         expect(kinds, kind).toContain(kind);
     });
@@ -75,16 +62,15 @@ describe('third-party descriptions', () => {
     const errors = errorsByTree();
     // Names each failing tree and template kind (client, server, mock, contract-tests, ...).
     expect(Object.fromEntries([...errors].map(([k, v]) => [k, v.slice(0, 3)]))).toEqual({});
-    expect(tsc.stdout + tsc.stderr).toBe('');
-    expect(tsc.code).toBe(0);
+    expect(trees.tsc.stdout + trees.tsc.stderr).toBe('');
+    expect(trees.tsc.code).toBe(0);
   });
 
   it('operations without operationId, tags or envelopes are plain JSON operations', () => {
-    const r = results.get('uspto-30') as GenerateResult;
-    expect(r.model!.operations.every((o) => o.envelope === undefined)).toBe(true);
-    const star = results.get('star-trek-30') as GenerateResult;
-    expect(star.model!.operations.length).toBe(120);
-    const ids = star.model!.operations.map((o) => o.id);
+    expect(result('uspto-30').model!.every((o) => !o.envelope)).toBe(true);
+    const star = result('star-trek-30').model!;
+    expect(star.length).toBe(120);
+    const ids = star.map((o) => o.id);
     expect(new Set(ids).size).toBe(ids.length);
   });
 });
