@@ -43,9 +43,9 @@ const runOn = (server: Server, name: string, env: Record<string, string>, args: 
  */
 const contract = (server: Server, name: string, ...args: string[]) =>
   runOn(server, name, { ...ENV, VITEST_MAX_WORKERS: '1' }, args);
-/** The harness's two workers: the seeded runs prove the same requests with files in parallel. */
+/** Two workers: the seeded runs prove the same requests with files in parallel. */
 const parallel = (server: Server, name: string, ...args: string[]) =>
-  runOn(server, name, ENV, args);
+  runOn(server, name, { ...ENV, VITEST_MAX_WORKERS: '2' }, args);
 
 /** The finding of an operation's failed check. */
 function finding(run: CliRun, operation: string, check = 'server-errors'): FuzzFinding {

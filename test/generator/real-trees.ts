@@ -3,14 +3,12 @@
  * third-party fixtures, the odd and the split fixture) and one type-check over all of them,
  * shared by the files that prove them (real-descriptions.test.ts, third-party.test.ts): made once
  * per `vitest run`, by whichever file asks first, under a lock the others wait on; a file run
- * alone makes them for itself. The folder is named after the run's own temporary folder, so a
- * later run never reads an earlier run's trees (global-setup.ts removes it with test/.work's
- * other additions).
+ * alone makes them for itself. The folder is in the run's own scratch folder (test/work.ts), so a
+ * later run never reads an earlier run's trees, and global-setup.ts removes it with the run.
  */
 import { readdirSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { inject } from 'vitest';
 import { generate } from '../../generator/generate.ts';
 import { withFolderLock } from '../../generator/emit/lock.ts';
 import { FIXTURES, OAS_EXAMPLES, typecheck, WORK, type Run } from './helpers.ts';
@@ -61,7 +59,7 @@ export function realTrees(): Promise<RealTrees> {
 }
 
 async function make(): Promise<RealTrees> {
-  const base = path.join(WORK, `real-trees-${path.basename(inject('runTmp'))}`);
+  const base = path.join(WORK, 'real-trees');
   const summary = path.join(base, 'trees.json');
   return withFolderLock(base, async () => {
     const done = await readFile(summary, 'utf8').catch(() => undefined);
