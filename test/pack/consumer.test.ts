@@ -11,13 +11,12 @@ import { statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMock, type Running } from '../client/helpers.ts';
 import * as files from './consumer-files.ts';
-import { sharedClient } from './shared-client.ts';
+import { sharedTarball } from './shared-client.ts';
 import {
   consumerProject,
   folderBytes,
   node22,
   node22AtHand,
-  npmPack,
   run,
   tempDir,
   tscProjects,
@@ -34,8 +33,8 @@ let upload: string;
 
 beforeAll(async () => {
   work = await tempDir('pack-consumer');
-  // packClient of spec/openapi.yaml, packed once for this file and pack.test.ts.
-  tarball = await npmPack(await sharedClient(), work);
+  // packClient of spec/openapi.yaml and its npm pack, made once for this file and pack.test.ts.
+  tarball = await sharedTarball();
   [esmProject, cjsProject, mock] = await Promise.all([
     consumerProject(tarball, 'module'),
     consumerProject(tarball, 'commonjs'),
