@@ -79,12 +79,16 @@ export async function folderBytes(dir: string): Promise<number> {
   return total;
 }
 
-/** A tsconfig over files of the consumer with a given module / moduleResolution pair; its path. */
+/**
+ * A tsconfig over files of the consumer with a given module / moduleResolution pair; its path.
+ * With `emit` (e.g. an outDir) the project emits, else it only checks.
+ */
 export async function tsconfigFor(
   dir: string,
   fileNames: string[],
   module: string,
   moduleResolution: string,
+  emit: { outDir?: string } = {},
 ): Promise<string> {
   const config = path.join(dir, `tsconfig.${module}.${moduleResolution}.json`);
   await writeFile(
@@ -95,7 +99,7 @@ export async function tsconfigFor(
         module,
         moduleResolution,
         target: 'es2022',
-        noEmit: true,
+        ...(emit.outDir ? emit : { noEmit: true }),
         // The package's declarations are checked; TypeScript's own lib files (DOM and ES2022,
         // 40% of each run) are not the package's and stay as shipped.
         skipLibCheck: false,

@@ -1,16 +1,16 @@
 /**
  * The client package of spec/openapi.yaml as `packClient` writes it with its defaults, packed once
  * per test run and shared by the files that only read it (pack.test.ts, consumer.test.ts): each
- * packing is a type-checked build of seconds. It lives in the run's temporary folder, which goes
+ * packing is a type-checked build of seconds. Its `npm pack` tarball likewise. It lives in the run's temporary folder, which goes
  * with the run; the first file to ask packs it while the others wait on the lock.
  */
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { inject } from 'vitest';
 import { withFolderLock } from '../../generator/emit/lock.ts';
 import { packClient } from '../../generator/pack/index.ts';
-import { ROOT } from './helpers.ts';
+import { npmPack, ROOT } from './helpers.ts';
 
 export const SHARED_SPEC = path.join(ROOT, 'spec/openapi.yaml');
 
@@ -25,4 +25,17 @@ export async function sharedClient(): Promise<string> {
     await writeFile(done, '');
   });
   return out;
+}
+
+/** `npm pack` of that folder, made once per run as well (read it, do not write into it). */
+export async function sharedTarball(): Promise<string> {
+  const out = await sharedClient();
+  const dir = path.join(path.dirname(out), 'tarball');
+  const done = path.join(dir, 'packed');
+  await withFolderLock(dir, async () => {
+    if (existsSync(done)) return;
+    await mkdir(dir, { recursive: true });
+    await writeFile(done, await npmPack(out, dir));
+  });
+  return readFile(done, 'utf8');
 }
