@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { WINDOW_MS, type RateLimit } from 'dataapi/model';
 import { HttpError } from './errors.ts';
-import { appendHook, contextOf } from './route-context.ts';
+import { appendHook, contextOf, type RouteContext } from './route-context.ts';
 import { acceptedKey } from './route-auth.ts';
 import { throttledLog } from './log.ts';
 import { redisCounter, type RedisClient } from './redis-limits.ts';
@@ -99,6 +99,9 @@ export async function installRateLimits(
     await app.register(rateLimit, { global: false, skipOnError: false, cache: LOCAL_BUCKETS });
   const failClosed = options.onStoreError === 'closed';
   const warn = throttledLog(30_000);
+  // One check per route context: a GET's automatic HEAD route shares its context, and its
+  // limiters (the same buckets of the same store) need not be created twice.
+  const checks = new WeakMap<RouteContext, Check>();
   app.addHook('onRoute', (routeOptions) => {
     const ctx = contextOf(routeOptions);
     if (!ctx) return;
@@ -106,13 +109,18 @@ export async function installRateLimits(
     // length would share a bucket and count each request twice).
     const windows = options.override ? [{ ...ctx.windows[0]!, ...options.override }] : ctx.windows;
     if (windows.length === 0) return;
-    const check = counter
-      ? redisCheck(counter, nameSpace, ctx.bucket, windows)
-      : memoryCheck(app, ctx.bucket, windows);
+    let check = checks.get(ctx);
+    if (!check) {
+      check = counter
+        ? redisCheck(counter, nameSpace, ctx.bucket, windows)
+        : memoryCheck(app, ctx.bucket, windows);
+      checks.set(ctx, check);
+    }
+    const limit = check;
     appendHook(routeOptions, 'preValidation', async (request) => {
       let exceeded: Awaited<ReturnType<Check>>;
       try {
-        exceeded = await check(request);
+        exceeded = await limit(request);
       } catch (err) {
         const verdict = failClosed ? 'closed: 503' : 'open';
         warn(
