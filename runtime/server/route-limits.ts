@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { WINDOW_MS, type RateLimit } from 'dataapi/model';
 import { HttpError } from './errors.ts';
-import { appendHook, contextOf, type RouteContext } from './route-context.ts';
+import { appendHook, contextOf } from './route-context.ts';
 import { acceptedKey } from './route-auth.ts';
 import { throttledLog } from './log.ts';
 import { redisCounter, type RedisClient } from './redis-limits.ts';
@@ -52,16 +52,22 @@ type Check = (request: FastifyRequest) => Promise<{ w: RateLimit; ttlMs: number 
 
 /** Counts in this process: one @fastify/rate-limit limiter per window, shortest first. */
 function memoryCheck(app: FastifyInstance, bucket: string, windows: RateLimit[]): Check {
-  const limiters = windows.map((w) => {
-    const prefix = `${bucket}:${w.windowMs}:`;
-    const check = app.createRateLimit({
-      max: w.limit,
-      timeWindow: w.windowMs,
-      keyGenerator: (request) => prefix + who(request),
+  // Made on the route's first request: each limiter has a store of its own, empty until then
+  // either way, and a large description's start does not make thousands of them.
+  let limiters:
+    { w: RateLimit; check: ReturnType<FastifyInstance['createRateLimit']> }[] | undefined;
+  const made = () =>
+    windows.map((w) => {
+      const prefix = `${bucket}:${w.windowMs}:`;
+      const check = app.createRateLimit({
+        max: w.limit,
+        timeWindow: w.windowMs,
+        keyGenerator: (request) => prefix + who(request),
+      });
+      return { w, check };
     });
-    return { w, check };
-  });
   return async (request) => {
+    limiters ??= made();
     // A request the shorter window refuses is not counted against the longer ones.
     for (const { w, check } of limiters) {
       const result = await check(request);
@@ -99,9 +105,6 @@ export async function installRateLimits(
     await app.register(rateLimit, { global: false, skipOnError: false, cache: LOCAL_BUCKETS });
   const failClosed = options.onStoreError === 'closed';
   const warn = throttledLog(30_000);
-  // One check per route context: a GET's automatic HEAD route shares its context, and its
-  // limiters (the same buckets of the same store) need not be created twice.
-  const checks = new WeakMap<RouteContext, Check>();
   app.addHook('onRoute', (routeOptions) => {
     const ctx = contextOf(routeOptions);
     if (!ctx) return;
@@ -109,18 +112,13 @@ export async function installRateLimits(
     // length would share a bucket and count each request twice).
     const windows = options.override ? [{ ...ctx.windows[0]!, ...options.override }] : ctx.windows;
     if (windows.length === 0) return;
-    let check = checks.get(ctx);
-    if (!check) {
-      check = counter
-        ? redisCheck(counter, nameSpace, ctx.bucket, windows)
-        : memoryCheck(app, ctx.bucket, windows);
-      checks.set(ctx, check);
-    }
-    const limit = check;
+    const check = counter
+      ? redisCheck(counter, nameSpace, ctx.bucket, windows)
+      : memoryCheck(app, ctx.bucket, windows);
     appendHook(routeOptions, 'preValidation', async (request) => {
       let exceeded: Awaited<ReturnType<Check>>;
       try {
-        exceeded = await limit(request);
+        exceeded = await check(request);
       } catch (err) {
         const verdict = failClosed ? 'closed: 503' : 'open';
         warn(
