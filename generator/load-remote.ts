@@ -8,7 +8,6 @@
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parse } from 'yaml';
 
 export const isUrl = (spec: string) => /^https?:\/\//i.test(spec);
 
@@ -46,7 +45,7 @@ async function fetchText(url: string, signal: AbortSignal, what: string): Promis
 }
 
 /** The file part of every relative `$ref` in a parsed document (`./paths/pets.yaml`). */
-function relativeRefs(text: string): string[] {
+function relativeRefs(parse: typeof import('yaml').parse, text: string): string[] {
   let doc: unknown;
   try {
     doc = parse(text, { maxAliasCount: -1 });
@@ -79,6 +78,9 @@ export interface FetchedSpec {
 /** The text at the URL, and the local file it was written to (its referenced files beside it). */
 export async function fetchSpec(spec: string): Promise<FetchedSpec> {
   const signal = AbortSignal.timeout(60_000);
+  // Loaded here, not with the module: `mock --spec` imports isUrl and needs no YAML reader when
+  // it reads a kept model.
+  const { parse } = await import('yaml');
   const root = new URL(spec);
   const key = createHash('sha256').update(spec).digest('hex').slice(0, 12);
   const dir = path.join(process.cwd(), 'node_modules', '.cache', 'dataapi', 'remote', key);
@@ -100,7 +102,7 @@ export async function fetchSpec(spec: string): Promise<FetchedSpec> {
   const queue: [URL, string][] = [[root, text]];
   for (let item = queue.shift(); item; item = queue.shift()) {
     const [from, body] = item;
-    for (const ref of relativeRefs(body)) {
+    for (const ref of relativeRefs(parse, body)) {
       const url = new URL(ref, from);
       url.search = root.search; // the same access token, if the description needs one
       const id = url.origin + url.pathname;

@@ -52,16 +52,22 @@ type Check = (request: FastifyRequest) => Promise<{ w: RateLimit; ttlMs: number 
 
 /** Counts in this process: one @fastify/rate-limit limiter per window, shortest first. */
 function memoryCheck(app: FastifyInstance, bucket: string, windows: RateLimit[]): Check {
-  const limiters = windows.map((w) => {
-    const prefix = `${bucket}:${w.windowMs}:`;
-    const check = app.createRateLimit({
-      max: w.limit,
-      timeWindow: w.windowMs,
-      keyGenerator: (request) => prefix + who(request),
+  // Made on the route's first request: each limiter has a store of its own, empty until then
+  // either way, and a large description's start does not make thousands of them.
+  let limiters:
+    { w: RateLimit; check: ReturnType<FastifyInstance['createRateLimit']> }[] | undefined;
+  const made = () =>
+    windows.map((w) => {
+      const prefix = `${bucket}:${w.windowMs}:`;
+      const check = app.createRateLimit({
+        max: w.limit,
+        timeWindow: w.windowMs,
+        keyGenerator: (request) => prefix + who(request),
+      });
+      return { w, check };
     });
-    return { w, check };
-  });
   return async (request) => {
+    limiters ??= made();
     // A request the shorter window refuses is not counted against the longer ones.
     for (const { w, check } of limiters) {
       const result = await check(request);
