@@ -44,6 +44,7 @@ export async function runSuite(
         root,
         config: VITEST_CONFIG,
         ...suiteFiles(root, run.generatedDir),
+        server: { deps: suiteDeps(root, run.generatedDir) },
         watch: false,
         run: true,
         passWithNoTests: false,
@@ -87,8 +88,32 @@ function suiteFiles(root: string, generatedDir: string): Record<string, unknown>
     ...(outside ? { dir: generatedDir } : {}),
     include: [`${outside ? '' : `${rel}/`}contract-tests/**/*.test.ts`],
     exclude: [],
-    server: { deps: { inline: [/contract-tests\/.*\.test\.ts$/, /generated\/(model|mock)/] } },
   };
+}
+
+/** The toolkit's built modules (dist/), wherever this module runs from (dist/ or the sources). */
+const TOOLKIT_DIST = path.join(
+  fileURLToPath(new URL(import.meta.url.endsWith('.js') ? '..' : '../dist', import.meta.url)),
+  path.sep,
+);
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * What vitest transforms and what it imports natively. The toolkit's own dist/ (the suite's
+ * `dataapi/contract`, reached through a symbolic link or the project itself, so not under a
+ * node_modules/ path vitest externalises by itself) is plain JavaScript: loaded by Node in each
+ * worker, instead of transformed by Vite in the runner and evaluated through vitest's module
+ * runner (a tiny description's run: 5.1 s of CPU -> 3.4 s). The suite's own files stay transformed (a cache
+ * folder under node_modules/ would otherwise be externalised).
+ */
+export function suiteDeps(
+  root: string,
+  generatedDir: string,
+): { external: RegExp[]; inline?: RegExp[] } {
+  const external = [new RegExp(`^${escapeRegExp(TOOLKIT_DIST)}`)];
+  if (generatedDir === path.join(root, 'generated')) return { external };
+  return { external, inline: [/contract-tests\/.*\.test\.ts$/, /generated\/(model|mock)/] };
 }
 
 /** A description this large runs its files on one worker per core (see workersFor). */

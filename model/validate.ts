@@ -71,24 +71,36 @@ export function createSchemaValidator(
   ajv.addSchema(root, undefined, undefined, !checkedRoots.has(root));
   checkedRoots.add(root);
   const cache = new WeakMap<object, ValidateFunction>();
-  const booleans = new Map<boolean, ValidateFunction>();
+  // Equal schemas are different objects (each operation's `{ $ref }` to a shared component, once
+  // the model is read from JSON), and Ajv compiles the target of a schema's top-level `$ref` anew
+  // for each new root: keyed by their text, Box's 982 response schemas compiled as 134, in 5 s of
+  // CPU instead of 13 (in the mock and in each contract worker).
+  const byText = new Map<string, ValidateFunction>();
   return {
     ajv,
     compile(schema) {
-      if (typeof schema === 'boolean') {
-        const known = booleans.get(schema);
-        if (known) return known;
-        const compiled = ajv.compile(schema);
-        booleans.set(schema, compiled);
-        return compiled;
-      }
-      const known = cache.get(schema);
+      const key = typeof schema === 'object' && schema !== null ? schema : undefined;
+      const known = key && cache.get(key);
       if (known) return known;
-      const compiled = ajv.compile(schema);
-      cache.set(schema, compiled);
+      const text = textOf(schema);
+      let compiled = text === undefined ? undefined : byText.get(text);
+      if (!compiled) {
+        compiled = ajv.compile(schema);
+        if (text !== undefined) byText.set(text, compiled);
+      }
+      if (key) cache.set(key, compiled);
       return compiled;
     },
   };
+}
+
+/** A schema's JSON text (its identity for the compile cache), or undefined when it has none. */
+function textOf(schema: JsonSchema): string | undefined {
+  try {
+    return JSON.stringify(schema);
+  } catch {
+    return undefined; // a cycle: compiled by identity only
+  }
 }
 
 /** The default validator of a model (no coercion): for checking responses. */

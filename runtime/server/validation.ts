@@ -17,6 +17,7 @@ import {
 import {
   createSchemaValidator,
   directionalErrors,
+  validatorFor,
   isXmlMedia,
   type SchemaValidator,
   type ValidateFunction,
@@ -46,8 +47,10 @@ export function validatorsFor(model: ServiceModel): Validators {
       get params() {
         return (params ??= createSchemaValidator(model, { coerceTypes: 'array' }));
       },
+      // The strict one is the model's own (the same options): a mock's example checks and
+      // the contract checks in its process compile each schema once, not once more here.
       get body() {
-        return (body ??= createSchemaValidator(model));
+        return (body ??= validatorFor(model));
       },
     };
     cache.set(model, v);

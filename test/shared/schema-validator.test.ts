@@ -47,4 +47,18 @@ describe('createSchemaValidator', () => {
       '/a/p4 must be string (got 5)',
     ]);
   });
+
+  it('compiles equal schemas once, however many objects carry them, and tells different ones apart', () => {
+    const v = createSchemaValidator(modelOf({ thing: wide }));
+    const spy = vi.spyOn(v.ajv, 'compile');
+    // Each operation's `{ $ref }` is an object of its own once the model is read from JSON.
+    const first = v.compile({ $ref: 'urn:dataapi:spec#/$defs/thing' });
+    const again = v.compile({ $ref: 'urn:dataapi:spec#/$defs/thing' });
+    expect(again).toBe(first);
+    const other = v.compile({ $ref: 'urn:dataapi:spec#/$defs/thing', minProperties: 2 });
+    expect(other).not.toBe(first);
+    expect(spy).toHaveBeenCalledTimes(2);
+    expect(first({ name: 'x' })).toBe(true);
+    expect(other({ name: 'x' })).toBe(false);
+  });
 });
