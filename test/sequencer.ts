@@ -1,5 +1,5 @@
 /**
- * The order in which the test files start: the longest first, so that three workers do not end
+ * The order in which the test files start: the longest first, so that the workers do not end
  * the run waiting on one slow file started last. Vitest's own order is longest first only when
  * its results cache (node_modules/.vite) holds an earlier run's durations; on a fresh checkout (CI)
  * it starts the larger files first, and some of the slowest files are among the shortest
