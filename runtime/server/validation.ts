@@ -17,10 +17,10 @@ import {
 import {
   createSchemaValidator,
   directionalErrors,
-  validatorFor,
   isXmlMedia,
   type SchemaValidator,
   type ValidateFunction,
+  validatorFor,
 } from 'dataapi/runtime/shared';
 import { HttpError } from './errors.ts';
 import { carriesJson } from './schema-types.ts';
@@ -42,7 +42,6 @@ export function validatorsFor(model: ServiceModel): Validators {
     // Each Ajv is made when first used: adding a large description's schemas to one costs
     // hundreds of milliseconds, which a server that compiles on first use need not pay at start.
     let params: SchemaValidator | undefined;
-    let body: SchemaValidator | undefined;
     v = {
       get params() {
         return (params ??= createSchemaValidator(model, { coerceTypes: 'array' }));
@@ -50,7 +49,7 @@ export function validatorsFor(model: ServiceModel): Validators {
       // The strict one is the model's own (the same options): a mock's example checks and
       // the contract checks in its process compile each schema once, not once more here.
       get body() {
-        return (body ??= validatorFor(model));
+        return validatorFor(model);
       },
     };
     cache.set(model, v);

@@ -45,7 +45,6 @@ beforeAll(async () => {
         'contract',
         [...args, '--fuzz', '50', '--seed', '1', '--report-dir', reportDir(`fuzz-${name}`)],
         `fuzz-${name}`,
-        { VITEST_MAX_WORKERS: '1' },
       );
     }),
   );

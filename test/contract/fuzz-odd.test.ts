@@ -35,7 +35,6 @@ describe('fuzzing odd descriptions', () => {
         reportDir('fuzz-odd'),
       ],
       'fuzz-odd',
-      { VITEST_MAX_WORKERS: '1' }, // four small files: one copy of the toolkit is enough
     );
     const result = run.result!;
     expect(result.errors, run.stdout.slice(-3000)).toEqual([]);

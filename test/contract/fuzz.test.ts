@@ -37,12 +37,9 @@ const runOn = (server: Server, name: string, env: Record<string, string>, args: 
     name,
     env,
   );
-/**
- * A run whose suite goes on one vitest worker: five small files need no second copy of the
- * toolkit (what these runs prove does not depend on files running at once).
- */
+/** A run on the harness's one vitest worker (what these runs prove does not depend on files at once). */
 const contract = (server: Server, name: string, ...args: string[]) =>
-  runOn(server, name, { ...ENV, VITEST_MAX_WORKERS: '1' }, args);
+  runOn(server, name, ENV, args);
 /** Two workers: the seeded runs prove the same requests with files in parallel. */
 const parallel = (server: Server, name: string, ...args: string[]) =>
   runOn(server, name, { ...ENV, VITEST_MAX_WORKERS: '2' }, args);

@@ -40,7 +40,6 @@ describe('dataapi contract --spec FILE against its own embedded mock', () => {
       'contract',
       ['--spec', spec, '--strict', '--report-dir', reportDir('spec-museum-strict')],
       'spec-museum-strict',
-      { VITEST_MAX_WORKERS: '1' }, // eight small files: one copy of the toolkit is enough
     );
     expect(strict.code).toBe(1);
     expect(strict.result?.summary.failed).toBe(0);

@@ -109,7 +109,6 @@ describe('a Swagger 2.0 description', () => {
       'contract',
       ['--spec', V2, '--report-dir', path.join(tmp, 'report')],
       'swagger2',
-      { VITEST_MAX_WORKERS: '1' }, // three small files: one copy of the toolkit is enough
     );
     const tail = run.stdout.slice(-3000) + run.stderr.slice(-2000);
     expect(failedOf(run), tail).toEqual([]);

@@ -1,8 +1,9 @@
 /**
  * The client package of spec/openapi.yaml as `packClient` writes it with its defaults, packed once
  * per test run and shared by the files that only read it (pack.test.ts, consumer.test.ts): each
- * packing is a type-checked build of seconds. Its `npm pack` tarball likewise. It lives in the run's temporary folder, which goes
- * with the run; the first file to ask packs it while the others wait on the lock.
+ * packing is a type-checked build of seconds. Its `npm pack` tarball is made once too. Both live
+ * in the run's temporary folder, which goes with the run; the first file to ask makes them while
+ * the others wait on the lock.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
