@@ -40,6 +40,13 @@ export interface ContractConfig {
   checks?: string[];
   /** Keep each failing request for a saved test (--save-failures). */
   saveFailures?: boolean;
+  /**
+   * Operations whose requests a worker has under way at once (prefetch.ts; each still paced by
+   * its own limits); absent: one at a time.
+   */
+  operationsAtOnce?: number;
+  /** The operation ids of the worker's files in run order, when one worker runs them all (run-order.ts). */
+  order?: string[];
 }
 
 export const CONFIG_KEY = 'dataapiContract';

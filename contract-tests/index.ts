@@ -25,6 +25,7 @@ import {
   type Variant,
 } from './results.ts';
 import { LocalScheduler, RemoteScheduler } from './scheduler.ts';
+import { Prefetcher, type Prefetched } from './prefetch.ts';
 
 export type * from './results.ts';
 export type { ContractConfig } from './config.ts';
@@ -59,6 +60,7 @@ export class ContractViolation extends Error {
 }
 
 let transport: Transport | undefined;
+let prefetcher: Prefetcher<ProbeSet> | undefined;
 
 function transportFor(config: ContractConfig): Transport {
   transport ??= createTransport(
@@ -85,14 +87,10 @@ export function contractSuite(model: ServiceModel, operationId: string): void {
   // Without a target (vitest run outside `dataapi contract`), the suite is listed but skipped.
   const suite = config ? describe : describe.skip;
   suite(op.id, () => {
-    const variants = ((op.preview ? ['main', 'preview'] : ['main']) as Variant[]).filter(
-      (v) => !config?.variants?.[op.id] || config.variants[op.id]!.includes(v),
-    );
-    for (const variant of variants) {
-      let probes: Promise<ProbeSet> | undefined;
-      const checks = (variant === 'main' ? CHECKS : PREVIEW_CHECKS).filter(
-        (c) => !config?.checks || config.checks.includes(c),
-      );
+    for (const variant of variantsOf(op, config)) {
+      const checks = checksOf(variant, config);
+      const prefetched =
+        config && runs(op, checks, config) ? setOf(model, op, variant, config) : undefined;
       for (const check of checks) {
         it(`${check} (${variant}): ${CHECK_TITLES[check]}`, async (ctx) => {
           const cfg = config!;
@@ -106,10 +104,9 @@ export function contractSuite(model: ServiceModel, operationId: string): void {
             ctx.skip('the operation writes; run with --allow-writes');
             return;
           }
-          probes ??= probesWithFuzz(model, op, variant, transportFor(cfg));
-          const set = await probes;
-          if (set.fuzz) ctx.task.meta.dataapiFuzz = { operation: op.id, stats: set.fuzz };
-          const checkCtx = { model, op, set, config: cfg };
+          const probeSet = await prefetched!.get();
+          if (probeSet.fuzz) ctx.task.meta.dataapiFuzz = { operation: op.id, stats: probeSet.fuzz };
+          const checkCtx = { model, op, set: probeSet, config: cfg };
           await recheckViolations(check, checkCtx);
           // Exchanges are redacted as they arrive; this pass also covers text the checks composed.
           const save = cfg.saveFailures ? (p: Probe) => saveOf(p, cfg.appkey) : undefined;
@@ -124,6 +121,46 @@ export function contractSuite(model: ServiceModel, operationId: string): void {
       }
     }
   });
+}
+
+function variantsOf(op: Operation, config: ContractConfig | undefined): Variant[] {
+  return ((op.preview ? ['main', 'preview'] : ['main']) as Variant[]).filter(
+    (v) => !config?.variants?.[op.id] || config.variants[op.id]!.includes(v),
+  );
+}
+
+function checksOf(variant: Variant, config: ContractConfig | undefined): CheckName[] {
+  return (variant === 'main' ? CHECKS : PREVIEW_CHECKS).filter(
+    (c) => !config?.checks || config.checks.includes(c),
+  );
+}
+
+/** Whether a variant sends anything (a writing operation without --allow-writes is skipped). */
+function runs(op: Operation, checks: CheckName[], config: ContractConfig): boolean {
+  return checks.length > 0 && (!op.writes || config.allowWrites);
+}
+
+/**
+ * The variant's probe set, started by its first test or earlier: with the run's order known, every
+ * operation of the worker is registered up front, and its requests start as others finish.
+ */
+function setOf(
+  model: ServiceModel,
+  op: Operation,
+  variant: Variant,
+  config: ContractConfig,
+): Prefetched<ProbeSet> {
+  const start = (o: Operation, v: Variant) => () =>
+    probesWithFuzz(model, o, v, transportFor(config));
+  if (!prefetcher) {
+    prefetcher = new Prefetcher(config.operationsAtOnce ?? 1);
+    for (const id of config.order ?? []) {
+      const next = model.operations.find((o) => o.id === id);
+      for (const v of next ? variantsOf(next, config) : [])
+        if (runs(next!, checksOf(v, config), config)) prefetcher.add(`${id} ${v}`, start(next!, v));
+    }
+  }
+  return prefetcher.add(`${op.id} ${variant}`, start(op, variant));
 }
 
 /** The fixed requests, then (--fuzz, main variant) the generated ones. */

@@ -2,13 +2,13 @@
  * The generated suite run through vitest's Node API, with the target provided to the workers and
  * a collector among the reporters (the contract runner's last step but the reports).
  */
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toFileStem } from 'dataapi/model';
 import type { Collector } from './collector.ts';
 import type { ContractConfig } from './config.ts';
 import { modelFromJson } from './model-plugin.ts';
+import { operationOrder } from './run-order.ts';
 import { vitestReporters, VITEST_FILES } from './reports/index.ts';
 
 /** What of a run the suite needs. */
@@ -31,7 +31,8 @@ export async function runSuite(
   run: SuiteRun,
   config: ContractConfig,
   collector: Collector,
-  maxWorkers: number | undefined,
+  /** A file's name stem -> its operation id (the order told to a single worker). */
+  stems: ReadonlyMap<string, string>,
 ): Promise<void> {
   const { o, root, only, reportDir, out } = run;
   const { startVitest } = await import('vitest/node');
@@ -47,9 +48,9 @@ export async function runSuite(
         server: { deps: suiteDeps(root, run.generatedDir) },
         watch: false,
         run: true,
+        sequence: { sequencer: operationOrder(config, stems) },
         passWithNoTests: false,
         ...(o.shard ? { shard: o.shard } : {}),
-        ...(maxWorkers !== undefined ? { maxWorkers } : {}),
         reporters: [...vitestReporters(o.reporters, out), collector] as never,
         outputFile: {
           junit: path.join(reportDir, VITEST_FILES.junit),
@@ -114,18 +115,4 @@ export function suiteDeps(
   const external = [new RegExp(`^${escapeRegExp(TOOLKIT_DIST)}`)];
   if (generatedDir === path.join(root, 'generated')) return { external };
   return { external, inline: [/contract-tests\/.*\.test\.ts$/, /generated\/(model|mock)/] };
-}
-
-/** A description this large runs its files on one worker per core (see workersFor). */
-export const LARGE_SUITE = 500;
-
-/**
- * Workers for the suite: the config's 8 (the files mostly wait on the network and on rate-limit
- * windows), except for a large description, where each worker's own copy of the model and of the
- * validators it compiles cost hundreds of MiB and the work is CPU-bound: one worker per core
- * (GitHub's 1,223 operations: 8 workers peaked at 2.2 GiB).
- */
-export function workersFor(operations: number): number | undefined {
-  if (operations < LARGE_SUITE) return undefined;
-  return Math.max(1, Math.min(8, os.availableParallelism()));
 }

@@ -4,7 +4,7 @@
  * provided to the workers, collects each test's CheckResult and writes the run's results file.
  */
 import path from 'node:path';
-import type { ServiceModel } from 'dataapi/model';
+import { toFileStem, type ServiceModel } from 'dataapi/model';
 import { keyWarning, redactorFor, type Redactor } from 'dataapi/runtime/shared';
 import { RETRY_DEFAULTS, type ContractConfig } from './config.ts';
 import { Collector } from './collector.ts';
@@ -23,7 +23,7 @@ import { startEmbeddedMock } from './target.ts';
 import { modelWarnings, RunDiagnostics } from './warnings.ts';
 import { chooseSeed, writeReplays } from './fuzz/replay-file.ts';
 import { writeReports } from './reports/index.ts';
-import { runSuite, workersFor } from './run-suite.ts';
+import { runSuite } from './run-suite.ts';
 import { writeSavedFailures } from './saved-files.ts';
 
 export interface RunOptions {
@@ -71,7 +71,6 @@ export interface RunOutcome {
 
 export { RunError };
 export { loadModel, selectOperations };
-export { LARGE_SUITE, workersFor } from './run-suite.ts';
 
 const DEFAULT_MOCK_KEY = 'dataapi-contract-key';
 
@@ -197,6 +196,13 @@ function announceFuzz(run: Run): Fuzz {
   return fuzz;
 }
 
+/**
+ * Operations under way at once (each still paced by its own limits): a deployment gets as many as
+ * the eight workers of earlier releases sent; the embedded mock, which is ours, more.
+ */
+const DEPLOYMENT_AT_ONCE = 8;
+const EMBEDDED_AT_ONCE = 32;
+
 /** What the workers are given (vitest's provide): the target, the key and the run's options. */
 function contractConfig(run: Run, target: Target, fuzz: Fuzz): ContractConfig {
   const { o, selection } = run;
@@ -213,6 +219,7 @@ function contractConfig(run: Run, target: Target, fuzz: Fuzz): ContractConfig {
     ...(fuzz ? { fuzz } : {}),
     ...(o.checks ? { checks: o.checks } : {}),
     ...(o.saveFailures !== undefined ? { saveFailures: true } : {}),
+    operationsAtOnce: target.embedded ? EMBEDDED_AT_ONCE : DEPLOYMENT_AT_ONCE,
   };
 }
 
@@ -235,7 +242,8 @@ async function runSuiteOnScheduler(
   const served = await serveScheduler(scheduler);
   run.closers.push(served.close);
   config.schedulerUrl = served.url;
-  await runSuite(run, config, collector, workersFor(run.model.operations.length));
+  const stems = new Map(run.model.operations.map((op) => [toFileStem(op.id, 'operation'), op.id]));
+  await runSuite(run, config, collector, stems);
 }
 
 /** The tests' results; their warnings, the model's findings and the run's errors go to the sink. */

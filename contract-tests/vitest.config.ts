@@ -13,12 +13,14 @@ export default defineConfig({
     // Files already run in parallel workers; tests within a file share their requests in order.
     sequence: { concurrent: false },
     retry: 0,
-    // The work is waiting on the network and on rate-limit windows, not CPU: run many files at once.
     pool: 'threads',
     // Every file imports the same model and toolkit: sharing them across the files of a worker
     // (instead of re-evaluating the model and recompiling its schemas per file) makes a large
     // description's run several times faster (Box: 296 files). The files keep no state of their own.
     isolate: false,
-    maxWorkers: 8,
+    // One worker receives every file at once and collects them all before running any, so it
+    // overlaps the operations' paced requests itself (prefetch.ts) with one copy of the model and
+    // its validators (eight workers held eight: GitHub's description peaked at 2.2 GiB).
+    maxWorkers: 1,
   },
 });
