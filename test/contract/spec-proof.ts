@@ -26,11 +26,8 @@ export async function provenOnOwnMock(
 ): Promise<CliRun & { reportDir: string }> {
   const before = await treeHash();
   const reports = reportDir(name);
-  // Two suite workers: a third-party description's run is paced at 5 requests per second per
-  // operation (the toolkit's default limit), so its files mostly wait; two halve that wait.
-  const run = await runCli('contract', ['--spec', spec, '--report-dir', reports, ...extra], name, {
-    VITEST_MAX_WORKERS: '2',
-  });
+  // The harness's one suite worker, which overlaps the operations' paced requests itself.
+  const run = await runCli('contract', ['--spec', spec, '--report-dir', reports, ...extra], name);
   const tail = run.stdout.slice(-4000) + run.stderr.slice(-2000);
   expect(failedOf(run), tail).toEqual([]);
   expect(run.result?.errors, tail).toEqual([]);
