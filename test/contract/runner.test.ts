@@ -134,4 +134,38 @@ describe('against a deployment', () => {
       await proxy.close();
     }
   }, 60_000);
+
+  it("overlaps operations in one worker: another operation's requests go out while one is paced", async () => {
+    const seen: Record<string, number[]> = { ip: [], rank: [] };
+    const proxy = await startProxy(url, [
+      { path: '/v2/location/ip', onArrival: () => seen.ip!.push(performance.now()) },
+      {
+        path: '/ai/admission/major-line-rank',
+        onArrival: () => seen.rank!.push(performance.now()),
+      },
+    ]);
+    try {
+      const run = await runCli(
+        'contract',
+        [
+          '--base-url',
+          proxy.url,
+          '--only',
+          'getIpLocation,rankAdmissionMajorLines',
+          '--allow-writes',
+        ],
+        'overlap',
+      );
+      expect(failedOf(run)).toEqual([]);
+      const [ip, rank] = [seen.ip!, seen.rank!];
+      // Both are paced at 5 per second and send more than that: one at a time, their arrivals
+      // would not interleave.
+      expect(ip.length).toBeGreaterThan(5);
+      expect(rank.length).toBeGreaterThan(5);
+      expect(Math.min(...rank)).toBeLessThan(Math.max(...ip));
+      expect(Math.min(...ip)).toBeLessThan(Math.max(...rank));
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
 });
