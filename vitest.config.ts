@@ -19,9 +19,8 @@ export default defineConfig({
     testTimeout: 300_000,
     hookTimeout: 300_000,
     pool: 'forks',
-    // Most files wait on servers, child processes and rate-limit windows, not on the CPU (a
-    // contract run against a mock is paced at its operations' limits: Box's proof uses a fifth of
-    // a core): four at once on a 2-core machine (vitest's default there is one).
+    // Many files wait on servers and child processes (tsc, npm, contract runs), so four at once on
+    // a 2-core machine (vitest's default there is one) keep both cores busy.
     maxWorkers: 4,
     // The slowest files start first (see the file).
     sequence: { sequencer: LongestFirst },
