@@ -188,7 +188,14 @@ export async function serveScheduler(
  * a quarter of fetch's cost per call, which counts when fuzzing sends thousands of requests).
  */
 export class RemoteScheduler implements Scheduler {
-  private agent = new Agent({ keepAlive: true, maxSockets: 8 });
+  /**
+   * An acquire is held open until its slot is granted, so it needs a socket of its own while it
+   * waits; releases and retry questions have their own sockets, never queued behind waiting
+   * acquires (sharing eight sockets, eight waiting acquires held back the releases that would
+   * have granted them: slots freed only by their 120 s lease).
+   */
+  private grants = new Agent({ keepAlive: true });
+  private calls = new Agent({ keepAlive: true });
   private target: URL;
 
   constructor(url: string) {
@@ -197,6 +204,7 @@ export class RemoteScheduler implements Scheduler {
 
   private post(path: string, body: unknown): Promise<string> {
     const text = JSON.stringify(body);
+    const agent = path === '/acquire' ? this.grants : this.calls;
     return new Promise((resolve, reject) => {
       const req = request(
         {
@@ -204,7 +212,7 @@ export class RemoteScheduler implements Scheduler {
           port: this.target.port,
           path,
           method: 'POST',
-          agent: this.agent,
+          agent,
           headers: { 'content-length': Buffer.byteLength(text) },
         },
         (res) => {

@@ -49,12 +49,9 @@ export async function runCli(
   for (const [k, v] of Object.entries(process.env))
     if (v !== undefined && !k.startsWith('VITEST') && k !== 'NODE_OPTIONS' && k !== 'TEST')
       childEnv[k] = v;
-  // The suite's own vitest on one worker thread, not its config's eight: against the embedded
-  // mock the run is CPU-bound, and each thread loads the toolkit and compiles the description's
-  // validators afresh (Box: 30% of the CPU saved with two; small descriptions a further 10-30%
-  // with one). A test that proves files running at once passes VITEST_MAX_WORKERS itself.
-  const workers = { VITEST_MAX_WORKERS: '1' };
-  Object.assign(childEnv, { DATAAPI_APPKEY: KEY, FORCE_COLOR: '0', NO_COLOR: '1' }, workers, env);
+  // No VITEST_* of the test run's own: the suite runs on its config's one worker, as for a user
+  // (a test that proves files on several workers passes VITEST_MAX_WORKERS itself).
+  Object.assign(childEnv, { DATAAPI_APPKEY: KEY, FORCE_COLOR: '0', NO_COLOR: '1' }, env);
   const child = spawn(
     process.execPath,
     ['bin/dataapi.js', command, ...args, '--results', results],

@@ -10,7 +10,7 @@ import { loadSpec } from '../../generator/load.ts';
 import { normalise } from '../../generator/normalise/index.ts';
 import { invalidValues, negativeCases } from '../../contract-tests/negatives.ts';
 import { serialise, validRequests } from '../../contract-tests/requests.ts';
-import { LocalScheduler } from '../../contract-tests/scheduler.ts';
+import { LocalScheduler, RemoteScheduler, serveScheduler } from '../../contract-tests/scheduler.ts';
 import { FakeClock } from '../shared/fake-clock.ts';
 
 const labels = (id: string) => negativeCases(model, findOperation(model, id)).map((c) => c.label);
@@ -149,6 +149,38 @@ describe('scheduling', () => {
     expect(times[2]! - times[0]!).toBeGreaterThanOrEqual(200);
     expect(times[3]! - times[1]!).toBeGreaterThanOrEqual(200);
   });
+
+  it('sends a release at once over loopback while many acquires wait for their slots', async () => {
+    const clock = new FakeClock();
+    const local = new LocalScheduler(undefined, 0, undefined, clock);
+    const served = await serveScheduler(local);
+    try {
+      const remote = new RemoteScheduler(served.url);
+      const limit = {
+        limit: 1,
+        per: 'second' as const,
+        windowMs: 100,
+        source: 'operation' as const,
+      };
+      const first = await remote.acquire('op', [limit]);
+      // More waiting acquires than the eight sockets the workers' side once shared with releases.
+      const waiting = Array.from({ length: 12 }, () => remote.acquire('op', [limit]));
+      // Those still waiting fail when the server closes at the end.
+      for (const w of waiting) w.catch(() => undefined);
+      const released = new Promise<void>((resolve) => {
+        const release = local.release.bind(local);
+        local.release = (key, token, outcome) => (release(key, token, outcome), resolve());
+      });
+      if (first.ok) void remote.release('op', first.token);
+      // Reaches the scheduler while the acquires wait (before: only after their 120 s lease).
+      await released;
+      await clock.advance(100);
+      const next = await Promise.race(waiting);
+      expect(next.ok).toBe(true);
+    } finally {
+      await served.close();
+    }
+  }, 60_000); // a safety net against the hang this test is about, not a performance limit
 
   it('holds a slot while its request is in flight and frees it one window after the answer', async () => {
     const clock = new FakeClock();

@@ -27,9 +27,6 @@ function dataapi(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Ran> {
     {
       NODE_OPTIONS: '',
       DATAAPI_APPKEY: '',
-      // contract's own vitest on one worker, not eight: each loads the toolkit afresh (a second
-      // one costs more CPU than its share of museum's few operations saves).
-      VITEST_MAX_WORKERS: '1',
       ...env,
     },
   );
