@@ -8,7 +8,6 @@ import { toFileStem } from 'dataapi/model';
 import type { Collector } from './collector.ts';
 import type { ContractConfig } from './config.ts';
 import { modelFromJson } from './model-plugin.ts';
-import { operationOrder } from './run-order.ts';
 import { vitestReporters, VITEST_FILES } from './reports/index.ts';
 
 /** What of a run the suite needs. */
@@ -35,7 +34,11 @@ export async function runSuite(
   stems: ReadonlyMap<string, string>,
 ): Promise<void> {
   const { o, root, only, reportDir, out } = run;
-  const { startVitest } = await import('vitest/node');
+  // vitest/node (and the sequencer built on it) only when a suite runs: a heavy module graph.
+  const [{ startVitest }, { operationOrder }] = await Promise.all([
+    import('vitest/node'),
+    import('./run-order.ts'),
+  ]);
   const filters = (only ?? []).map((id) => `/${toFileStem(id, 'operation')}.test.ts`);
   await keepingExitCode(async () => {
     const vitest = await startVitest(
