@@ -38,7 +38,7 @@ route and Prism, and writes the medians, ratios and targets to BENCHMARKS.md. No
   --out FILE    report file                                   default BENCHMARKS.md
 
 Progress goes to stderr: each section as it starts (with the run time so far and the load
-average) and how long it took. The defaults aim at a whole run of about 25 minutes on an idle
+average) and how long it took. The defaults aim at a whole run of about 20 minutes on an idle
 2-core machine (an estimate; the report's header gives the actual time and the load).
 
 Exit codes: 0 every benchmark ran (a missed target is a finding, not an error), 1 a benchmark
@@ -90,7 +90,7 @@ function readFlags(argv: string[]): BenchFlags {
   );
   return {
     quick,
-    // 3 runs: a whole run of about 25 minutes on an idle 2-core machine (see the usage).
+    // 3 runs: a whole run of about 20 minutes on an idle 2-core machine (see the usage).
     runs: count('runs', values.runs, quick ? 1 : 3, 1),
     warmup: count('warmup', values.warmup, quick ? 0 : 1, 0),
     only,
