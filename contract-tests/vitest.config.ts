@@ -10,7 +10,7 @@ export default defineConfig({
     // One file per operation; requests are paced by the scheduler, not by vitest's timeouts.
     testTimeout: 15 * 60_000,
     hookTimeout: 60_000,
-    // Files already run in parallel workers; tests within a file share their requests in order.
+    // Tests within a file share their operation's requests, in order.
     sequence: { concurrent: false },
     retry: 0,
     pool: 'threads',
@@ -18,9 +18,9 @@ export default defineConfig({
     // (instead of re-evaluating the model and recompiling its schemas per file) makes a large
     // description's run several times faster (Box: 296 files). The files keep no state of their own.
     isolate: false,
-    // One worker receives every file at once and collects them all before running any, so it
-    // overlaps the operations' paced requests itself (prefetch.ts) with one copy of the model and
-    // its validators (eight workers held eight: GitHub's description peaked at 2.2 GiB).
+    // One worker receives every file at once; told their order by the runner's sequencer
+    // (run-order.ts), it overlaps the operations' paced requests itself (prefetch.ts), with one
+    // copy of the model and its validators (eight workers held eight: GitHub's peaked at 2.2 GiB).
     maxWorkers: 1,
   },
 });
