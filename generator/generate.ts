@@ -51,6 +51,13 @@ export interface GenerateOptions {
    * many descriptions one after another: seconds of CPU per run saved). The output is the same.
    */
   typescriptWorker?: boolean;
+  /**
+   * Only what a contract run reads (model.ts, model.json, mock/ and contract-tests/), as the
+   * templates render it: no types.ts, no prettier, no compiler. The `--spec` suite cache
+   * (scripts/spec-suite.ts): vitest runs it untyped and nobody reads it, and on GitHub's
+   * description the rest is about a minute of CPU. Implies those kinds and `typecheck: false`.
+   */
+  suiteOnly?: boolean;
 }
 
 export interface GenerateResult {
@@ -118,16 +125,21 @@ async function run(options: GenerateOptions): Promise<GenerateResult> {
   }
 }
 
+/** The kinds a contract run reads (GenerateOptions.suiteOnly). */
+const SUITE_KINDS = ['mock', 'contract-tests'];
+
 function jobOf(options: GenerateOptions): Job {
   const specLabel =
     path.relative(process.cwd(), path.resolve(options.spec)).split(path.sep).join('/') ||
     options.spec;
+  const kinds = options.suiteOnly ? SUITE_KINDS : options.kinds;
   return {
     options,
     projectRoot: PROJECT_ROOT,
     templatesDir: options.templatesDir ?? path.join(PROJECT_ROOT, 'templates'),
     specLabel,
-    ...(options.kinds ? { kinds: options.kinds } : {}),
+    ...(kinds ? { kinds } : {}),
+    ...(options.suiteOnly ? { suiteOnly: true } : {}),
   };
 }
 
@@ -135,8 +147,8 @@ interface Rendered {
   operations: number;
   /** The templates' output and model.json (already in prettier's layout). */
   files: RenderedFile[];
-  /** types.ts, rendered by openapi-typescript in the worker meanwhile. */
-  types: Promise<RenderedFile>;
+  /** types.ts, rendered by openapi-typescript in the worker meanwhile (none for a suite). */
+  types: Promise<RenderedFile> | undefined;
   /** Every template kind there is (`--kinds` keeps the others' files). */
   kinds: Set<string>;
 }
@@ -149,10 +161,10 @@ async function render(
   speed: Speedups,
 ): Promise<Rendered> {
   const header = `// ${doNotEditHeader(job.specLabel)}\n/* eslint-disable */\n`;
-  const types = speed.typescript
-    .render(spec)
-    .then((text) => ({ path: 'types.ts', content: header + text }));
-  types.catch(() => undefined); // awaited by format; an early failure must not be unhandled
+  const types = job.suiteOnly
+    ? undefined
+    : speed.typescript.render(spec).then((text) => ({ path: 'types.ts', content: header + text }));
+  types?.catch(() => undefined); // awaited by format; an early failure must not be unhandled
   const [engine, { renderAll }, { printJson }, prettier] = await Promise.all([
     import('./emit/engine.ts'),
     import('./emit/render.ts'),
@@ -185,6 +197,8 @@ async function format(
   cache: FormatCache,
   speed: Speedups,
 ): Promise<{ files: RenderedFile[]; formatted: number; typechecked: Typechecked }> {
+  const pendingTypes = rendered.types;
+  if (!pendingTypes) return asRendered(rendered.files, cache);
   const [prettier, { formatFiles }] = await Promise.all([
     import('prettier'),
     import('./emit/format.ts'),
@@ -200,7 +214,7 @@ async function format(
   checked.catch(() => undefined);
   // types.ts's syntax check is asked for before the tree's type-check: the worker answers in
   // order, and this thread waits for it (finishTypes) before it formats.
-  const typesChecked = rendered.types.then((types) => speed.typescript.check([types], typecheck));
+  const typesChecked = pendingTypes.then((types) => speed.typescript.check([types], typecheck));
   typesChecked.catch(() => undefined);
   // The whole tree's type-check runs in the worker as soon as types.ts is there, while this
   // thread formats: on the unformatted text (the same types; a failed run writes nothing).
@@ -209,7 +223,7 @@ async function format(
   const where = { outDir: job.options.out, projectRoot: job.projectRoot };
   const tree: Promise<{ errors?: string; how: Typechecked }> = typecheck
     ? typesChecked.then(async () => {
-        const files = [...rendered.files, await rendered.types];
+        const files = [...rendered.files, await pendingTypes];
         const cache = await import('./speed/typecheck-cache.ts');
         const key = await cache.typecheckKey(files, where);
         if (await cache.checkedBefore(key, job.projectRoot, where.outDir)) return { how: 'cached' };
@@ -225,7 +239,7 @@ async function format(
       throw err;
     });
   const finishTypes = async () => {
-    const types = await rendered.types;
+    const types = await pendingTypes;
     await throwParseErrors([checked, typesChecked]);
     // Its last job is done: its heap (compiler, openapi-typescript) goes.
     if (!typecheck) speed.typescript.close();
@@ -241,6 +255,15 @@ async function format(
     formatted: templates.formatted + typesFormatted.formatted,
     typechecked: how,
   };
+}
+
+/** A suite's files as the templates rendered them, each recorded in the manifest as written. */
+function asRendered(
+  files: RenderedFile[],
+  cache: FormatCache,
+): { files: RenderedFile[]; formatted: number; typechecked: Typechecked } {
+  for (const file of files) cache.record(file, file.content);
+  return { files: [...files].sort(byPath), formatted: 0, typechecked: 'off' };
 }
 
 /**

@@ -48,8 +48,9 @@ async function prepare(file: string, spec: string, dir: string): Promise<SuiteFo
   let result;
   try {
     // The suite's own cache: vitest runs it without type-checking and the commands read
-    // model.json, so the type-check of `dataapi generate` would only cost time here.
-    result = await generate({ spec: file, out: generatedDir, typecheck: false });
+    // model.json, so types.ts, the client, the server, prettier and the type-check of
+    // `dataapi generate` would only cost time here.
+    result = await generate({ spec: file, out: generatedDir, suiteOnly: true });
   } catch (err) {
     if (err instanceof SpecError) throw new SpecInputError(`${err.message}\nNothing was written.`);
     throw err;

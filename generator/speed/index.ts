@@ -65,19 +65,27 @@ export interface Speedups {
   close(): void;
 }
 
+const notStarted = () => Promise.reject(new Error('no TypeScript worker in this run'));
+const noTypeScript: TypeScriptWorker = {
+  render: notStarted,
+  check: notStarted,
+  typecheck: notStarted,
+  close: () => undefined,
+};
+
 /**
  * Starts the worker at once: it loads its libraries (and renders a one-file JSON description's
  * types) while the main thread loads the spec.
  */
 export async function startSpeedups(
-  run: { spec: string; out: string; typescriptWorker?: boolean },
+  run: { spec: string; out: string; typescriptWorker?: boolean; suiteOnly?: boolean },
   ctx: StampContext,
 ): Promise<Speedups> {
   const { out } = run;
-  const typescript = (await import('./worker.ts')).startTypeScriptWorker(
-    run.spec,
-    run.typescriptWorker !== false,
-  );
+  // A suite (GenerateOptions.suiteOnly) asks nothing of TypeScript: no worker is started.
+  const typescript = run.suiteOnly
+    ? noTypeScript
+    : (await import('./worker.ts')).startTypeScriptWorker(run.spec, run.typescriptWorker !== false);
   let cache: ManifestCache | undefined;
   return {
     typescript,

@@ -39,12 +39,15 @@ export interface StampContext {
   templatesDir: string;
   specLabel: string;
   kinds?: string[];
+  /** A contract suite's files only, unformatted (GenerateOptions.suiteOnly). */
+  suiteOnly?: boolean;
 }
 
 /** The key of a run over these spec files; undefined when one of them cannot be read. */
 export async function stampKey(inputs: string[], ctx: StampContext): Promise<string | undefined> {
   const hash = createHash('sha256');
   hash.update(`dataapi-generate-1\0${ctx.specLabel}\0${(ctx.kinds ?? ['*']).join(',')}\0`);
+  if (ctx.suiteOnly) hash.update('suite-only\0');
   const sources = (f: string) => /\.(ts|mts|mjs|js)$/.test(f);
   // The sources in this repository, the compiled files of an installed toolkit (its dist/).
   const toolkit = [];

@@ -3,10 +3,11 @@
  * on one machine start several runs on the same file at once, and each must find a whole suite
  * (one generation at a time, the others reuse it).
  */
-import { cp, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { generate } from '../../generator/generate.ts';
 import { suiteDir, suiteFor, type SuiteFolder } from '../../scripts/spec-suite.ts';
 import { ROOT } from './harness.ts';
 
@@ -45,5 +46,24 @@ describe('the --spec cache folder', () => {
     expect(again.regenerated).toBe(false);
     expect((await stat(pkg)).mtimeMs).toBe(before);
     expect(JSON.parse(await readFile(pkg, 'utf8'))).toEqual({ private: true, type: 'module' });
+  }, 120_000);
+
+  it('holds only what a contract run reads, and a whole generate there is not taken as done', async () => {
+    // No types.ts, client or server, nothing formatted and no compiler: on GitHub's description
+    // that is about a minute of CPU the first run on a description no longer spends.
+    const dir = path.join(suiteDir(spec), 'generated');
+    expect((await readdir(dir)).sort()).toEqual([
+      '.dataapi-manifest.json',
+      'contract-tests',
+      'mock',
+      'model.json',
+      'model.ts',
+    ]);
+    // The up-to-date stamp tells the suite's run from a whole one into the same folder.
+    const whole = await generate({ spec, out: dir, typecheck: false });
+    expect(whole.upToDate).toBe(false);
+    expect(whole.files.map((f) => f.path)).toContain('types.ts');
+    expect((await suiteFor(spec)).regenerated).toBe(true);
+    expect(await readdir(dir)).not.toContain('types.ts');
   }, 120_000);
 });
