@@ -13,6 +13,7 @@ import type { CheckResult, ContractRunResult } from '../../contract-tests/result
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const KEY = 'contract-secret-key-5b9e';
+const SAFETY_TIMEOUT = ['--timeout', '300000'];
 
 const reportDirs: string[] = [];
 // Registered while the test file that imports this module is collected: its own folders only.
@@ -52,9 +53,13 @@ export async function runCli(
   // No VITEST_* of the test run's own: the suite runs on its config's one worker, as for a user
   // (a test that proves files on several workers passes VITEST_MAX_WORKERS itself).
   Object.assign(childEnv, { DATAAPI_APPKEY: KEY, FORCE_COLOR: '0', NO_COLOR: '1' }, env);
+  // The toolkit's default per-request timeout (10 s) is a limit a busy 2-core machine can reach
+  // (a large description's first answer compiles its validators): a run that does not test
+  // timeouts itself gets a safety net instead.
+  const timeout = command === 'contract' && !args.includes('--timeout') ? SAFETY_TIMEOUT : [];
   const child = spawn(
     process.execPath,
-    ['bin/dataapi.js', command, ...args, '--results', results],
+    ['bin/dataapi.js', command, ...args, ...timeout, '--results', results],
     {
       cwd: ROOT,
       env: childEnv,

@@ -359,9 +359,10 @@ function group(title: string, cases: Case[], extraArgs: string[]) {
       // The proxy goes once its run has ended.
       return runCli(
         'contract',
-        // No --timeout: the hung route never answers, so the default timeout fires whatever the
-        // machine's speed, and no other operation's answer is held to a short limit.
-        ['--base-url', proxy.url, '--only', only, ...extraArgs],
+        // The toolkit's default timeout (the harness gives other runs a longer one): the hung
+        // route never answers, so it fires whatever the machine's speed, and no other
+        // operation's answer is held to a short limit.
+        ['--base-url', proxy.url, '--only', only, '--timeout', '10000', ...extraArgs],
         title.replace(/\W+/g, '-'),
       ).finally(() => proxy.close());
     })();
