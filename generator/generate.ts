@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { PROJECT_ROOT } from './root.ts';
-import type { ServiceModel } from '../model/types.ts';
+import type { ServiceModel } from '../model/service-model.ts';
 import type { LoadedSpec } from './load-text.ts';
 import type { FormatCache } from './emit/format.ts';
 import { doNotEditHeader } from './emit/header.ts';

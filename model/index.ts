@@ -3,6 +3,7 @@
  * above asks of them. Generator, runtime and contract tests import this; it imports none of them.
  */
 export * from './types.ts';
+export * from './service-model.ts';
 export * from './identifiers.ts';
 export * from './keywords.ts';
 export * from './object.ts';

@@ -4,7 +4,8 @@
  * field date, `@<unix seconds>`), `Sunset` (RFC 8594: an HTTP-date) when a sunset day is set, and
  * `Link: <path>; rel="successor-version"` (RFC 5829) to the successor.
  */
-import type { Operation, ServiceModel } from './types.ts';
+import type { Operation } from './types.ts';
+import type { ServiceModel } from './service-model.ts';
 
 /** A real calendar day written `YYYY-MM-DD` (2026-02-30 is not one). */
 export function isCalendarDay(text: string): boolean {

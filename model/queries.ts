@@ -7,8 +7,8 @@ import type {
   ParameterLocation,
   Parameters,
   Response,
-  ServiceModel,
 } from './types.ts';
+import type { ServiceModel } from './service-model.ts';
 
 /** The parameter locations in the model's order. */
 export const PARAMETER_LOCATIONS: readonly ParameterLocation[] = [
@@ -37,7 +37,10 @@ export function findOperation(model: ServiceModel, id: string): Operation {
   return op;
 }
 
-export function codeGroupOf(model: ServiceModel, op: Operation): BusinessCodeGroup | undefined {
+export function codeGroupOf(
+  model: Pick<ServiceModel, 'businessCodeGroups'>,
+  op: Operation,
+): BusinessCodeGroup | undefined {
   return op.businessCodes === undefined
     ? undefined
     : model.businessCodeGroups.find((g) => g.name === op.businessCodes);
@@ -45,7 +48,7 @@ export function codeGroupOf(model: ServiceModel, op: Operation): BusinessCodeGro
 
 /** The canonical outcome of a business code in the operation's group ('ok' when it is the success code). */
 export function outcomeOf(
-  model: ServiceModel,
+  model: Pick<ServiceModel, 'businessCodeGroups'>,
   op: Operation,
   code: number | undefined,
 ): { outcome?: Outcome; meaning?: string } {

@@ -1,6 +1,7 @@
 /** Resolving the model's `$ref`s (`urn:dataapi:spec#/$defs/...`) for code that walks schemas. */
 import { splitPointer } from './pointer.ts';
-import type { JsonSchema, ServiceModel } from './types.ts';
+import type { JsonSchema } from './types.ts';
+import type { ServiceModel } from './service-model.ts';
 
 /** What resolving needs of a model: its schema root (a whole ServiceModel will do). */
 export type SchemaRoot = Pick<ServiceModel, 'schemaRoot'>;

@@ -11,8 +11,6 @@
  * absolute reference into `ServiceModel.schemaRoot` (`urn:dataapi:spec#/...`), so one Ajv instance
  * that has added `schemaRoot` can compile any schema of the model on its own.
  */
-import type { FindingCode, ModelFindingCode } from './diagnostics.ts';
-
 /** A JSON Schema 2020-12 (object or boolean form). */
 export type JsonSchema = { [key: string]: unknown } | boolean;
 
@@ -359,50 +357,13 @@ export interface Category {
   operations: string[];
 }
 
-export interface ServiceModel {
-  title: string;
-  version: string;
-  description?: string;
-  /** OpenAPI version of the input document. */
-  openapi: string;
-  servers: {
-    url: string;
-    variables: Record<string, { default: string; enum?: string[]; description?: string }>;
-  }[];
-  categories: Category[];
-  /** Sorted by path, then method: generation order is stable. */
+/**
+ * What the client's runtime reads of a model: a whole ServiceModel, or the packed client's slice
+ * of one. Declared apart from ServiceModel (model/service-model.ts), whose findings are typed by
+ * the diagnostics catalogue: the packed client ships this module's declarations, not the catalogue.
+ */
+export interface ClientModel {
   operations: Operation[];
   businessCodeGroups: BusinessCodeGroup[];
-  defaultRateLimit: RateLimit;
-  /**
-   * A JSON Schema with `$id` = SCHEMA_ROOT_ID whose `$defs` hold every `$ref` target (normalised to
-   * 2020-12; component schemas keep their names). Add it to Ajv once; then compile any schema of
-   * the model on its own.
-   */
   schemaRoot: { [key: string]: unknown };
-  /**
-   * Webhooks (3.1 `webhooks`): requests the API sends to its subscribers. Shaped like operations
-   * (`path` and `pathKey` are the webhook's name, `pointer` is under `/webhooks`); they are typed
-   * (openapi-typescript's `webhooks`) but never routed, served or called.
-   */
-  webhooks: Operation[];
-  /**
-   * What the description gets wrong or leaves unclear, found while normalising: each is repaired
-   * or ignored (never fatal) and located. Sorted by pointer.
-   */
-  findings: Finding<ModelFindingCode>[];
-}
-
-/** A problem of the description the toolkit repaired, ignored or cannot serve: never fatal. */
-export interface Finding<Code extends FindingCode = FindingCode> {
-  /** Stable code of the diagnostics catalogue, e.g. `path-key-fragment`, `schema-empty-enum`. */
-  code: Code;
-  message: string;
-  /** The description's file (as given to the loader). */
-  file: string;
-  /** JSON pointer of the place in the bundled document. */
-  pointer: string;
-  line?: number;
-  /** The id of the operation it concerns, when it concerns one. */
-  operation?: string;
 }

@@ -8,7 +8,8 @@ import addFormatsModule from 'ajv-formats';
 import { unescapeToken } from './pointer.ts';
 import { excerpt } from './text.ts';
 import { resolveRef } from './schema.ts';
-import type { JsonSchema, ServiceModel } from './types.ts';
+import type { JsonSchema } from './types.ts';
+import type { ServiceModel } from './service-model.ts';
 
 export type { ErrorObject, ValidateFunction };
 

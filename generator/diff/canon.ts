@@ -4,7 +4,8 @@
  * 3.1 type arrays, `const` vs a one-value `enum`, `oneOf` vs `anyOf` with `null`, annotations,
  * key and enum order), and where each named schema is written in the description.
  */
-import { SCHEMA_ROOT_ID, type ServiceModel } from '../../model/types.ts';
+import { SCHEMA_ROOT_ID } from '../../model/types.ts';
+import type { ServiceModel } from '../../model/service-model.ts';
 import { isObject as isObj, type Obj } from '../../model/object.ts';
 import { escapeToken } from '../../model/pointer.ts';
 import {

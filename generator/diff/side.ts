@@ -1,6 +1,7 @@
 /** One side of a comparison: the loaded description, its model, and where things are in it. */
 import type { LoadedSpec } from '../load.ts';
-import type { Operation, Parameter, ServiceModel } from '../../model/types.ts';
+import type { Operation, Parameter } from '../../model/types.ts';
+import type { ServiceModel } from '../../model/service-model.ts';
 import { isObject as isObj, type Obj } from '../../model/object.ts';
 import { escapeToken, joinPointer, unescapeToken } from '../../model/pointer.ts';
 import { followRefs, getAt } from '../../model/refs.ts';

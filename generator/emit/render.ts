@@ -7,7 +7,7 @@
  * Template context: `{ model, header }` plus `op` (per operation) or `category` (per category).
  */
 import path from 'node:path';
-import type { ServiceModel } from '../../model/types.ts';
+import type { ServiceModel } from '../../model/service-model.ts';
 import { toFileStem } from '../../model/identifiers.ts';
 import type { TemplateSet } from './engine.ts';
 import { doNotEditHeader } from './header.ts';

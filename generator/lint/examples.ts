@@ -3,7 +3,8 @@
  * (bodies, success responses, parameters) validates against its schema with the same Ajv the
  * runtime uses (JSON Schema 2020-12 over the model), so the mock never serves an invalid body.
  */
-import type { JsonSchema, NamedExample, Operation, ServiceModel } from '../../model/types.ts';
+import type { JsonSchema, NamedExample, Operation } from '../../model/types.ts';
+import type { ServiceModel } from '../../model/service-model.ts';
 import { isObject, type Obj } from '../../model/object.ts';
 import { escapeToken } from '../../model/pointer.ts';
 import { allParameters } from '../../model/queries.ts';

@@ -3,7 +3,7 @@
  * values (they reach lint as problems, filed here under their own rule ids); what only lint can
  * say is that a sunset has come while the operation is still described (still served).
  */
-import type { ServiceModel } from '../../model/types.ts';
+import type { ServiceModel } from '../../model/service-model.ts';
 import type { Finding, RuleId } from './types.ts';
 
 type Add = (f: Omit<Finding, 'line' | 'column'>) => void;

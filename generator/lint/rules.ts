@@ -4,7 +4,8 @@
  * They read the IR (what the generator will do) and the bundled document (what the author wrote:
  * an inferred envelope is fine for the generator, but the catalogue wants it declared).
  */
-import type { Operation, ServiceModel } from '../../model/types.ts';
+import type { Operation } from '../../model/types.ts';
+import type { ServiceModel } from '../../model/service-model.ts';
 import { METHODS } from '../normalise/index.ts';
 import { isObject, type Obj } from '../../model/object.ts';
 import { escapeToken, joinPointer } from '../../model/pointer.ts';

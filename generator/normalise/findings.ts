@@ -5,7 +5,7 @@
  * to crash.
  */
 import type { ModelFindingCode } from '../../model/diagnostics.ts';
-import type { Finding } from '../../model/types.ts';
+import type { Finding } from '../../model/service-model.ts';
 import type { LoadedSpec } from '../load.ts';
 
 export class Findings {

@@ -5,13 +5,8 @@
  * finding (ServiceModel.findings), repaired or ignored, never fatal.
  */
 import type { LoadedSpec, SpecProblem } from '../load.ts';
-import type {
-  AsyncLink,
-  Category,
-  HttpMethod,
-  Operation,
-  ServiceModel,
-} from '../../model/types.ts';
+import type { AsyncLink, Category, HttpMethod, Operation } from '../../model/types.ts';
+import type { ServiceModel } from '../../model/service-model.ts';
 import { readCodeGroups } from './codes.ts';
 import { Findings } from './findings.ts';
 import { NameAllocator, toFileStem, toIdentifier } from '../../model/identifiers.ts';

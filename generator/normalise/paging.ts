@@ -3,7 +3,8 @@
  * (`Operation.paging`), so the mock and the contract probes read one answer instead of guessing.
  */
 import { deref, propertiesOf } from '../../model/schema.ts';
-import type { JsonSchema, Operation, Paging, ServiceModel } from '../../model/types.ts';
+import type { JsonSchema, Operation, Paging } from '../../model/types.ts';
+import type { ServiceModel } from '../../model/service-model.ts';
 
 const PAGE_SIZE = /^(page_?size|per_?page|limit|size|page_?limit)$/i;
 

@@ -11,8 +11,8 @@ import type {
   Parameter,
   ParameterLocation,
   Response,
-  ServiceModel,
 } from '../../model/types.ts';
+import type { ServiceModel } from '../../model/service-model.ts';
 
 export interface PackedConstant {
   /** Identifier of the constant. */

@@ -4,7 +4,8 @@
  * errors it declares (HTTP responses and business codes) and its rate limit.
  */
 import { allParameters } from '../../model/queries.ts';
-import type { JsonSchema, Operation, ServiceModel } from '../../model/types.ts';
+import type { JsonSchema, Operation } from '../../model/types.ts';
+import type { ServiceModel } from '../../model/service-model.ts';
 
 export interface ReadmeParameter {
   name: string;

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PARAMETER_LOCATIONS } from '../../model/queries.ts';
-import type { ServiceModel } from '../../model/types.ts';
+import type { ServiceModel } from '../../model/service-model.ts';
 import { doNotEditHeader } from '../emit/header.ts';
 import type { PackPlan } from './client-model.ts';
 import { packageDir } from './package-dir.ts';

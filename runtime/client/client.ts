@@ -6,7 +6,7 @@
  * codes (result.ts) and the one error type (failures.ts). Generated code wraps it in one typed
  * method per operation.
  */
-import type { ServiceModel } from 'dataapi/model';
+import type { ClientModel } from '../../model/types.ts';
 import type { CallOptions, ClientOptions, ClientResult, RequestInput } from './options.ts';
 import { openStream, readResult } from './result.ts';
 import { send } from './send.ts';
@@ -22,7 +22,7 @@ export type {
 } from './options.ts';
 
 export interface RuntimeClient {
-  readonly model: ServiceModel;
+  readonly model: ClientModel;
   call(id: string, input?: RequestInput, options?: CallOptions): Promise<ClientResult>;
   stream(id: string, input?: RequestInput, options?: CallOptions): Promise<SseStream>;
   /** Internal: a call to a path below the base URL in the operation's name (polling URLs). */
@@ -34,7 +34,7 @@ export interface RuntimeClient {
   ): Promise<ClientResult>;
 }
 
-export function createRuntimeClient(model: ServiceModel, options: ClientOptions): RuntimeClient {
+export function createRuntimeClient(model: ClientModel, options: ClientOptions): RuntimeClient {
   const session = createSession(model, options);
   return {
     model,

@@ -5,7 +5,7 @@
  * default handler is one `process.emitWarning` per operation and process (console.warn where there
  * is no `process`, in a browser).
  */
-import type { Operation } from 'dataapi/model';
+import type { Operation } from '../../model/types.ts';
 
 export interface DeprecationNotice {
   /** The operation's id (a preview variant reports its operation). */

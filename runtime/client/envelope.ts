@@ -3,7 +3,7 @@
  * operation uses. A body that lacks the operation's own spelling but carries the other one (the
  * seed's lower camel case samples also show a capitalised DataStatus) is read in that spelling.
  */
-import type { Envelope, Operation } from 'dataapi/model';
+import type { Envelope, Operation } from '../../model/types.ts';
 import { readEnvelope, type EnvelopeReading } from '../shared/envelope.ts';
 
 export interface ResponseStatus {

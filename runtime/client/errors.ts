@@ -3,7 +3,8 @@
  * network failures and unreadable responses. It never holds the key: every text that could carry
  * it (URL, server message, body excerpt, cause) is redacted before it is stored.
  */
-import { excerpt, type Outcome } from 'dataapi/model';
+import { excerpt } from 'dataapi/model';
+import type { Outcome } from '../../model/types.ts';
 import { redactorFor } from '../shared/redact.ts';
 
 /**

@@ -1,4 +1,9 @@
-/** The typed client's runtime: see client.ts (calls), methods.ts (what createClient returns). */
+/**
+ * The typed client's runtime: see client.ts (calls), methods.ts (what createClient returns).
+ * Its modules take the model's types from model/types.ts, not the `dataapi/model` barrel: their
+ * declarations ship in the packed client, and the barrel's would bring the whole model with them
+ * (test/pack/pack.test.ts checks which model declarations ship).
+ */
 export {
   createRuntimeClient,
   type CallOptions,

@@ -2,7 +2,7 @@
  * One function per operation, preview variant and asynchronous submit, keyed by id: the object
  * the generated `createClient` returns under its typed interface.
  */
-import type { ServiceModel } from 'dataapi/model';
+import type { ClientModel } from '../../model/types.ts';
 import {
   createRuntimeClient,
   type CallOptions,
@@ -21,7 +21,7 @@ export interface RuntimeMethods {
   $runtime: RuntimeClient;
 }
 
-export function createMethods(model: ServiceModel, options: ClientOptions): RuntimeMethods {
+export function createMethods(model: ClientModel, options: ClientOptions): RuntimeMethods {
   const rt = createRuntimeClient(model, options);
   const methods: RuntimeMethods = { submitAndWait: {}, $runtime: rt };
   for (const op of model.operations) {

@@ -3,7 +3,7 @@
  * one the contract runner uses). Request n + limit is sent no earlier than `windowMs` after
  * request n *completed* (its response headers arrived, or it failed).
  */
-import { WINDOW_MS, type RateLimit } from 'dataapi/model';
+import { WINDOW_MS, type RateLimit } from '../../model/types.ts';
 import { SlidingWindowPacer } from '../shared/pacing.ts';
 
 export { sleep } from '../shared/pacing.ts';

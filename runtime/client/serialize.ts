@@ -9,7 +9,8 @@ import {
   serializePrimitiveParam,
   type PathSerializer,
 } from 'openapi-fetch';
-import type { KeyTransport, Operation, Parameter, SchemaRoot } from 'dataapi/model';
+import type { SchemaRoot } from 'dataapi/model';
+import type { KeyTransport, Operation, Parameter } from '../../model/types.ts';
 import { encodeForm } from '../shared/form.ts';
 
 type Style = 'simple' | 'label' | 'matrix' | 'form' | 'spaceDelimited' | 'pipeDelimited';

@@ -4,7 +4,7 @@
  * error may show.
  */
 import createFetchClient from 'openapi-fetch';
-import type { Operation, ServiceModel } from 'dataapi/model';
+import type { ClientModel, Operation } from '../../model/types.ts';
 // Shared modules by file, not through runtime/shared's entry (which also carries validation):
 // the packed client must not depend on Ajv.
 import { basicHeader } from '../shared/credentials.ts';
@@ -23,7 +23,7 @@ export interface Target {
 }
 
 export interface Session {
-  readonly model: ServiceModel;
+  readonly model: ClientModel;
   readonly options: ClientOptions;
   readonly http: ReturnType<typeof createFetchClient<Record<string, never>>>;
   readonly fetch: FetchLike;
@@ -36,7 +36,7 @@ export interface Session {
   limiterFor(t: Target): WindowsLimiter | undefined;
 }
 
-function targetsOf(model: ServiceModel): Map<string, Target> {
+function targetsOf(model: ClientModel): Map<string, Target> {
   const targets = new Map<string, Target>();
   for (const op of model.operations) {
     targets.set(op.id, { id: op.id, op, path: op.path, preview: false });
@@ -54,7 +54,7 @@ function secretsOf(options: ClientOptions): (string | undefined)[] {
   ];
 }
 
-export function createSession(model: ServiceModel, options: ClientOptions): Session {
+export function createSession(model: ClientModel, options: ClientOptions): Session {
   const targets = targetsOf(model);
   const limiters = new Map<string, WindowsLimiter>();
   const pacing = options.rateLimit;

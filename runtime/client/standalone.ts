@@ -2,9 +2,9 @@
  * Tree-shakeable calls: one standalone function per operation, each carrying only the slice of
  * the model it needs (its operation, its async partner, its business code group). A bundle that
  * imports one function carries one operation; `createClient` carries them all. Both share the
- * runtime: a slice is a small ServiceModel handed to createRuntimeClient.
+ * runtime: a slice is a small ClientModel handed to createRuntimeClient.
  */
-import type { BusinessCodeGroup, Operation, ServiceModel } from 'dataapi/model';
+import type { BusinessCodeGroup, ClientModel, Operation } from '../../model/types.ts';
 import {
   createRuntimeClient,
   type CallOptions,
@@ -23,7 +23,7 @@ export interface Caller {
 }
 
 interface CallerState extends Caller {
-  readonly runtimes: WeakMap<ServiceModel, RuntimeClient>;
+  readonly runtimes: WeakMap<ClientModel, RuntimeClient>;
 }
 
 /** Creates the caller that standalone operation functions take as their first argument. */
@@ -36,28 +36,11 @@ export function createCaller(options: ClientOptions): Caller {
 export function modelSlice(
   operations: Operation[],
   businessCodeGroups: BusinessCodeGroup[],
-): ServiceModel {
-  return {
-    title: '',
-    version: '',
-    openapi: '',
-    servers: [],
-    categories: [],
-    operations,
-    webhooks: [],
-    findings: [],
-    businessCodeGroups,
-    defaultRateLimit: operations[0]?.rateLimit ?? {
-      limit: 5,
-      per: 'second',
-      windowMs: 1000,
-      source: 'default',
-    },
-    schemaRoot: {},
-  };
+): ClientModel {
+  return { operations, businessCodeGroups, schemaRoot: {} };
 }
 
-function runtimeOf(caller: Caller, slice: ServiceModel): RuntimeClient {
+function runtimeOf(caller: Caller, slice: ClientModel): RuntimeClient {
   const state = caller as CallerState;
   if (!(state.runtimes instanceof WeakMap))
     throw new TypeError('the first argument must be a caller from createCaller()');
@@ -69,14 +52,14 @@ function runtimeOf(caller: Caller, slice: ServiceModel): RuntimeClient {
 type Standalone = (caller: Caller, input?: RequestInput, options?: CallOptions) => Promise<unknown>;
 
 /** The standalone function of one operation (or preview variant) `id` of `slice`. */
-export function bindOperation(slice: ServiceModel, id: string, stream: boolean): Standalone {
+export function bindOperation(slice: ClientModel, id: string, stream: boolean): Standalone {
   return stream
     ? (caller, input, options) => runtimeOf(caller, slice).stream(id, input, options)
     : (caller, input, options) => runtimeOf(caller, slice).call(id, input, options);
 }
 
 /** Submit-then-poll of the asynchronous submit `id` of `slice` (which holds its partner too). */
-export function bindSubmitAndWait(slice: ServiceModel, id: string): Standalone {
+export function bindSubmitAndWait(slice: ClientModel, id: string): Standalone {
   return (caller, input, options) =>
     submitAndWait(
       runtimeOf(caller, slice),

@@ -3,7 +3,7 @@
  * status operation (or the polling URL, when it is under the base URL) with a growing interval
  * until the task reaches a final state or the deadline passes.
  */
-import type { Operation } from 'dataapi/model';
+import type { Operation } from '../../model/types.ts';
 import { DataApiError } from './errors.ts';
 import type { CallOptions, ClientResult, RequestInput, RuntimeClient } from './client.ts';
 import { sleep } from './rate-limit.ts';
