@@ -295,8 +295,8 @@ function decodersOf(
  * the parameters by their style.
  */
 export function installParamDecoding(app: FastifyInstance, model: ServiceModel): void {
-  // One hook per route context: a GET's automatic HEAD route shares its context (and would
-  // otherwise build the same decoders again; GitHub's start spent a tenth of its time here).
+  // One hook per route context: a context with more than one route (Fastify's automatic HEAD
+  // route did share its GET's; HEAD is now the GET's route itself, head.ts) builds its decoders once.
   const hooks = new WeakMap<RouteContext, PreValidation | undefined>();
   app.addHook('onRoute', (routeOptions) => {
     const ctx = contextOf(routeOptions);

@@ -54,8 +54,12 @@ type Check = (request: FastifyRequest) => Promise<{ w: RateLimit; ttlMs: number 
 function memoryCheck(app: FastifyInstance, bucket: string, windows: RateLimit[]): Check {
   // Made on the route's first request: each limiter has a store of its own, empty until then
   // either way, and a large description's start does not make thousands of them.
-  let limiters:
-    { w: RateLimit; check: ReturnType<FastifyInstance['createRateLimit']> }[] | undefined;
+  // A GET's route also answers HEAD (head.ts): each method counts apart, as when HEAD had a
+  // route of its own.
+  const limiters = new Map<
+    string,
+    { w: RateLimit; check: ReturnType<FastifyInstance['createRateLimit']> }[]
+  >();
   const made = () =>
     windows.map((w) => {
       const prefix = `${bucket}:${w.windowMs}:`;
@@ -67,9 +71,10 @@ function memoryCheck(app: FastifyInstance, bucket: string, windows: RateLimit[])
       return { w, check };
     });
   return async (request) => {
-    limiters ??= made();
+    let mine = limiters.get(request.method);
+    if (!mine) limiters.set(request.method, (mine = made()));
     // A request the shorter window refuses is not counted against the longer ones.
-    for (const { w, check } of limiters) {
+    for (const { w, check } of mine) {
       const result = await check(request);
       if (!result.isAllowed && result.isExceeded) return { w, ttlMs: result.ttl };
     }

@@ -36,7 +36,7 @@ const apps: FastifyInstance[] = [];
 afterAll(() => Promise.all(apps.map((a) => a.close())));
 
 /** Sends `n` requests one after another; resolves with the statuses and the last Retry-After. */
-async function run(byDefault: Window, own: Window, n: number) {
+async function run(byDefault: Window, own: Window, n: number, method = () => 'GET') {
   const app = Fastify();
   apps.push(app);
   await registerService(app, {
@@ -52,12 +52,13 @@ async function run(byDefault: Window, own: Window, n: number) {
   const statuses: number[] = [];
   let retryAfter: string | null = null;
   for (let i = 0; i < n; i++) {
-    const r = await fetch(`${url}/m?appkey=k`);
+    const m = method();
+    const r = await fetch(`${url}/m?appkey=k`, { method: m });
     statuses.push(r.status);
     const body = await r.text();
     if (r.status === 429) {
       retryAfter = r.headers.get('retry-after');
-      expect(body).toMatch(/Rate limit exceeded: \d+ per (second|minute)/);
+      if (m === 'GET') expect(body).toMatch(/Rate limit exceeded: \d+ per (second|minute)/);
     }
   }
   return { statuses, retryAfter };
@@ -83,5 +84,17 @@ describe('rate limits in memory', () => {
     expect(statuses).toEqual([200, 200, 429]);
     expect(Number(retryAfter)).toBeGreaterThan(50);
     expect(Number(retryAfter)).toBeLessThanOrEqual(60);
+  });
+
+  it('a GET and the HEAD its route answers count apart', async () => {
+    let i = 0;
+    const { statuses } = await run(
+      { limit: 100, per: 'second' },
+      { limit: 2, per: 'minute' },
+      6,
+      () => (i++ % 2 === 0 ? 'GET' : 'HEAD'),
+    );
+    // GET, HEAD, GET, HEAD: two of each allowed; the third of each refused.
+    expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
   });
 });

@@ -68,4 +68,19 @@ describe('405 and routing', () => {
     expect((await send('HEAD', '/files/a.txt')).status).toBe(204);
     expect(called).toEqual(['headFile']);
   });
+
+  it("answer HEAD on a GET's route as the GET, without a body", async () => {
+    called.length = 0;
+    const get = await fetch(`${url}/games/ann/7`);
+    const body = await get.text();
+    const head = await fetch(`${url}/games/ann/7`, { method: 'HEAD' });
+    expect(await head.text()).toBe('');
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+    expect(head.headers.get('content-length')).toBe(String(Buffer.byteLength(body)));
+    expect(called).toEqual(['getGame', 'getGame']);
+    // A HEAD no GET answers: the same 404 and 405 (with the same Allow) as any other method.
+    expect((await send('HEAD', '/nowhere')).status).toBe(404);
+    expect(await send('HEAD', '/games/ann/7/x')).toEqual(await send('GET', '/games/ann/7/x'));
+  });
 });
