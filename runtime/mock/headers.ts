@@ -79,13 +79,14 @@ export function installDeclaredHeaders(app: FastifyInstance, model: ServiceModel
     values.set(response, pairs);
     return pairs;
   };
-  app.addHook('onSend', async (request, reply, payload) => {
+  // Not async: no promise per answer (a throw is Fastify's error path as a rejection is).
+  app.addHook('onSend', (request, reply, payload, done) => {
     for (const op of operationsOf(request)) {
       const response = declaredResponse(op, reply.statusCode);
       if (!response || response.headers.length === 0) continue;
       for (const [name, text] of valuesOf(response))
         if (!reply.hasHeader(name)) reply.header(name, text);
     }
-    return payload;
+    done(null, payload);
   });
 }

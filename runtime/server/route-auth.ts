@@ -5,8 +5,8 @@
  * and asks the verifier. The accepted key is remembered for the rate limiter and the handler.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { authenticate, readKey, type VerifyKey } from './auth.ts';
-import { appendHook, contextOf } from './route-context.ts';
+import { authenticateNow, readKey, type VerifyKey } from './auth.ts';
+import { appendDoneHook, contextOf } from './route-context.ts';
 
 const accepted = new WeakMap<FastifyRequest, string>();
 
@@ -21,10 +21,20 @@ export function installAuth(app: FastifyInstance, verify: VerifyKey | undefined)
     const ctx = contextOf(routeOptions);
     if (!ctx?.needsKey) return;
     const { op, optionalKey } = ctx;
-    appendHook(routeOptions, 'preValidation', async (request) => {
+    // Not async: with a verifier that answers at once, no promise per request (a throw is
+    // Fastify's error path as a rejection is).
+    appendDoneHook(routeOptions, 'preValidation', (request, _reply, done) => {
       // An optional key may be absent; one that is given must still be a good one.
-      if (optionalKey && readKey(request, op.auth.transports) === undefined) return;
-      accepted.set(request, await authenticate(request, op, verify));
+      if (optionalKey && readKey(request, op.auth.transports) === undefined) return done();
+      const key = authenticateNow(request, op, verify);
+      if (typeof key === 'string') {
+        accepted.set(request, key);
+        return done();
+      }
+      key.then((k) => {
+        accepted.set(request, k);
+        done();
+      }, done);
     });
   });
 }

@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from './errors.ts';
 import { mediaEssence } from './parsers.ts';
-import { appendHook, contextOf, type RouteContext } from './route-context.ts';
+import { appendDoneHook, contextOf, type RouteContext } from './route-context.ts';
 
 export type OnOperationRequest = (request: FastifyRequest, ctx: RouteContext) => void;
 
@@ -69,10 +69,12 @@ export function installRequestChecks(
   app.addHook('onRoute', (routeOptions) => {
     const ctx = contextOf(routeOptions);
     if (!ctx) return;
-    appendHook(routeOptions, 'onRequest', async (request) => {
+    // Not async: no promise per request (a throw is Fastify's error path as a rejection is).
+    appendDoneHook(routeOptions, 'onRequest', (request, _reply, done) => {
       checkUrl(request);
       if (onOperationRequest) onOperationRequest(request, ctx);
       checkBodyType(request, ctx);
+      done();
     });
   });
 }

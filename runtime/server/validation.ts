@@ -58,22 +58,95 @@ export function validatorsFor(model: ServiceModel): Validators {
 }
 
 type Defaulted = { name: string; schema: JsonSchema; value: unknown }[];
-const defaultsCache = new WeakMap<object, Defaulted>();
+
+/** The defaults of a schema, and the outcomes of filling them (see `independentOf`). */
+interface DefaultsPlan {
+  list: Defaulted;
+  /** Filling the same missing fields always ends the same way: outcomes can be reused. */
+  independent: boolean;
+  /** Missing fields (a bit per `list` entry) -> the fields filled and their (coerced) values. */
+  outcomes: Map<number, { name: string; value: unknown }[]>;
+}
+const defaultsCache = new WeakMap<object, DefaultsPlan>();
+
+/** Most missing-field combinations of one schema remembered (requests tend to repeat a few). */
+const MAX_OUTCOMES = 64;
+
+/** Keywords that judge each property on its own, or say nothing about the value. */
+const PER_PROPERTY = new Set([
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'patternProperties',
+  'propertyNames',
+  'title',
+  'description',
+  '$comment',
+  'example',
+  'examples',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'nullable',
+  'xml',
+  'externalDocs',
+]);
+
+/**
+ * Whether a schema's verdict on a value it accepted, once defaults are filled in, depends only on
+ * which defaults were filled: every keyword judges each property on its own (a filled property
+ * cannot make `required` fail), `anyOf`/`allOf` of bare `required` lists included (the query
+ * schema's "one of these must be sent"). Then the first outcome of a missing-field combination
+ * is every later one's, and the request's path skips the clone and the second validation.
+ */
+function independentOf(schema: JsonSchema): boolean {
+  if (typeof schema !== 'object' || schema === null) return false;
+  for (const [key, sub] of Object.entries(schema)) {
+    if (PER_PROPERTY.has(key) || key.startsWith('x-')) continue;
+    if ((key === 'anyOf' || key === 'allOf') && Array.isArray(sub)) {
+      const onlyRequired = sub.every(
+        (s: unknown) =>
+          typeof s === 'object' &&
+          s !== null &&
+          Object.keys(s).every((k) => k === 'required' || k === 'description'),
+      );
+      if (onlyRequired) continue;
+    }
+    return false;
+  }
+  return true;
+}
 
 /** The top-level properties of a schema that declare a `default` (their own, or their target's). */
-function defaultsOf(model: ServiceModel, schema: JsonSchema): Defaulted {
-  if (typeof schema !== 'object') return [];
-  let list = defaultsCache.get(schema);
-  if (!list) {
-    list = [];
+function defaultsOf(model: ServiceModel, schema: JsonSchema): DefaultsPlan {
+  if (typeof schema !== 'object') return { list: [], independent: false, outcomes: new Map() };
+  let plan = defaultsCache.get(schema);
+  if (!plan) {
+    const list: Defaulted = [];
     for (const [name, sub] of propertiesOf(model, schema)) {
       const own = typeof sub === 'object' && 'default' in sub ? sub : deref(model, sub);
       if (typeof own === 'object' && own !== null && 'default' in own)
         list.push({ name, schema: sub, value: own.default });
     }
-    defaultsCache.set(schema, list);
+    plan = { list, independent: list.length <= 30 && independentOf(schema), outcomes: new Map() };
+    defaultsCache.set(schema, plan);
   }
-  return list;
+  return plan;
+}
+
+/** A copy the caller may change (defaults are shared by every request). */
+function fresh(value: unknown): unknown {
+  return typeof value === 'object' && value !== null ? structuredClone(value) : value;
+}
+
+function setField(target: Record<string, unknown>, name: string, value: unknown): void {
+  Object.defineProperty(target, name, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
 }
 
 /**
@@ -91,10 +164,39 @@ export function fillDefaults(
 ): void {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
   const target = value as Record<string, unknown>;
-  const missing = defaultsOf(model, schema).filter(
-    (d) => !Object.hasOwn(target, d.name) || target[d.name] === undefined,
-  );
+  const plan = defaultsOf(model, schema);
+  const { list } = plan;
+  if (list.length === 0) return;
+  let mask = 0;
+  const missing: Defaulted = [];
+  for (let i = 0; i < list.length; i++) {
+    const d = list[i]!;
+    if (!Object.hasOwn(target, d.name) || target[d.name] === undefined) {
+      missing.push(d);
+      mask |= 1 << i;
+    }
+  }
   if (missing.length === 0) return;
+  const known = plan.independent ? plan.outcomes.get(mask) : undefined;
+  if (known) {
+    for (const f of known) setField(target, f.name, fresh(f.value));
+    return;
+  }
+  const filled = fillChecked(model, target, missing, validate);
+  if (plan.independent && plan.outcomes.size < MAX_OUTCOMES)
+    plan.outcomes.set(
+      mask,
+      filled.map((name) => ({ name, value: fresh(target[name]) })),
+    );
+}
+
+/** Fills the missing defaults the schema accepts; returns the names filled. */
+function fillChecked(
+  model: ServiceModel,
+  target: Record<string, unknown>,
+  missing: Defaulted,
+  validate: ValidateFunction,
+): string[] {
   const copy: Record<string, unknown> = { ...target };
   for (const d of missing) copy[d.name] = structuredClone(d.value);
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -102,18 +204,16 @@ export function fillDefaults(
     if (errors.length === 0) break;
     // Take out the defaults the errors are about; give up if they are about anything else.
     const bad = new Set(errors.map((e) => unescapeToken(e.instancePath.split('/')[1] ?? '')));
-    if (attempt === 1 || ![...bad].every((k) => missing.some((d) => d.name === k))) return;
+    if (attempt === 1 || ![...bad].every((k) => missing.some((d) => d.name === k))) return [];
     for (const k of bad) delete copy[k];
   }
+  const filled: string[] = [];
   for (const d of missing) {
     if (!Object.hasOwn(copy, d.name)) continue;
-    Object.defineProperty(target, d.name, {
-      value: copy[d.name],
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    setField(target, d.name, copy[d.name]);
+    filled.push(d.name);
   }
+  return filled;
 }
 
 /** Route schemas of one operation, built from the IR. */
