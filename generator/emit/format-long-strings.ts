@@ -1,0 +1,90 @@
+/**
+ * Prettier over a file with a very long string literal, without prettier reading the literal.
+ * model.ts holds the whole model as one JSON string (10 MB for GitHub's description): prettier
+ * spent seconds measuring its width and re-quoting it, and held copies of it in its document.
+ *
+ * A string far wider than any line breaks the same way whatever its exact width, so the file is
+ * formatted with the literal swapped for a placeholder that is still far wider than any line, and
+ * the literal is put back as prettier prints a string (its printString: the quote that needs fewer
+ * escapes, `util.getPreferredQuote`; unchanged when it already uses that quote, else re-quoted
+ * with `util.makeString`). Only a literal prettier puts on a line of its own (a call argument
+ * broken onto its own line, as model.ts's is), outside any block comment and template literal,
+ * is put back this way; anything else is formatted by prettier as a whole.
+ * test/generator/format-long-strings.test.ts holds the result to prettier's bytes.
+ */
+import * as prettier from 'prettier';
+
+/** Literals at least this long are swapped out (model.ts's on any description of some size). */
+export const LONG = 64 * 1024;
+/** The placeholder's width: wider than any print width a project sets. */
+const PLACEHOLDER_WIDTH = 4096;
+const LITERAL = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g;
+
+/**
+ * `text` formatted by `format`, with its long string literals kept away from prettier; undefined
+ * when the text has no literal that qualifies (the caller formats it as a whole).
+ */
+export async function formatWithLongStrings(
+  text: string,
+  singleQuote: boolean,
+  format: (text: string) => Promise<string>,
+): Promise<string | undefined> {
+  const literals: string[] = [];
+  let skeleton = '';
+  let at = 0;
+  for (const m of text.matchAll(LITERAL)) {
+    if (m[0].length < LONG) continue;
+    const quote = m[0][0] as string;
+    skeleton += text.slice(at, m.index) + quote + marker(literals.length) + quote;
+    literals.push(m[0]);
+    at = m.index + m[0].length;
+  }
+  if (literals.length === 0) return undefined;
+  const formatted = await format(skeleton + text.slice(at));
+  let out = '';
+  at = 0;
+  for (const [i, raw] of literals.entries()) {
+    const placed = ownLine(formatted, marker(i), at);
+    if (!placed) return undefined;
+    out += formatted.slice(at, placed.start) + printString(raw, singleQuote);
+    at = placed.end;
+  }
+  return out + formatted.slice(at);
+}
+
+function marker(i: number): string {
+  return `dataapiLongString${i}x`.padEnd(PLACEHOLDER_WIDTH, '-');
+}
+
+/** What prettier prints for the string literal `raw` (its printString). */
+function printString(raw: string, singleQuote: boolean): string {
+  const content = raw.slice(1, -1);
+  const quote = prettier.util.getPreferredQuote(content, singleQuote);
+  return raw[0] === quote ? raw : prettier.util.makeString(content, quote);
+}
+
+/**
+ * Where the quoted placeholder stands in the formatted text, when it occurs once, after `from`,
+ * on a line of its own (an optional `,` after it), and not inside a block comment or a template
+ * literal opened before it.
+ */
+function ownLine(
+  formatted: string,
+  mark: string,
+  from: number,
+): { start: number; end: number } | undefined {
+  const first = formatted.indexOf(mark, from);
+  if (first < 1 || formatted.indexOf(mark, first + 1) !== -1) return undefined;
+  const start = first - 1;
+  const end = first + mark.length + 1;
+  const quote = formatted[start];
+  if ((quote !== '"' && quote !== "'") || formatted[end - 1] !== quote) return undefined;
+  const lineStart = formatted.lastIndexOf('\n', start) + 1;
+  const lineEnd = formatted.indexOf('\n', end);
+  if (formatted.slice(lineStart, start).trim() !== '') return undefined;
+  if (!/^,?$/.test(formatted.slice(end, lineEnd === -1 ? undefined : lineEnd))) return undefined;
+  const before = formatted.slice(0, start);
+  if (before.includes('`')) return undefined;
+  if (before.split('/*').length !== before.split('*/').length) return undefined;
+  return { start, end };
+}
