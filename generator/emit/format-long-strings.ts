@@ -18,7 +18,6 @@ import * as prettier from 'prettier';
 export const LONG = 64 * 1024;
 /** The placeholder's width: wider than any print width a project sets. */
 const PLACEHOLDER_WIDTH = 4096;
-const LITERAL = /"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g;
 
 /**
  * `text` formatted by `format`, with its long string literals kept away from prettier; undefined
@@ -32,12 +31,12 @@ export async function formatWithLongStrings(
   const literals: string[] = [];
   let skeleton = '';
   let at = 0;
-  for (const m of text.matchAll(LITERAL)) {
-    if (m[0].length < LONG) continue;
-    const quote = m[0][0] as string;
-    skeleton += text.slice(at, m.index) + quote + marker(literals.length) + quote;
-    literals.push(m[0]);
-    at = m.index + m[0].length;
+  for (const m of literalsIn(text)) {
+    if (m.end - m.start < LONG) continue;
+    const quote = text[m.start] as string;
+    skeleton += text.slice(at, m.start) + quote + marker(literals.length) + quote;
+    literals.push(text.slice(m.start, m.end));
+    at = m.end;
   }
   if (literals.length === 0) return undefined;
   const formatted = await format(skeleton + text.slice(at));
@@ -50,6 +49,22 @@ export async function formatWithLongStrings(
     at = placed.end;
   }
   return out + formatted.slice(at);
+}
+
+/**
+ * Quoted runs on one line, left to right, as a regular expression for `"..."` or `'...'` with
+ * escapes would match them. A loop: such an expression overflows the stack on a 10 MB literal.
+ */
+function* literalsIn(text: string): Generator<{ start: number; end: number }> {
+  for (let i = 0; i < text.length; i++) {
+    const quote = text[i];
+    if (quote !== '"' && quote !== "'") continue;
+    let j = i + 1;
+    while (j < text.length && text[j] !== quote && text[j] !== '\n') j += text[j] === '\\' ? 2 : 1;
+    if (j >= text.length || text[j] !== quote) continue;
+    yield { start: i, end: j + 1 };
+    i = j;
+  }
 }
 
 function marker(i: number): string {

@@ -9,12 +9,12 @@ import { formatWithLongStrings, LONG } from '../../generator/emit/format-long-st
 import { jsonLiteral } from '../../generator/emit/escape.ts';
 
 /** A JSON value whose text is longer than LONG, with both quotes, escapes and non-ASCII text. */
-function bigValue(seed: number): unknown {
+function bigValue(seed: number, size = LONG * 1.5): unknown {
   let x = seed;
   const next = () => (x = (x * 1103515245 + 12345) % 2 ** 31);
   const words = ["it's", 'a "quoted" word', 'back\\slash', 'naïve ☃', 'tab\there', 'plain'];
   const items = [];
-  for (let i = 0; items.length * 40 < LONG * 1.5; i++)
+  for (let i = 0; items.length * 40 < size; i++)
     items.push({ id: next(), text: words[next() % words.length], n: i });
   return { title: "GitHub's", items };
 }
@@ -43,6 +43,20 @@ describe('formatWithLongStrings', () => {
       }
     });
   }
+
+  it("gives prettier's bytes for a literal of megabytes (model.ts on GitHub's: 10 MB)", async () => {
+    const options = {
+      printWidth: 100,
+      singleQuote: true,
+      trailingComma: 'all',
+      parser: 'babel-ts',
+    };
+    const format = (text: string) => prettier.format(text, options as prettier.Options);
+    const text = modelTs(jsonLiteral(JSON.stringify(bigValue(11, 10_500_000))));
+    const fast = await formatWithLongStrings(text, true, format);
+    expect(fast).toBeDefined();
+    expect(fast).toBe(await format(text));
+  });
 
   it('leaves a file without a long literal, or with one not on a line of its own, to prettier', async () => {
     const format = (text: string) => prettier.format(text, { parser: 'babel-ts' });
