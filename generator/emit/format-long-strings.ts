@@ -7,9 +7,9 @@
  * formatted with the literal swapped for a placeholder that is still far wider than any line, and
  * the literal is put back as prettier prints a string (its printString: the quote that needs fewer
  * escapes, `util.getPreferredQuote`; unchanged when it already uses that quote, else re-quoted
- * with `util.makeString`). Only a literal prettier puts on a line of its own (a call argument
- * broken onto its own line, as model.ts's is), outside any block comment and template literal,
- * is put back this way; anything else is formatted by prettier as a whole.
+ * with `util.makeString`). Only a literal prettier puts on a line of its own as an argument or an
+ * element (model.ts's call argument), and re-quotes as a string (text in a comment or a template
+ * literal keeps its quotes), is put back this way; anything else is formatted by prettier whole.
  * test/generator/format-long-strings.test.ts holds the result to prettier's bytes.
  */
 import * as prettier from 'prettier';
@@ -33,7 +33,9 @@ export async function formatWithLongStrings(
   let at = 0;
   for (const m of literalsIn(text)) {
     if (m.end - m.start < LONG) continue;
-    const quote = text[m.start] as string;
+    // The quote prettier does not choose for plain text: a string literal comes back re-quoted,
+    // the same characters in a comment or a template literal come back as they were.
+    const quote = singleQuote ? '"' : "'";
     skeleton += text.slice(at, m.start) + quote + marker(literals.length) + quote;
     literals.push(text.slice(m.start, m.end));
     at = m.end;
@@ -43,7 +45,7 @@ export async function formatWithLongStrings(
   let out = '';
   at = 0;
   for (const [i, raw] of literals.entries()) {
-    const placed = ownLine(formatted, marker(i), at);
+    const placed = ownLine(formatted, marker(i), at, singleQuote ? "'" : '"');
     if (!placed) return undefined;
     out += formatted.slice(at, placed.start) + printString(raw, singleQuote);
     at = placed.end;
@@ -80,26 +82,24 @@ function printString(raw: string, singleQuote: boolean): string {
 
 /**
  * Where the quoted placeholder stands in the formatted text, when it occurs once, after `from`,
- * on a line of its own (an optional `,` after it), and not inside a block comment or a template
- * literal opened before it.
+ * re-quoted with `requoted`, on a line of its own (an optional `,` after it) after `(`, `,` or `[`.
  */
 function ownLine(
   formatted: string,
   mark: string,
   from: number,
+  requoted: string,
 ): { start: number; end: number } | undefined {
   const first = formatted.indexOf(mark, from);
   if (first < 1 || formatted.indexOf(mark, first + 1) !== -1) return undefined;
   const start = first - 1;
   const end = first + mark.length + 1;
-  const quote = formatted[start];
-  if ((quote !== '"' && quote !== "'") || formatted[end - 1] !== quote) return undefined;
+  if (formatted[start] !== requoted || formatted[end - 1] !== requoted) return undefined;
   const lineStart = formatted.lastIndexOf('\n', start) + 1;
   const lineEnd = formatted.indexOf('\n', end);
   if (formatted.slice(lineStart, start).trim() !== '') return undefined;
   if (!/^,?$/.test(formatted.slice(end, lineEnd === -1 ? undefined : lineEnd))) return undefined;
-  const before = formatted.slice(0, start);
-  if (before.includes('`')) return undefined;
-  if (before.split('/*').length !== before.split('*/').length) return undefined;
+  // An argument or an element (a directive, printed by other rules, follows `{` or nothing).
+  if (!/[(,[]$/.test(formatted.slice(0, lineStart).trimEnd())) return undefined;
   return { start, end };
 }

@@ -20,7 +20,7 @@ function bigValue(seed: number, size = LONG * 1.5): unknown {
 }
 
 const modelTs = (literal: string) =>
-  `// header\nimport type { ServiceModel } from 'dataapi/model';\n\n/** doc */\nexport const model = JSON.parse(${literal}) as ServiceModel;\n`;
+  `// header: run \`dataapi generate\`\nimport type { ServiceModel } from 'dataapi/model';\n\n/** doc */\nexport const model = JSON.parse(${literal}) as ServiceModel;\n`;
 
 describe('formatWithLongStrings', () => {
   for (const singleQuote of [true, false]) {
