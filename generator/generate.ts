@@ -112,13 +112,11 @@ async function run(options: GenerateOptions): Promise<GenerateResult> {
   }
   const speed = await startSpeedups(options, job);
   try {
-    const spec = await (await import('./load.ts')).loadSpec(options.spec);
-    const model = (await import('./normalise/index.ts')).normalise(spec);
-    const rendered = await render(job, spec, model, speed);
+    const { inputs, model, rendered } = await loadAndRender(job, speed);
     const existing = await readTree(options.out);
     const cache = speed.formatCache(existing);
     const formatted = await format(job, rendered, cache, speed);
-    const result = await write(job, { spec, model, rendered, formatted }, existing, cache, speed);
+    const result = await write(job, { inputs, model, rendered, formatted }, existing, cache, speed);
     return { ...result, ms: performance.now() - started };
   } finally {
     speed.close();
@@ -127,6 +125,21 @@ async function run(options: GenerateOptions): Promise<GenerateResult> {
 
 /** The kinds a contract run reads (GenerateOptions.suiteOnly). */
 const SUITE_KINDS = ['mock', 'contract-tests'];
+
+/**
+ * Load, normalise, render. The loaded description (its document, its text, the positions kept for
+ * findings: ~30 MB of live heap on GitHub's) is not needed past rendering, and is not held through
+ * formatting, the run's peak.
+ */
+async function loadAndRender(
+  job: Job,
+  speed: Speedups,
+): Promise<{ inputs: string[]; model: ServiceModel; rendered: Rendered }> {
+  const spec = await (await import('./load.ts')).loadSpec(job.options.spec);
+  const model = (await import('./normalise/index.ts')).normalise(spec);
+  const rendered = await render(job, spec, model, speed);
+  return { inputs: spec.inputs ?? [path.resolve(job.options.spec)], model, rendered };
+}
 
 function jobOf(options: GenerateOptions): Job {
   const specLabel =
@@ -286,7 +299,7 @@ const byPath = (a: RenderedFile, b: RenderedFile) => a.path.localeCompare(b.path
 async function write(
   job: Job,
   run: {
-    spec: LoadedSpec;
+    inputs: string[];
     model: ServiceModel;
     rendered: Rendered;
     formatted: { files: RenderedFile[]; formatted: number; typechecked: Typechecked };
@@ -317,7 +330,7 @@ async function write(
   if (options.check) return { ...result, written: [], drift };
   if (written.length > 0 || drift.removed.length > 0)
     await writeTreeAtomically(options.out, files, options.hooks);
-  await speed.stamp(run.spec.inputs ?? [path.resolve(options.spec)], counts, files);
+  await speed.stamp(run.inputs, counts, files);
   return { ...result, written };
 }
 

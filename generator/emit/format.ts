@@ -9,6 +9,7 @@
 import * as prettier from 'prettier';
 import type { RenderedFile } from './render.ts';
 import { shapeFormatter } from './format-shapes.ts';
+import { formatWithLongStrings, LONG } from './format-long-strings.ts';
 import { layoutTypes } from './types-layout.ts';
 
 /** Formatted text known from an earlier run. */
@@ -63,11 +64,17 @@ export async function formatFiles(
       prettier
         .format(text, { ...options, printWidth, parser: parser as string })
         .catch(() => prettier.format(text, { ...options, printWidth, parser: 'typescript' }));
+    const long =
+      parser === 'babel-ts' && file.path !== 'types.ts' && file.content.length >= LONG
+        ? await formatWithLongStrings(file.content, options.singleQuote ?? false, format).catch(
+            () => undefined,
+          )
+        : undefined;
     const content = !parser
       ? file.content
       : file.path === 'types.ts'
         ? await formatTypes(file.content, options, format)
-        : await shaped(byShape, parser, format)(file.content);
+        : (long ?? (await shaped(byShape, parser, format)(file.content)));
     formatted++;
     out.push({ path: file.path, content });
     cache.record(file, content);

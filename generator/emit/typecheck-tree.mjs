@@ -28,14 +28,6 @@ function ancestors(dir) {
 }
 
 /**
- * Files the check reads without checking them: types.ts is openapi-typescript's output, which no
- * template writes; it is checked on its own (typescript-side.mjs `typeErrors`, with the ES5
- * library only, as it imports nothing). Checking its 200,000 lines again costs more than checking
- * every file that uses it.
- */
-const READ_ONLY = new Set(['types.ts']);
-
-/**
  * The first type errors of the generated tree, as one message naming each file and line, or
  * undefined when it type-checks.
  * @param {{ path: string; content: string }[]} files the tree, paths relative to `outDir`
@@ -102,8 +94,10 @@ export function treeTypeErrors(files, { outDir, projectRoot }, parsed = new Map(
       return ts.resolveModuleName(name, from, options, host, cache);
     });
   const program = ts.createProgram(roots, options, host);
-  const checked = roots.filter((f) => !READ_ONLY.has(path.relative(out, f)));
-  const diagnostics = checked.flatMap((f) => {
+  // Every file, types.ts (openapi-typescript's output) too: when the tree is checked, this is its
+  // only type-check (the syntax check skips typescript-side.mjs `typeErrors` then), so its
+  // 150,000 lines are parsed and bound once, in this program.
+  const diagnostics = roots.flatMap((f) => {
     const source = program.getSourceFile(f);
     return source
       ? [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)]

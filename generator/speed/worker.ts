@@ -15,7 +15,8 @@ export interface TypeScriptWorker {
   render(spec: LoadedSpec): Promise<string>;
   /**
    * The parse errors of emitted TypeScript files, and types.ts's type errors (empty when none).
-   * `keep`: the parse trees are kept for the tree's type-check, which is asked for next.
+   * `keep`: the parse trees are kept for the tree's type-check, which is asked for next and
+   * checks types.ts's types itself (they are not checked here then).
    */
   check(files: RenderedFile[], keep?: boolean): Promise<string[]>;
   /**
@@ -100,7 +101,7 @@ function inProcess(): TypeScriptWorker {
     check: async (files, keep = false) => {
       const { syntaxError, typeErrors } = await side;
       return files
-        .map((f) => syntaxError(f, keep) ?? typeErrors(f))
+        .map((f) => syntaxError(f, keep) ?? (keep ? undefined : typeErrors(f)))
         .filter((e): e is string => !!e);
     },
     typecheck: async (files, where) => {

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate, GeneratedCodeError } from '../../generator/generate.ts';
+import { treeTypeErrors } from '../../generator/emit/typecheck-tree.mjs';
 import { cleanup, cli, FIXTURES, ROOT, scratch } from './helpers.ts';
 
 const SPEC = path.join(FIXTURES, 'third-party/museum.yaml');
@@ -57,6 +58,22 @@ describe('the type-check of the generated tree', () => {
     await writeFile(client, (await readFile(client, 'utf8')) + planted);
     await expect(run()).rejects.toBeInstanceOf(GeneratedCodeError);
     expect(await readFile(path.join(out, 'client/index.ts'), 'utf8')).not.toContain('planted');
+  });
+
+  it("checks types.ts's own types too (the syntax check leaves them to it)", () => {
+    // A type error inside types.ts that no other file's use of it reaches.
+    const types = 'export interface components {\n  a: { b: Missing };\n}\n';
+    const client = "import type { components } from '../types.js';\nexport type C = components;\n";
+    const files = [
+      { path: 'types.ts', content: types },
+      { path: 'client/index.ts', content: client },
+    ];
+    const errors = treeTypeErrors(files, {
+      outDir: path.join(dir, 'types-only'),
+      projectRoot: ROOT,
+    });
+    expect(errors).toMatch(/^the generated code does not type-check \(1 errors in 1 files/);
+    expect(errors).toMatch(/types\.ts\(2,\d+\): error TS2304: Cannot find name 'Missing'/);
   });
 
   it('is skipped with typecheck: false (the syntax check stays)', async () => {
