@@ -57,7 +57,10 @@ afterAll(() => app.close());
 describe('request hooks', () => {
   it('of the multipart plugin are not on every route', () => {
     const routes = app.printRoutes({ includeHooks: true, commonPrefix: false });
-    const items = routes.slice(routes.indexOf('/items (GET)'), routes.indexOf('/items (HEAD)'));
+    // The GET route's own block, up to the next route (a GET route answers HEAD too).
+    const start = routes.indexOf('/items (GET');
+    expect(start).toBeGreaterThanOrEqual(0);
+    const items = routes.slice(start, routes.indexOf('\n/', start + 1) >>> 0);
     expect(items).toContain('(onRequest)');
     expect(items).not.toContain('(onResponse)');
   });
