@@ -108,21 +108,11 @@ const REFUSAL: Record<Exclude<KeyVerdict, boolean>, { outcome: Outcome; message:
 
 /**
  * Throws the HttpError for a missing or refused credential; returns the (first) credential when
- * every scheme of one of the operation's security requirements is satisfied.
+ * every scheme of one of the operation's security requirements is satisfied. No promise when the
+ * verifier answers at once (the mock's key set): the route hook then continues in the same tick;
+ * with a verifier that answers later, a promise that rejects as the throw would.
  */
-export async function authenticate(
-  request: FastifyRequest,
-  op: Operation,
-  verify: VerifyKey | undefined,
-): Promise<string> {
-  return authenticateNow(request, op, verify);
-}
-
-/**
- * authenticate without a promise when the verifier answers at once (the mock's key set): the
- * route hook then continues in the same tick. Throws (or rejects) as authenticate does.
- */
-export function authenticateNow(
+export function authenticate(
   request: FastifyRequest,
   op: Operation,
   verify: VerifyKey | undefined,
@@ -141,7 +131,7 @@ export function authenticateNow(
   return key;
 }
 
-/** The rest of authenticateNow once a verdict is a promise. */
+/** The rest of authenticate once a verdict is a promise. */
 async function settle(
   pending: Promise<KeyVerdict>,
   credentials: { transport: KeyTransport; value: string }[],

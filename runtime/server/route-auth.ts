@@ -5,7 +5,7 @@
  * and asks the verifier. The accepted key is remembered for the rate limiter and the handler.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { authenticateNow, readKey, type VerifyKey } from './auth.ts';
+import { authenticate, readKey, type VerifyKey } from './auth.ts';
 import { appendDoneHook, contextOf } from './route-context.ts';
 
 const accepted = new WeakMap<FastifyRequest, string>();
@@ -26,7 +26,7 @@ export function installAuth(app: FastifyInstance, verify: VerifyKey | undefined)
     appendDoneHook(routeOptions, 'preValidation', (request, _reply, done) => {
       // An optional key may be absent; one that is given must still be a good one.
       if (optionalKey && readKey(request, op.auth.transports) === undefined) return done();
-      const key = authenticateNow(request, op, verify);
+      const key = authenticate(request, op, verify);
       if (typeof key === 'string') {
         accepted.set(request, key);
         return done();

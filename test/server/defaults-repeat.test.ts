@@ -6,9 +6,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from 'dataapi/runtime/server';
-import { serveDocument, echo, type ServedFixture } from './serve-fixture.ts';
+import { callJson, serveDocument, echo, type ServedFixture } from './serve-fixture.ts';
 
 const ok = { '200': { description: 'ok', content: { 'application/json': { schema: {} } } } };
+const jsonBody = (schema: object) => ({
+  required: true,
+  content: { 'application/json': { schema } },
+});
 const document = {
   openapi: '3.0.3',
   info: { title: 'defaults again', version: '1' },
@@ -26,42 +30,28 @@ const document = {
     '/tags': {
       post: {
         operationId: 'addTags',
-        requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                properties: {
-                  name: { type: 'string' },
-                  tags: { type: 'array', items: { type: 'string' }, default: ['a'] },
-                },
-              },
-            },
+        requestBody: jsonBody({
+          type: 'object',
+          properties: {
+            name: { type: 'string' },
+            tags: { type: 'array', items: { type: 'string' }, default: ['a'] },
           },
-        },
+        }),
         responses: ok,
       },
     },
     '/few': {
       post: {
         operationId: 'addFew',
-        requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                maxProperties: 2,
-                properties: {
-                  a: { type: 'string' },
-                  b: { type: 'string' },
-                  c: { type: 'string', default: 'x' },
-                },
-              },
-            },
+        requestBody: jsonBody({
+          type: 'object',
+          maxProperties: 2,
+          properties: {
+            a: { type: 'string' },
+            b: { type: 'string' },
+            c: { type: 'string', default: 'x' },
           },
-        },
+        }),
         responses: ok,
       },
     },
@@ -80,18 +70,7 @@ beforeAll(async () => {
 });
 afterAll(() => served.close());
 
-async function call(p: string, body?: unknown) {
-  const init: RequestInit =
-    body === undefined
-      ? {}
-      : {
-          method: 'POST',
-          body: JSON.stringify(body),
-          headers: { 'content-type': 'application/json' },
-        };
-  const res = await fetch(served.url + p, init);
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
-}
+const call = (p: string, body?: unknown) => callJson(served.url, p, body);
 
 describe('defaults filled again', () => {
   it('are the same for every request leaving out the same fields', async () => {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceModel } from 'dataapi/model';
-import { serveFixture, type ServedFixture } from './serve-fixture.ts';
+import { callJson, serveFixture, type ServedFixture } from './serve-fixture.ts';
 
 let served: ServedFixture;
 let url: string;
@@ -17,18 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => served.close());
 
-async function call(p: string, body?: unknown) {
-  const init: RequestInit =
-    body === undefined
-      ? {}
-      : {
-          method: 'POST',
-          body: JSON.stringify(body),
-          headers: { 'content-type': 'application/json' },
-        };
-  const res = await fetch(url + p, init);
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
-}
+const call = (p: string, body?: unknown) => callJson(url, p, body);
 
 describe('defaults', () => {
   it('are not filled in before validation: a missing required field with a default is refused', async () => {

@@ -55,3 +55,21 @@ export function serveDocument(
 ): Promise<ServedFixture> {
   return serveFixture(modelOf(document), handlers);
 }
+
+/** GET `path` of a served fixture, or POST `body` as JSON to it: the status and the JSON answer. */
+export async function callJson(
+  base: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, any> }> {
+  const init: RequestInit =
+    body === undefined
+      ? {}
+      : {
+          method: 'POST',
+          body: JSON.stringify(body),
+          headers: { 'content-type': 'application/json' },
+        };
+  const res = await fetch(base + path, init);
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+}
