@@ -20,4 +20,4 @@ it('reads a multipart body of type string as fields of any name, with a finding'
 
 it('passes its own suite against the mock', async () => {
   await cleanOnOwnMock(SPEC, 'form-not-object', ['--allow-writes']);
-}, 120_000);
+});

@@ -16,4 +16,4 @@ it('a HEAD operation declaring JSON answers: content types checked, no body aske
   // The key probes were answered (401), so the check had answers without bodies to judge.
   const statuses = run.result!.results.flatMap((r) => r.exchanges.map((e) => e.status));
   expect(statuses).toContain(401);
-}, 180_000);
+});

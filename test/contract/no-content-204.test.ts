@@ -24,4 +24,4 @@ it('reads a 204 with declared content as no body, with a finding', async () => {
 
 it('passes a target that answers 204 without a body', async () => {
   await cleanOnOwnMock(SPEC, 'no-content-204');
-}, 120_000);
+});

@@ -28,4 +28,4 @@ it('query objects with nested lists round-trip; clashing property names are a fi
     'LogsStorageLocation.Bucket',
     'LogsStorageLocation.Key',
   ]);
-}, 180_000);
+});

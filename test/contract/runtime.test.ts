@@ -180,7 +180,7 @@ describe('scheduling', () => {
     } finally {
       await served.close();
     }
-  }, 60_000); // a safety net against the hang this test is about, not a performance limit
+  }); // the config's 300 s timeout is the safety net against the hang this test is about
 
   it('holds a slot while its request is in flight and frees it one window after the answer', async () => {
     const clock = new FakeClock();

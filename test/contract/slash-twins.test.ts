@@ -23,4 +23,4 @@ it('a wrong method on a trailing-slash path is its 405, not a longer template wi
     .flatMap((r) => r.exchanges)
     .find((e) => /^wrong method/.test(e.request.purpose));
   expect(wrong?.status, tail).toBe(405);
-}, 180_000);
+});

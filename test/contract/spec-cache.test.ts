@@ -35,7 +35,7 @@ describe('the --spec cache folder', () => {
     await expect(
       readFile(path.join(suites[0]!.generatedDir, 'mock', 'index.ts'), 'utf8'),
     ).resolves.toContain('export');
-  }, 120_000);
+  });
 
   it('leaves a whole suite untouched when it is up to date (a running suite reads it)', async () => {
     // Box's suite was run by two test files at once: the second's rewrite of package.json
@@ -46,7 +46,7 @@ describe('the --spec cache folder', () => {
     expect(again.regenerated).toBe(false);
     expect((await stat(pkg)).mtimeMs).toBe(before);
     expect(JSON.parse(await readFile(pkg, 'utf8'))).toEqual({ private: true, type: 'module' });
-  }, 120_000);
+  });
 
   it('holds only what a contract run reads, and a whole generate there is not taken as done', async () => {
     // No types.ts, client or server, nothing formatted and no compiler: on GitHub's description
@@ -65,5 +65,5 @@ describe('the --spec cache folder', () => {
     expect(whole.files.map((f) => f.path)).toContain('types.ts');
     expect((await suiteFor(spec)).regenerated).toBe(true);
     expect(await readdir(dir)).not.toContain('types.ts');
-  }, 120_000);
+  });
 });

@@ -13,4 +13,4 @@ it('puts the refusal of an unsatisfiable parameter on the description', async ()
   );
   const warned = (run.result!.warnings ?? []).filter((w) => w.code === 'unsatisfiable-schema');
   expect(warned.map((w) => w.message).join('\n'), tail).toMatch(/path parameter rating/);
-}, 120_000);
+});

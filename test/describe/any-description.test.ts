@@ -93,7 +93,6 @@ describe('odd paths', () => {
 describe('third-party fixtures', () => {
   it.each(['museum.yaml', 'twilio-verify-v2.json', 'adyen-management-v3.json', 'box.json'])(
     '%s: the mock starts and answers missing credentials in the declared shape',
-    { timeout: 240_000 },
     async (file) => {
       const model = await load(`third-party/${file}`);
       const app = await createMock(model, { rateLimit: false });

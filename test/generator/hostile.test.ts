@@ -56,7 +56,7 @@ beforeAll(async () => {
   // type-checked by `npm test`'s tsc, and checking them again here took most of this run.
   [tsc, imports] = await Promise.all([typecheck(out, true), importAll(out)]);
   [plantedPwn, plantedExit] = await plants;
-}, 180_000);
+});
 
 afterAll(() => cleanup(base));
 

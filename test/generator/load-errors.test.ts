@@ -185,7 +185,7 @@ describe('dataapi generate on a bad description', () => {
         after.set(c.name, await snapshot(out));
       }),
     );
-  }, 120_000);
+  });
 
   cases.forEach((c, i) => {
     const where = intoExisting(i)

@@ -102,7 +102,7 @@ describe('a Swagger 2.0 description', () => {
     expect(r.stdout).toMatch(/3 operations/);
     const client = await readFile(path.join(out, 'model.json'), 'utf8');
     expect(client).toContain('"listPets"');
-  }, 120_000);
+  });
 
   it('contract --spec passes against its own mock, the conversion a warning', async () => {
     const run = await runCli(

@@ -47,7 +47,7 @@ const judge = (file: string, dir: string, extra: Partial<Parameters<typeof judge
     model,
     file,
     allowWrites: false,
-    timeoutMs: 10_000,
+    timeoutMs: 300_000, // a safety net against a hung target, not a performance limit
     reporters: ['json'],
     reportDir: path.join(dir, 'har-reports'),
     root: dir,

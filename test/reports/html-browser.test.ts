@@ -48,7 +48,7 @@ describe.skipIf(!chromium)(
       await page.goto(pathToFileURL(file).href);
       const headings = await page.locator('#matrix thead th').allInnerTexts();
       columns = new Map(headings.map((h, i) => [h.trim(), i + 1]));
-    }, 60_000);
+    });
     afterAll(async () => {
       await close?.();
       if (file) removeWork(path.dirname(file));

@@ -80,7 +80,7 @@ describe('the key in reports of a target that echoes it', () => {
       '--report-dir',
       dir,
     ]);
-  }, 120_000);
+  });
   afterAll(async () => {
     await app?.close();
     removeWork(dir);

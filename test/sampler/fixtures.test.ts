@@ -51,5 +51,5 @@ describe('a draw validates against its schema', () => {
     const value = d.value as { permissions?: { can_upload?: unknown } };
     expect(typeof value.permissions?.can_upload).toBe('boolean');
     expect(effective(model, folder).s.properties).toHaveProperty('permissions');
-  }, 120_000);
+  });
 });

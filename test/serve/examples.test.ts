@@ -95,7 +95,7 @@ describe.skipIf(!chromium)(
     });
 
     it("shows the description's title and every operation", async () => {
-      await page.locator('.swagger-ui .info .title').waitFor({ timeout: 30_000 });
+      await page.locator('.swagger-ui .info .title').waitFor({ timeout: 300_000 }); // a safety net, not a limit
       expect(await page.locator('.swagger-ui .info .title').innerText()).toContain(model.title);
       const previews = model.operations.filter((o) => o.preview?.explicit).length;
       await page.locator('.opblock').first().waitFor();

@@ -41,7 +41,8 @@ export function runServe(
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGTERM'), 30_000);
+    // A safety net against a hung child, not a performance limit.
+    const timer = setTimeout(() => child.kill('SIGTERM'), 300_000);
     child.on('exit', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
@@ -80,7 +81,7 @@ export function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`serve did not start in time:\n${stderr}\n${stdout.slice(-2000)}`));
-    }, 45_000);
+    }, 300_000); // a safety net against a hung child, not a performance limit
     child.stderr.on('data', (c: Buffer) => {
       stderr += c.toString();
       const m = /listening on (http:\/\/\S+)/.exec(stderr);

@@ -169,5 +169,5 @@ export const findPetsByStatus: Handlers['findPetsByStatus'] = async () => [];
     } finally {
       await pet.close();
     }
-  }, 60_000);
+  });
 });

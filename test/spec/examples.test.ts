@@ -106,7 +106,7 @@ describe('examples validate against their schemas', () => {
       ...collectOperationSamples(deref),
       ...collectSchemaSamples('#/components/schemas', components.schemas),
     ];
-  }, 30_000);
+  });
 
   it('finds examples for every operation body and 200 response', () => {
     expect(samples.length).toBeGreaterThan(100);
