@@ -3,30 +3,21 @@
  * The child is a fresh process: vitest's own environment variables are not passed on.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll } from 'vitest';
 import type { CheckResult, ContractRunResult } from '../../contract-tests/results.ts';
+import { removeAfterFile } from '../cleanup.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const KEY = 'contract-secret-key-5b9e';
 const SAFETY_TIMEOUT = ['--timeout', '300000'];
 
-const reportDirs: string[] = [];
-// Registered while the test file that imports this module is collected: its own folders only.
-afterAll(() => {
-  if (process.env['KEEP_WORK']) return;
-  for (const dir of reportDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
 /** A fresh report folder in the OS temp dir, removed after the test file (KEEP_WORK=1 keeps it). */
 export function reportDir(name: string): string {
-  const dir = mkdtempSync(path.join(tmpdir(), `dataapi-report-${name}-`));
-  reportDirs.push(dir);
-  return dir;
+  return removeAfterFile(mkdtempSync(path.join(tmpdir(), `dataapi-report-${name}-`)));
 }
 
 export interface CliRun {
