@@ -3,6 +3,9 @@
  * revisions (patch, minor, major), and the declarations check that names a break a template makes
  * with the description unchanged. A git repository holding a copy of the toolkit and the
  * life-cycle fixture as its spec, inside the project (so the toolkit resolves its dependencies).
+ * Its BASE carries the built dist/ (the same sources: the build is skipped); that a BASE without
+ * dist/ is built first is shown on a toolkit of a few lines (base-build.test.ts), which spares a
+ * compile of the whole toolkit (`npm ci` builds it from sources in CI).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -39,7 +42,9 @@ beforeAll(() => {
     'runtime',
     'templates',
     'contract-tests',
-    'dist', // the built command line (`npm test` builds it first); the base revision builds its own
+    // The built command line (`npm test` builds it first), committed: BASE's stamp matches its
+    // sources, so the base package is made without a second compile of the whole toolkit.
+    'dist',
   ])
     cpSync(path.join(root, p), path.join(repo, p), { recursive: true });
   for (const f of ['package.json', 'tsconfig.json', 'tsconfig.build.json'])
@@ -47,7 +52,7 @@ beforeAll(() => {
   cpSync(NEWS, path.join(repo, SPEC));
   // The toolkit reads some dependencies by path from its own folder.
   symlinkSync(path.join(root, 'node_modules'), path.join(repo, 'node_modules'), 'junction');
-  writeFileSync(path.join(repo, '.gitignore'), 'node_modules\nout\ndist\n');
+  writeFileSync(path.join(repo, '.gitignore'), 'node_modules\nout\n');
   git('init', '-q');
   git('config', 'user.name', 'test');
   git('config', 'user.email', 'test@example.invalid');
@@ -123,12 +128,7 @@ describe('the declarations check', () => {
   }, 600_000);
 
   it('names a client type a template renamed as a toolkit break, and makes it a major', () => {
-    // The test above built BASE's toolkit from its sources; here BASE carries the dist/ that build
-    // makes (the same sources: its stamp matches, and the build is skipped), which spares the
-    // test a second compile of the whole toolkit. The break comes from BASE's own templates.
-    git('add', '-f', 'dist');
-    git('commit', '-q', '--amend', '--no-edit');
-    git('tag', '-f', 'a');
+    // The break comes from a template of the working tree: BASE packs with its own templates.
     const template = path.join(repo, 'templates', 'pack', 'index.ts.hbs');
     writeFileSync(template, readFileSync(template, 'utf8').replace(/\bClient\b/g, 'ApiClient'));
     const run = pack();
