@@ -4,7 +4,6 @@
  * the line and column, so a user can go straight to the spot.
  */
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { isObject } from '../model/object.ts';
 import { joinPointer, splitPointer } from '../model/pointer.ts';
 import { hoistDeepSchemaRefs } from './load-hoist.ts';
@@ -12,6 +11,7 @@ import { dropRefsToNonSchemas, hoistPathParameterRefs } from './load-hoist-param
 import { rewriteExternalMappings } from './load-mapping.ts';
 import { mayHavePropertiesRef, repairPropertiesRefs, type LoadRepair } from './load-repair.ts';
 import { validateRepairing } from './load-validate.ts';
+import { validateSchema } from './load-schema.ts';
 import { SpecFiles } from './load-refs.ts';
 import {
   parseSpecText,
@@ -21,11 +21,6 @@ import {
   type OpenApiDocument,
   type SpecProblem,
 } from './load-text.ts';
-
-/** swagger-parser's check of a document against the OpenAPI schema of its version (throws). */
-const validateSchema = createRequire(import.meta.url)(
-  '@apidevtools/swagger-parser/lib/validators/schema',
-) as (document: unknown) => void;
 
 // Importers take these from here; they live in load-text.ts and model/pointer.ts.
 export { parseSpecText, readSpecText, SpecError, splitPointer };

@@ -1,7 +1,7 @@
 /**
  * `dataapi contract --fuzz N [--seed S]` against a real server with planted bugs
- * (planted-server.ts, test/fixtures/fuzz/planted.yaml): the fixed suite misses every bug, --fuzz 100
- * finds each and shrinks it to its minimal request (a comma in a name, a note over 40
+ * (planted-server.ts, test/fixtures/fuzz/planted.yaml): the fixed suite misses every bug, --fuzz 30
+ * (seed 42) finds each and shrinks it to its minimal request (a comma in a name, a note over 40
  * characters, the inclusive maximum 750, the unit kelvin), with a replay file that still fails
  * against the buggy server and passes against a fixed one; the same seed sends the same requests
  * byte for byte; --only, --shard, --budget and --allow-writes hold.
@@ -74,7 +74,8 @@ describe('planted bugs', () => {
       return server.requests;
     };
     [fuzzed, fixedSuite, seeded[0], seeded[1], seeded[2]] = await Promise.all([
-      contract(buggy, 'fuzz-planted', '--allow-writes', '--fuzz', '100', '--seed', '42'),
+      // 30 runs an operation find every bug with this seed (100 found the same, at 40% more CPU).
+      contract(buggy, 'fuzz-planted', '--allow-writes', '--fuzz', '30', '--seed', '42'),
       contract(
         buggy,
         'fuzz-planted-fixed-suite',
@@ -105,7 +106,7 @@ describe('planted bugs', () => {
     expect(run.result!.coverage.statuses['getNote']).toContain(200);
   });
 
-  it('--fuzz 100 finds each bug and shrinks it to its minimal request', () => {
+  it('--fuzz 30 finds each bug and shrinks it to its minimal request', () => {
     expect(fuzzed.code, fuzzed.stderr).toBe(1);
     expect(failedOf(fuzzed).sort()).toEqual([
       'createNote server-errors main',
@@ -126,9 +127,9 @@ describe('planted bugs', () => {
     expect(finding(fuzzed, 'getForecast').request.query).toEqual({ unit: 'kelvin' });
     for (const op of ['searchPeople', 'createNote', 'getScore', 'getForecast']) {
       const f = finding(fuzzed, op);
-      expect(f).toMatchObject({ seed: 42, runs: 100, kind: 'valid', operation: op });
+      expect(f).toMatchObject({ seed: 42, runs: 30, kind: 'valid', operation: op });
       expect(f.replay!.seedCommand).toBe(
-        `dataapi contract --spec ${SPEC} --base-url ${buggy.url} --allow-writes --fuzz 100 --seed 42 --only ${op}`,
+        `dataapi contract --spec ${SPEC} --base-url ${buggy.url} --allow-writes --fuzz 30 --seed 42 --only ${op}`,
       );
       expect(f.curl).toContain('"$DATAAPI_APPKEY"');
     }

@@ -64,6 +64,18 @@ describe("the check of generate's own types.ts", () => {
     expect(errors).toMatch(/types\.ts\(2,\d+\): error TS2339: Property 'c' does not exist/);
   });
 
+  it('checks each types.ts on its own, with the one library parse tree they share', () => {
+    // The library (lib.es5.d.ts) is parsed once per thread: a later check still finds its types
+    // and its own errors, and an earlier file's declarations do not leak into it.
+    const uses = (body: string) => typeErrors({ path: 'types.ts', content: body });
+    expect(uses('export type P = Partial<{ a: string }>;\nexport interface Q { q: 1 }')).toBe(
+      undefined,
+    );
+    expect(uses('export type R = Readonly<Q>;')).toMatch(/error TS2304: Cannot find name 'Q'/);
+    expect(uses('export type S = Pick<{ a: 1; b: 2 }, "a">;')).toBe(undefined);
+    expect(uses('export type T = NoSuchGlobal<1>;')).toMatch(/error TS2304/);
+  });
+
   it('lets a deep indexed access that compiles through', () => {
     const content = [
       'export interface components { schemas: { A: { b: { c?: string[] } } } }',

