@@ -73,7 +73,7 @@ describe('dataapi.config.*', () => {
     expect(flagged.code, flagged.stderr).toBe(0);
     expect(existsSync(path.join(dir, 'elsewhere/mock/index.ts'))).toBe(true);
     expect(existsSync(path.join(dir, 'elsewhere/client'))).toBe(false);
-  }, 120_000);
+  });
 
   it('refuses an unknown setting or option with the closest one, exit 2', async () => {
     await writeFile(path.join(dir, 'dataapi.config.json'), JSON.stringify({ spc: 'museum.yaml' }));
@@ -127,7 +127,7 @@ describe('dataapi.config.*', () => {
     const typo = await dataapi(['contract']);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toMatch(/--checks: unknown check "statuss" \(did you mean "status"\?\)/);
-  }, 180_000);
+  });
 
   it('reads an ES module configuration, and --config names another file', async () => {
     await rm(path.join(dir, 'dataapi.config.json'));
@@ -167,7 +167,7 @@ describe('--spec URL', () => {
     ]);
     expect(r.code, r.stderr).toBe(0);
     expect(existsSync(path.join(out, 'model.json'))).toBe(true);
-  }, 120_000);
+  });
 
   it('fetches every file of a description split over several, as a local one reads', async () => {
     const out = path.join(dir, 'from-split-url');
@@ -185,7 +185,7 @@ describe('--spec URL', () => {
       local.operations.map((o: { id: string }) => o.id),
     );
     expect(model.operations.length).toBeGreaterThan(1);
-  }, 180_000);
+  });
 
   it('a $ref into a file missing on the server names the referencing file by its URL', async () => {
     const url = `${base}/split/generator-load/split-bad/openapi.yaml?token=t0k`;

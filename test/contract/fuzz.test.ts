@@ -183,7 +183,7 @@ describe('planted bugs', () => {
     );
     expect(now.stdout).toContain('It passes now');
     expect(now.code).toBe(0);
-  }, 60_000);
+  });
 
   it('sends the same requests byte for byte for a seed, others for another seed', () => {
     const [first, second, other] = seeded as [Recorded[], Recorded[], Recorded[]];
@@ -216,7 +216,7 @@ describe('fuzzing against a deployment', () => {
       start('fuzz-shard', '--fuzz', '2', '--seed', '1', '--shard', '1/2'),
     ]);
     budgetRequests = budget.requests;
-  }, 180_000);
+  });
   let budgetRequests: Recorded[] = [];
   afterAll(async () => {
     for (const s of servers) await s.close();
@@ -284,5 +284,5 @@ describe('flags', () => {
     const wrong = await runCli('contract', ['--replay', 'package.json'], 'fuzz-replay-wrong');
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain('not a replay file of dataapi contract --fuzz');
-  }, 60_000);
+  });
 });

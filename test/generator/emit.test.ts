@@ -43,7 +43,7 @@ beforeAll(async () => {
   await generate({ spec: SPEC, out: dirA, typecheck: false });
   await generate({ spec: SPEC, out: dirB, typecheck: false, typescriptWorker: false });
   first = await readAll(dirA);
-}, 120_000);
+});
 
 describe('determinism', () => {
   it('two runs into two fresh folders give byte-identical trees', async () => {
@@ -126,7 +126,7 @@ describe('--check', () => {
       '--out',
       relOf(dirB),
     );
-  }, 120_000);
+  });
 
   it('exits 0 when the output is up to date', () => {
     expect(clean.code, clean.stderr).toBe(0);

@@ -129,14 +129,14 @@ describe('declaration files of the runtime', () => {
     expect(files.filter((f) => /^(runtime|model|contract-tests)\//.test(f))).toEqual([]);
     // No diagnostic but the wrong handler's (next test): the good one and generated/ check clean.
     expect((await handlerDiagnostics()).others).toEqual([]);
-  }, 120_000);
+  });
 
   it('keep the types: a handler returning the wrong payload is a compile error', async () => {
     const { wrong } = await handlerDiagnostics();
     expect(wrong.join('\n')).toMatch(/^wrong-handlers\.ts\(2,\d+\): error TS2322/);
-  }, 120_000);
+  });
 
   it("compile the README's client snippet as written under tsc --init's exactOptionalPropertyTypes", async () => {
     expect(await outputOf('readme')).toEqual([]);
-  }, 120_000);
+  });
 });
