@@ -1,5 +1,6 @@
 /**
- * Request headers Node's fetch (undici) writes itself: the suite can send another value, never
+ * Request headers Node's fetch (undici) writes itself, and so the suite's transport, which sends as
+ * fetch does (wire-request.ts; saved failures replay with fetch): another value can be sent, never
  * none. So a request "without" one of them cannot be built (a required one's missing case is not
  * sent, and the coverage says so), and a declared header that fetch's own value would break (an
  * `Accept-Language` enum that `*` is not in) is sent with a valid value in every valid request.

@@ -7,6 +7,7 @@ import { excerpt, parseRetryAfter, redactorFor, type Redactor } from 'dataapi/ru
 import type { ContractConfig } from './config.ts';
 import type { ExchangeRecord } from './exchange.ts';
 import type { Outcome, Scheduler } from './scheduler.ts';
+import { sendWire, type WireResponse } from './wire-request.ts';
 
 export interface OutgoingRequest {
   method: string;
@@ -71,7 +72,7 @@ async function send(s: Sender, op: Operation, req: OutgoingRequest): Promise<Exc
   for (let attempt = 0; ; attempt++) {
     const tried = await attemptOnce(s, a);
     if ('exchange' in tried) return tried.exchange;
-    const headers = redactedHeaders(s.redactor, tried.res);
+    const headers = redactedHeaders(s.redactor, tried.res.headers);
     // A 429 is retried while the run's 429 breaker is closed and its retry budget lasts.
     if (
       tried.res.status === 429 &&
@@ -81,7 +82,7 @@ async function send(s: Sender, op: Operation, req: OutgoingRequest): Promise<Exc
       await waitToRetry(s.config, a.base, headers, attempt);
       continue;
     }
-    return readAnswer(s.redactor, op, a.base, tried.res.status, headers, tried.text);
+    return readAnswer(s.redactor, op, a.base, tried.res.status, headers, tried.res.text);
   }
 }
 
@@ -113,7 +114,7 @@ function started(s: Sender, op: Operation, req: OutgoingRequest): Attempting {
 async function attemptOnce(
   s: Sender,
   a: Attempting,
-): Promise<{ res: Response; text: string } | { exchange: Exchange }> {
+): Promise<{ res: WireResponse } | { exchange: Exchange }> {
   const { op, req, url, route, base } = a;
   const { record } = base;
   const grant = await s.scheduler.acquire(op.id, op.rateLimits, route);
@@ -122,24 +123,20 @@ async function attemptOnce(
     return { exchange: { ...base, budgetRefused: true } };
   }
   const started = performance.now();
-  let res: Response;
-  let text: string;
+  let res: WireResponse;
   const outcome: Outcome = { route };
   try {
-    // One signal covers headers and body: a body that trickles forever also times out.
-    const signal = AbortSignal.timeout(s.config.timeoutMs);
-    res = await fetch(url, {
-      method: req.method.toUpperCase(),
+    // One timeout covers headers and body: a body that trickles forever also times out.
+    res = await sendWire(url, {
+      method: req.method,
       headers: req.headers,
-      body: req.body ?? null,
-      signal,
-      redirect: 'manual',
+      ...(req.body !== undefined ? { body: req.body } : {}),
+      timeoutMs: s.config.timeoutMs,
     });
     outcome.status = res.status;
-    text = await res.text();
   } catch (err) {
     record.durationMs += performance.now() - started;
-    record.error = s.redactor.text(describeFetchError(err, s.config.timeoutMs));
+    record.error = s.redactor.text(describeSendError(err, s.config.timeoutMs));
     outcome.timedOut = isTimeout(err);
     return { exchange: base };
   } finally {
@@ -148,13 +145,16 @@ async function attemptOnce(
     await s.scheduler.release(op.id, grant.token, outcome);
   }
   record.durationMs += performance.now() - started;
-  return { res, text };
+  return { res };
 }
 
 /** Values the checks still judge: a short key is only removed where it is the whole value. */
-function redactedHeaders(redactor: Redactor, res: Response): Record<string, string> {
+function redactedHeaders(
+  redactor: Redactor,
+  received: Record<string, string>,
+): Record<string, string> {
   const headers: Record<string, string> = {};
-  res.headers.forEach((v, k) => (headers[k] = redactor.exact(v)));
+  for (const [k, v] of Object.entries(received)) headers[k] = redactor.exact(v);
   return headers;
 }
 
@@ -231,13 +231,14 @@ export function retryAfterMs(header: string | undefined, attempt: number, capMs:
 }
 
 function isTimeout(err: unknown): boolean {
-  const name = (err as { name?: string }).name;
-  return name === 'TimeoutError' || name === 'AbortError';
+  return (err as { name?: string }).name === 'TimeoutError';
 }
 
-function describeFetchError(err: unknown, timeoutMs: number): string {
-  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+function describeSendError(err: unknown, timeoutMs: number): string {
+  const e = err as { name?: string; message?: string; code?: string };
   if (isTimeout(err)) return `no response within the timeout of ${timeoutMs} ms`;
-  const cause = e.cause?.code ?? e.cause?.message;
-  return `request failed: ${e.message ?? String(err)}${cause ? ` (${cause})` : ''}`;
+  const message = e.message ?? String(err);
+  // Node's messages mostly name their code already (`connect ECONNREFUSED 127.0.0.1:9`).
+  const code = e.code && !message.includes(e.code) ? ` (${e.code})` : '';
+  return `request failed: ${message}${code}`;
 }

@@ -12,6 +12,7 @@ import {
   type Judge,
   type Violation,
 } from './judge.ts';
+import { staticSkip } from './static-skip.ts';
 import { sharedRouteNote, siblingsOf } from '../shared-route.ts';
 
 /** The operation declares no 2xx and does declare this status: answering it is its contract. */
@@ -155,8 +156,9 @@ export const BEHAVIOUR_JUDGES = {
 
   'response-time'(ctx) {
     const max = ctx.config.maxResponseTimeMs;
-    if (max === undefined)
-      return { covered: [], violations: [], skip: 'no --max-response-time given' };
+    const skip = staticSkip('response-time', ctx.model, ctx.op, ctx.config);
+    if (max === undefined || skip)
+      return { covered: [], violations: [], ...(skip ? { skip } : {}) };
     const covered = ctx.set.probes.filter(answered);
     const violations = covered
       .filter((p) => p.exchange.record.durationMs / (p.exchange.record.retries + 1) > max)

@@ -35,6 +35,7 @@ import {
 } from './judge.ts';
 import type { Probe } from '../probes.ts';
 import { blame } from './blame.ts';
+import { staticSkip } from './static-skip.ts';
 import { xmlFault, xmlValue } from 'dataapi/runtime/server';
 
 /** The `minItems` of the paged list (the payload, or its property `key`), 0 when none. */
@@ -185,7 +186,8 @@ export const RESPONSE_JUDGES = {
 
   envelope(ctx) {
     const env = ctx.op.envelope;
-    if (!env) return { covered: [], violations: [], skip: 'plain JSON operation (no envelope)' };
+    const skip = staticSkip('envelope', ctx.model, ctx.op, ctx.config);
+    if (!env || skip) return { covered: [], violations: [], ...(skip ? { skip } : {}) };
     const covered = own(ctx).filter((p) => answered(p) && p.exchange.isJson);
     const violations: Violation[] = [];
     for (const p of covered) {
@@ -209,8 +211,9 @@ export const RESPONSE_JUDGES = {
 
   'business-code'(ctx) {
     const group = codeGroupOf(ctx.model, ctx.op);
-    if (!group || !ctx.op.envelope)
-      return { covered: [], violations: [], skip: 'the operation has no business code group' };
+    const skip = staticSkip('business-code', ctx.model, ctx.op, ctx.config);
+    if (!group || !ctx.op.envelope || skip)
+      return { covered: [], violations: [], ...(skip ? { skip } : {}) };
     const covered = own(ctx).filter((p) => answered(p) && p.exchange.isJson);
     const violations: Violation[] = [];
     const codes = group.codes.map((c) => c.code);
