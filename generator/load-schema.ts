@@ -1,6 +1,6 @@
 /**
  * The check of a document against the OpenAPI schema of its version: swagger-parser's own
- * (lib/validators/schema.js: the same schemas, Ajv builds, options, 3.1 workaround and error), with
+ * (its schema validator: the same schemas, Ajv builds, options, 3.1 workaround and error), with
  * each schema compiled once per process. swagger-parser makes a new Ajv per call, so every load
  * compiled the whole OpenAPI schema again: half a second a description, most of the CPU of a
  * process that generates many (the tests, a corpus run).
@@ -15,9 +15,10 @@ interface AjvErrorLike {
 type Validate = ((data: unknown) => boolean) & { errors?: AjvErrorLike[] | null };
 type AjvClass = new (opts: object) => { compile(schema: object): Validate };
 
-// Resolved from swagger-parser's own module, so that they are the very modules (and versions) it uses.
+// Resolved from swagger-parser's entry point (no path inside it), so that they are the very
+// modules and versions it depends on.
 const fromParser = createRequire(
-  createRequire(import.meta.url).resolve('@apidevtools/swagger-parser/lib/validators/schema'),
+  createRequire(import.meta.url).resolve('@apidevtools/swagger-parser'),
 );
 const load = <T>(id: string): T => fromParser(id) as T;
 
