@@ -30,14 +30,37 @@ export class WireTimeout extends Error {
   override name = 'TimeoutError';
 }
 
-const http = new HttpAgent({ keepAlive: true });
-const https = new HttpsAgent({ keepAlive: true });
+// An idle kept-alive socket is closed after 4 s, before the 5 s after which Node's and many
+// servers close theirs: a request is then rarely sent on a socket the server is closing.
+const http = new HttpAgent({ keepAlive: true, timeout: 4000 });
+const https = new HttpsAgent({ keepAlive: true, timeout: 4000 });
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']);
 
 /** Sends one request; rejects on a network error, a timeout or a body that does not decode. */
-export function sendWire(url: string, r: WireRequest): Promise<WireResponse> {
+export async function sendWire(url: string, r: WireRequest): Promise<WireResponse> {
+  const method = r.method.toUpperCase();
+  try {
+    return await sendOnce(url, method, r);
+  } catch (err) {
+    // A kept-alive socket the server closed as the request went out: the server never read it,
+    // so an idempotent request goes again on a new connection (as fetch does), never blamed on
+    // the target. Other methods are not sent twice.
+    if (!(err instanceof StaleSocket) || !IDEMPOTENT.has(method)) throw unwrap(err);
+    return sendOnce(url, method, r);
+  }
+}
+
+/** A reset on a reused socket before any answer (the error it wraps is the caller's to see). */
+class StaleSocket extends Error {
+  constructor(readonly inner: Error) {
+    super(inner.message);
+  }
+}
+const unwrap = (err: unknown) => (err instanceof StaleSocket ? err.inner : err);
+
+function sendOnce(url: string, method: string, r: WireRequest): Promise<WireResponse> {
   const target = new URL(url);
   const secure = target.protocol === 'https:';
-  const method = r.method.toUpperCase();
   const headers = requestHeaders(method, r);
   return new Promise((resolve, reject) => {
     const req = (secure ? httpsRequest : httpRequest)(target, {
@@ -51,12 +74,20 @@ export function sendWire(url: string, r: WireRequest): Promise<WireResponse> {
       () => req.destroy(new WireTimeout(`no response within ${r.timeoutMs} ms`)),
       r.timeoutMs,
     );
+    let answered = false;
     const fail = (err: Error) => {
       clearTimeout(timer);
       reject(err);
     };
-    req.on('error', fail);
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      fail(
+        req.reusedSocket && !answered && (err.code === 'ECONNRESET' || err.code === 'EPIPE')
+          ? new StaleSocket(err)
+          : err,
+      ),
+    );
     req.on('response', (res) => {
+      answered = true;
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('error', fail);

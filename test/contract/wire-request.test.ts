@@ -4,6 +4,7 @@
  * all count on it): fetch's default headers, lengths, a string body's type, redirects not
  * followed, compressed answers decoded, repeated headers joined, one timeout over the whole body.
  */
+import { createServer, type Server, type Socket } from 'node:net';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,7 +53,7 @@ const echo = async (method: string, headers: Record<string, string>, body?: stri
   const res = await sendWire(`${base}/echo`, {
     method,
     headers,
-    timeoutMs: 10_000,
+    timeoutMs: 300_000,
     ...(body !== undefined ? { body } : {}),
   });
   return JSON.parse(res.text) as { headers: Record<string, string>; body: string | null };
@@ -91,14 +92,14 @@ describe('sendWire', () => {
     const res = await sendWire(`${base}/packed/${coding}`, {
       method: 'GET',
       headers: {},
-      timeoutMs: 10_000,
+      timeoutMs: 300_000,
     });
     expect(JSON.parse(res.text)).toEqual(ANSWER);
     expect(res.headers['content-encoding']).toBe(coding === 'deflate-raw' ? 'deflate' : coding);
   });
 
   it('answers a redirect itself, not where it points', async () => {
-    const res = await sendWire(`${base}/moved`, { method: 'GET', headers: {}, timeoutMs: 10_000 });
+    const res = await sendWire(`${base}/moved`, { method: 'GET', headers: {}, timeoutMs: 300_000 });
     expect(res.status).toBe(302);
     expect(res.headers.location).toBe('/echo');
   });
@@ -107,7 +108,7 @@ describe('sendWire', () => {
     const res = await sendWire(`${base}/repeated`, {
       method: 'GET',
       headers: {},
-      timeoutMs: 10_000,
+      timeoutMs: 300_000,
     });
     expect(res.headers['x-many']).toBe('a, b');
     expect(res.headers['set-cookie']).toBe('two=2');
@@ -123,7 +124,50 @@ describe('sendWire', () => {
     const closed = Fastify();
     const url = await closed.listen({ port: 0, host: '127.0.0.1' });
     await closed.close();
-    const sent = sendWire(`${url}/echo`, { method: 'GET', headers: {}, timeoutMs: 10_000 });
+    const sent = sendWire(`${url}/echo`, { method: 'GET', headers: {}, timeoutMs: 300_000 });
     await expect(sent).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+  });
+});
+
+describe('a kept-alive socket the server closes as the next request goes out', () => {
+  // Answers the first request of each connection (kept alive), and resets the connection when a
+  // second request arrives on it: the race of a server closing an idle socket.
+  let server: Server;
+  let url: string;
+  const requests: number[] = [];
+  beforeAll(async () => {
+    server = createServer((socket: Socket) => {
+      let seen = 0;
+      socket.on('data', () => {
+        seen += 1;
+        requests.push(seen);
+        if (seen > 1) return socket.resetAndDestroy();
+        socket.write('HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: keep-alive\r\n\r\nok');
+      });
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const { port } = server.address() as { port: number };
+    url = `http://127.0.0.1:${port}/x`;
+  });
+  afterAll(() => new Promise<void>((done) => server.close(() => done())));
+
+  it('sends an idempotent request again on a new connection', async () => {
+    requests.length = 0;
+    for (const _ of [1, 2]) {
+      const res = await sendWire(url, { method: 'GET', headers: {}, timeoutMs: 300_000 });
+      expect([res.status, res.text]).toEqual([200, 'ok']);
+    }
+    // The second went out on the first connection (reset there), then on a fresh one.
+    expect(requests).toEqual([1, 2, 1]);
+  });
+
+  it('does not send a POST twice: its error is the reset', async () => {
+    // A GET first, so that a kept-alive socket with one answer behind it is free in the pool.
+    await sendWire(url, { method: 'GET', headers: {}, timeoutMs: 300_000 });
+    requests.length = 0;
+    const post = sendWire(url, { method: 'POST', headers: {}, body: '{}', timeoutMs: 300_000 });
+    await expect(post).rejects.toMatchObject({ code: 'ECONNRESET' });
+    expect(requests).toEqual([2]); // once, on the reused socket; not again on a new one
   });
 });
