@@ -5,27 +5,17 @@
  * whose command line writes down how it was run, so no compile of the whole toolkit is needed
  * to see the steps (pack-version.test.ts runs the real toolkit on a BASE that carries dist/).
  */
-import { execFileSync } from 'node:child_process';
-import {
-  cpSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  realpathSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basePackage } from '../../generator/pack/base-package.ts';
 import { PackError } from '../../generator/pack/errors.ts';
 import { removeWork } from '../work.ts';
-import { root, tempDir } from './helpers.ts';
+import { commitToolkitCopy, gitIn, root, tempDir } from './helpers.ts';
 
 const repo = tempDir('base-build');
-const git = (...args: string[]) =>
-  execFileSync('git', args, { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const git = (...args: string[]) => gitIn(repo, ...args);
 
 /**
  * The command line of the small toolkit: it records how it ran and packs nothing else. Its file
@@ -87,14 +77,7 @@ beforeAll(() => {
     'export declare function record(out: string, meta: ImportMeta, ran: object): void;\n',
   );
   // The toolkit runs on this checkout's dependencies (basePackage links them).
-  symlinkSync(path.join(root, 'node_modules'), path.join(repo, 'node_modules'), 'junction');
-  write('.gitignore', 'node_modules\n');
-  git('init', '-q');
-  git('config', 'user.name', 'test');
-  git('config', 'user.email', 'test@example.invalid');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'a');
-  git('tag', 'a');
+  commitToolkitCopy(repo, []);
   write('scripts/cli.ts', `${CLI}export const broken: number = 'not a number';\n`);
   git('commit', '-q', '-am', 'broken');
   git('tag', 'broken');

@@ -7,19 +7,18 @@
  * dist/ is built first is shown on a toolkit of a few lines (base-build.test.ts), which spares a
  * compile of the whole toolkit (`npm ci` builds it from sources in CI).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bump, levelOfChanges, versionFromDiff } from '../../generator/pack/auto-version.ts';
 import { removeWork, workDir } from '../work.ts';
-import { NEWS, root, V1, V2 } from './helpers.ts';
+import { commitToolkitCopy, gitIn, NEWS, root, V1, V2 } from './helpers.ts';
 
 const repo = workDir('lifecycle-pack');
 const SPEC = 'spec/openapi.yaml';
-const git = (...args: string[]) =>
-  execFileSync('git', args, { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const git = (...args: string[]) => gitIn(repo, ...args);
 
 /** Commits the fixture changed by `edit` as `tag`. */
 function commit(tag: string, edit: (doc: ReturnType<typeof parseDocument>) => void) {
@@ -50,15 +49,7 @@ beforeAll(() => {
   for (const f of ['package.json', 'tsconfig.json', 'tsconfig.build.json'])
     cpSync(path.join(root, f), path.join(repo, f));
   cpSync(NEWS, path.join(repo, SPEC));
-  // The toolkit reads some dependencies by path from its own folder.
-  symlinkSync(path.join(root, 'node_modules'), path.join(repo, 'node_modules'), 'junction');
-  writeFileSync(path.join(repo, '.gitignore'), 'node_modules\nout\n');
-  git('init', '-q');
-  git('config', 'user.name', 'test');
-  git('config', 'user.email', 'test@example.invalid');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'a');
-  git('tag', 'a');
+  commitToolkitCopy(repo, ['out']);
   commit('text', (d) => d.setIn([...V2, 'summary'], 'The latest news, newest first'));
   commit('added', (d) =>
     d.setIn([...V2, 'parameters'], [{ name: 'page', in: 'query', schema: { type: 'integer' } }]),
