@@ -9,7 +9,6 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ServiceModel } from 'dataapi/model';
-import { createMock } from 'dataapi/runtime/mock';
 import type { Handler } from 'dataapi/runtime/server';
 import { FETCH_DEFAULTS } from './fetch-headers.ts';
 import type { OutgoingRequest } from './http.ts';
@@ -66,7 +65,11 @@ export function recheckable(probe: Probe): boolean {
   return MEANT_INVALID.has(probe.role) || (probe.role === 'valid' && probe.generated === true);
 }
 
-/** The mock's request pipeline with handlers that only mark the request as valid. */
+/**
+ * The mock's request pipeline with handlers that only mark the request as valid. The mock (and
+ * Fastify) are loaded on the first recheck: most runs have no failure to recheck, and every
+ * worker of the suite would load them for nothing.
+ */
 function appFor(model: ServiceModel, appkey: string): Promise<FastifyInstance> {
   let byKey = apps.get(model);
   if (!byKey) apps.set(model, (byKey = new Map()));
@@ -79,15 +82,17 @@ function appFor(model: ServiceModel, appkey: string): Promise<FastifyInstance> {
         return undefined;
       };
     const handlers = Object.fromEntries(model.operations.map((op) => [op.id, valid(op.id)]));
-    app = createMock(model, {
-      // A key is not the description's to judge: any the request carries is taken.
-      appkeys: [appkey || 'dataapi-recheck-no-key'],
-      handlers,
-      rateLimit: false,
-      logger: false,
-      invalidExamples: 'skip',
-      check: 'first-use',
-    });
+    app = import('dataapi/runtime/mock').then(({ createMock }) =>
+      createMock(model, {
+        // A key is not the description's to judge: any the request carries is taken.
+        appkeys: [appkey || 'dataapi-recheck-no-key'],
+        handlers,
+        rateLimit: false,
+        logger: false,
+        invalidExamples: 'skip',
+        check: 'first-use',
+      }),
+    );
     byKey.set(appkey, app);
   }
   return app;

@@ -1,5 +1,4 @@
 /** The embedded mock as a target: the generated tree's mock started in-process on 127.0.0.1, ephemeral port. */
-import { createMock } from 'dataapi/runtime/mock';
 import { MissingModelError, readModelFile } from '../runtime/shared/model-file.ts';
 import { RunError } from './run-error.ts';
 
@@ -18,6 +17,8 @@ export async function startEmbeddedMock(
   // An example that does not match its schema is a description warning (the suite lists it),
   // not a reason for the mock to refuse to start: it answers a schema sample instead.
   // Each operation's examples are checked (and left out when bad) when it is first asked for.
+  // Loaded here, not with the runner: a run against --base-url has no use for the mock's Fastify.
+  const { createMock } = await import('dataapi/runtime/mock');
   const app = await createMock(model, {
     appkeys: [appkey],
     logger: false,

@@ -36,7 +36,7 @@ import {
 import type { Probe } from '../probes.ts';
 import { blame } from './blame.ts';
 import { staticSkip } from './static-skip.ts';
-import { xmlFault, xmlValue } from 'dataapi/runtime/server';
+import { xmlFault, xmlValue } from 'dataapi/runtime/xml';
 
 /** The `minItems` of the paged list (the payload, or its property `key`), 0 when none. */
 function minItemsOf(model: ServiceModel, schema: JsonSchema | undefined, key: string): number {

@@ -27,5 +27,5 @@ export { deref, resolveRef, propertiesOf, declaredResponse } from 'dataapi/model
 export { loadHandlers } from './handlers.ts';
 export { afterListening } from './background.ts';
 export { operationsOf } from './route-context.ts';
-export { xmlFault, xmlValue } from './xml-read.ts';
+export { xmlFault, xmlValue } from 'dataapi/runtime/xml';
 export type * from './types.ts';

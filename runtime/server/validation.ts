@@ -24,7 +24,7 @@ import {
 } from 'dataapi/runtime/shared';
 import { HttpError } from './errors.ts';
 import { carriesJson } from './schema-types.ts';
-import { xmlFault, xmlValue } from './xml-read.ts';
+import { xmlFault, xmlValue } from 'dataapi/runtime/xml';
 
 export interface Validators {
   /** Coercing (query, path, headers, multipart and form fields). */

@@ -11,7 +11,7 @@ import { draw } from 'dataapi/runtime/sampler';
 import { toXml, validatorFor } from 'dataapi/runtime/shared';
 import { loadSpec } from '../../generator/load.ts';
 import { normalise } from '../../generator/normalise/index.ts';
-import { xmlFault, xmlValue } from '../../runtime/server/xml-read.ts';
+import { xmlFault, xmlValue } from '../../runtime/xml/read.ts';
 import { FIXTURES } from '../generator/helpers.ts';
 
 const SPEC = path.join(FIXTURES, 'formats/xml-text.yaml');

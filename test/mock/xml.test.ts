@@ -13,7 +13,7 @@ import { validatorFor } from 'dataapi/runtime/shared';
 import type { ServiceModel } from 'dataapi/model';
 import { loadSpec } from '../../generator/load.ts';
 import { normalise } from '../../generator/normalise/index.ts';
-import { xmlFault, xmlValue } from '../../runtime/server/xml-read.ts';
+import { xmlFault, xmlValue } from '../../runtime/xml/read.ts';
 import { serialise, validRequests } from '../../contract-tests/requests.ts';
 import { bodySerializerFor } from '../../runtime/client/serialize.ts';
 import { FIXTURES } from '../generator/helpers.ts';
