@@ -42,7 +42,7 @@ describe('work after listening', () => {
     expect(done).toEqual([1, 2, 3]);
   });
 
-  it('runs at once when no request is in flight', async () => {
+  it('begins after a quiet moment when no request comes', async () => {
     app = Fastify();
     const done: number[] = [];
     let finished!: () => void;
