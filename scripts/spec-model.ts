@@ -43,8 +43,12 @@ export function specModelBase(spec: string, cwd = process.cwd()): string {
 async function cachedModel(base: string): Promise<ServiceModel | undefined> {
   try {
     const stamp = JSON.parse(await readFile(`${base}.stamp.json`, 'utf8')) as ModelStamp;
-    if (stamp.version !== 1 || (await stampKey(stamp.inputs, CONTEXT)) !== stamp.key) return;
-    const model = JSON.parse(await readFile(`${base}.model.json`, 'utf8')) as ServiceModel;
+    if (stamp.version !== 1) return;
+    // The model is read while the key is worked out (parsed only when the key holds).
+    const text = readFile(`${base}.model.json`, 'utf8');
+    text.catch(() => undefined);
+    if ((await stampKey(stamp.inputs, CONTEXT)) !== stamp.key) return;
+    const model = JSON.parse(await text) as ServiceModel;
     if (stamp.rootValid === true) trustSchemaRoot(model.schemaRoot);
     return model;
   } catch {
