@@ -17,21 +17,9 @@ import type { IncomingMessage } from 'node:http';
 import { headOnSend } from './head.ts';
 import { operationRouteHooks, routeTo, type RouteContext } from './route-context.ts';
 import type { RouteSchemas } from './validation.ts';
+import { formatterOf, runHooks, validation, type Compile, type Hook } from './fastify-steps.ts';
 
-type Done = (error?: Error | null) => void;
-type Hook = (request: FastifyRequest, reply: FastifyReply, done: Done) => unknown;
 type RouteHandler = (request: FastifyRequest, reply: FastifyReply) => unknown;
-type Validate = ((data: unknown, context?: object) => unknown) & {
-  errors?: unknown;
-  schemaEnv?: unknown;
-};
-type Compile = (input: {
-  schema: unknown;
-  method: string;
-  url: string;
-  httpPart: string;
-  contentType?: string;
-}) => Validate;
 
 /** What an operation's route is made of, made on its first request. */
 export interface RouteParts {
@@ -66,120 +54,21 @@ interface Entry {
   made?: Made;
 }
 
-/** Fastify's hook runner (lib/hooks.js): in order, stopping at an error or a sent reply. */
-function runHooks(hooks: Hook[], request: FastifyRequest, reply: FastifyReply, cb: Done): void {
-  let i = 0;
-  const next = (err?: Error | null): void => {
-    if (err || i === hooks.length) return cb(err);
-    let result: unknown;
-    try {
-      const hook = hooks[i++]!;
-      if (reply.sent === true) return;
-      result = hook(request, reply, next);
-    } catch (error) {
-      return cb(error as Error);
-    }
-    if (result && typeof (result as Promise<unknown>).then === 'function') {
-      (result as Promise<unknown>).then(
-        () => next(),
-        (error: unknown) => cb((error as Error) ?? new Error('promise rejected without an error')),
-      );
-    }
-  };
-  next();
-}
-
-type Formatter = (errors: unknown, dataVar: string) => Error;
-
-/** Fastify's default (lib/context.js). */
-const defaultFormatter: Formatter = (errors, dataVar) => {
-  let text = '';
-  for (const e of errors as { instancePath?: string; message?: string }[])
-    text += `${dataVar}${e.instancePath || ''} ${e.message}, `;
-  return new Error(text.slice(0, -2));
-};
-
-/** The app's schemaErrorFormatter (a Fastify option), else Fastify's default. */
-function formatterOf(app: FastifyInstance): Formatter {
-  const key = Object.getOwnPropertySymbols(app).find(
-    (s) => s.description === 'fastify.schemaErrorFormatter',
-  );
-  const own = key ? (app as unknown as Record<symbol, unknown>)[key] : undefined;
-  return typeof own === 'function' ? (own as Formatter) : defaultFormatter;
-}
-
-/** Fastify's wrapValidationError (lib/validation.js). */
-function wrap(result: unknown, dataVar: string, format: Formatter): Error {
-  const error = (result instanceof Error ? result : format(result, dataVar)) as Error &
-    Record<string, unknown>;
-  error.statusCode = error.statusCode || 400;
-  error.code = error.code || 'FST_ERR_VALIDATION';
-  if (!(result instanceof Error)) error.validation = result;
-  error.validationContext = error.validationContext || dataVar;
-  return error;
-}
-
-/** Fastify's validateParam (lib/validation.js), for synchronous validators. */
-function check(fn: Validate | undefined, request: FastifyRequest, name: string): unknown {
-  if (fn == null) return false;
-  const bag = request as unknown as Record<string, unknown>;
-  const value = bag[name];
-  let ret: unknown;
-  try {
-    const data = value === undefined ? null : value;
-    ret = fn.schemaEnv ? fn(data, { parentData: request, parentDataProperty: name }) : fn(data);
-  } catch (err) {
-    (err as { statusCode?: number }).statusCode = 500;
-    return err;
-  }
-  if (ret === false) return fn.errors;
-  if (ret && (ret as { error?: unknown }).error) return (ret as { error: unknown }).error;
-  if (ret && typeof ret === 'object' && 'value' in ret)
-    bag[name] = (ret as { value: unknown }).value;
-  return false;
-}
-
-/** An operation's validation: Fastify's compile of a route's schemas, and its order. */
-function validation(
-  schema: RouteSchemas,
-  compile: Compile,
-  method: string,
-  url: string,
-  format: Formatter,
-): (request: FastifyRequest) => Error | false {
-  const c = (s: unknown, httpPart: string, contentType?: string) =>
-    compile({ schema: s, method, url, httpPart, ...(contentType ? { contentType } : {}) });
-  const headers = schema.headers !== undefined ? c(schema.headers, 'headers') : undefined;
-  const content = (schema.body as { content?: Record<string, { schema: unknown }> } | undefined)
-    ?.content;
-  let body: Validate | Record<string, Validate> | undefined;
-  if (schema.body !== undefined && content && typeof content === 'object') {
-    body = Object.fromEntries(
-      Object.keys(content).map((t) => [t, c(content[t]!.schema, 'body', t)]),
-    );
-  } else if (schema.body !== undefined) body = c(schema.body, 'body');
-  const query = schema.querystring !== undefined ? c(schema.querystring, 'querystring') : undefined;
-  const params = schema.params !== undefined ? c(schema.params, 'params') : undefined;
-  return (request) => {
-    let r = check(params, request, 'params');
-    if (r) return wrap(r, 'params', format);
-    const bodyFn =
-      typeof body === 'function'
-        ? body
-        : body?.[(request as unknown as { mediaType: string }).mediaType];
-    r = check(bodyFn, request, 'body');
-    if (r) return wrap(r, 'body', format);
-    r = check(query, request, 'query');
-    if (r) return wrap(r, 'querystring', format);
-    r = check(headers, request, 'headers');
-    if (r) return wrap(r, 'headers', format);
-    return false;
-  };
+interface Router {
+  tree: ReturnType<typeof FindMyWay>;
+  derive: (req: IncomingMessage) => never;
 }
 
 export interface Dispatch {
-  /** Adds an operation's route; throws as Fastify's router would for a route it refuses. */
+  /**
+   * Adds an operation's route; throws as Fastify's router would for a route it refuses (lazy:
+   * queued, and reported to onRefused when its tree is filled).
+   */
   add(route: OperationRoute): void;
+  /** The methods whose trees are still to be filled (lazy). */
+  pending(): string[];
+  /** Fills a method's tree now (lazy; the first request of the method would). */
+  build(method: string): void;
   /**
    * The routes of the methods the operations have, on the app; returns, for each method whose
    * route the app refused (a method Fastify does not serve), why.
@@ -196,6 +85,12 @@ export function createDispatch(
     notFound: (request: FastifyRequest, reply: FastifyReply) => unknown;
     /** No explicit HEAD operation: a HEAD request is routed as its GET (one tree less). */
     headAsGet: boolean;
+    /**
+     * Fill each method's tree when it is first needed (a request of that method, or `build`),
+     * reporting the routes it refuses to onRefused then, instead of `add` throwing.
+     */
+    lazy?: boolean;
+    onRefused?: (route: OperationRoute, error: unknown) => void;
   },
 ): Dispatch {
   const config = app.initialConfig as {
@@ -203,17 +98,60 @@ export function createDispatch(
     caseSensitive?: boolean;
   };
   const { compile: _compiled, ...routerOptions } = config.routerOptions ?? {};
-  const router = FindMyWay({
-    ...routerOptions,
-    caseSensitive: config.caseSensitive ?? true,
-    ...(options.constraints ? { constraints: options.constraints as never } : {}),
-  });
-  // What find-my-way's own lookup derives a request's constraints with (not in its types).
-  const constrainer = (
-    router as unknown as {
-      constrainer: { deriveConstraints(req: IncomingMessage, ctx: undefined): never };
+  // One router per method (find-my-way keeps a tree per method either way), each filled when
+  // first needed in lazy mode: a start then fills only the trees its first requests ask for.
+  const routers = new Map<string, Router>();
+  const treeOf = (method: string): Router => {
+    let router = routers.get(method);
+    if (!router) {
+      const made = FindMyWay({
+        ...routerOptions,
+        caseSensitive: config.caseSensitive ?? true,
+        ...(options.constraints ? { constraints: options.constraints as never } : {}),
+      });
+      // What find-my-way's own lookup derives a request's constraints with (not in its types).
+      const { constrainer } = made as unknown as {
+        constrainer: { deriveConstraints(req: IncomingMessage, ctx: undefined): never };
+      };
+      routers.set(
+        method,
+        (router = { tree: made, derive: (req) => constrainer.deriveConstraints(req, undefined) }),
+      );
     }
-  ).constrainer;
+    return router;
+  };
+  const insert = (method: string, entry: Entry) => {
+    const { route } = entry;
+    treeOf(method).tree.on(
+      method as never,
+      route.url,
+      route.constraint ? { constraints: { [route.constraint.name]: route.constraint.value } } : {},
+      () => undefined,
+      entry as unknown as Record<string, unknown>,
+    );
+  };
+  const pending = new Map<string, Entry[]>();
+  const refused = new Set<Entry>();
+  /** Fills a method's tree with its queued routes; a route it refuses is reported. */
+  const build = (method: string) => {
+    const queued = pending.get(method);
+    if (!queued) return;
+    pending.delete(method);
+    for (const entry of queued) {
+      if (refused.has(entry)) continue;
+      try {
+        insert(method, entry);
+      } catch (error) {
+        refused.add(entry);
+        options.onRefused?.(entry.route, error);
+      }
+    }
+  };
+  const lookup = (method: string, raw: IncomingMessage) => {
+    build(method);
+    const router = routers.get(method);
+    return router ? router.tree.find(method as never, raw.url ?? '/', router.derive(raw)) : null;
+  };
   const format = formatterOf(app);
   const methods = new Set<string>();
   const hooks = operationRouteHooks(app);
@@ -250,11 +188,7 @@ export function createDispatch(
   const onRequest: Hook = (request, reply, done) => {
     const raw = request.raw as IncomingMessage;
     const method = request.method === 'HEAD' && options.headAsGet ? 'GET' : request.method;
-    const found = router.find(
-      method as never,
-      raw.url ?? '/',
-      constrainer.deriveConstraints(raw, undefined),
-    );
+    const found = lookup(method, raw);
     if (!found) {
       // As the not-found handler of a request no route matched: nothing of the operations' runs
       // (this request's steps end here, as a hook's do once the reply is sent).
@@ -301,25 +235,18 @@ export function createDispatch(
   return {
     add(route) {
       const entry: Entry = { route };
-      const store = entry as unknown as Record<string, unknown>;
-      const on = (method: string) =>
-        router.on(
-          method as never,
-          route.url,
-          route.constraint
-            ? { constraints: { [route.constraint.name]: route.constraint.value } }
-            : {},
-          () => undefined,
-          store,
-        );
-      // A router refuses before it changes anything (find-my-way checks the path first).
-      on(route.method);
+      const trees = route.withHead && !options.headAsGet ? [route.method, 'HEAD'] : [route.method];
       methods.add(route.method);
-      if (route.withHead) {
-        if (!options.headAsGet) on('HEAD');
-        methods.add('HEAD');
+      if (route.withHead) methods.add('HEAD');
+      if (options.lazy) {
+        for (const m of trees) pending.set(m, [...(pending.get(m) ?? []), entry]);
+        return;
       }
+      // A router refuses before it changes anything (find-my-way checks the path first).
+      for (const m of trees) insert(m, entry);
     },
+    pending: () => [...pending.keys()],
+    build,
     install() {
       const refused = new Map<string, unknown>();
       for (const method of methods) {

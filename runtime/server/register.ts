@@ -77,9 +77,11 @@ export interface ServiceOptions {
    * Compile every request schema at start-up, so that an operation whose schema Ajv cannot
    * compile is reported (onFinding) and answers 501 before any request (default true). With
    * false, each schema is compiled on the operation's first request (a large description starts
-   * in seconds) and such an operation answers 501 from then on. With 'background', as false, and
-   * once the server listens the routes not yet asked for are compiled one at a time between
-   * requests, so that every finding is reported without a request.
+   * in seconds) and such an operation answers 501 from then on; so does an operation whose path
+   * the router refuses, found when its method is first asked for (each method's routes are
+   * routed then). With 'background', as false, and once the server listens the methods and routes
+   * not yet asked for are routed and compiled one at a time between requests, so that every
+   * finding is reported without a request.
    */
   compileAtStart?: boolean | 'background';
   /**
@@ -163,7 +165,16 @@ export async function registerService(
       : {}),
     notFound,
     headAsGet: explicitHead.size === 0,
+    // Without the start-up compile, each method's routes are routed when that method is first
+    // asked for (or in the background): a path the router refuses is found then.
+    lazy: !compileAtStart,
+    onRefused: (route, error) => refuse(route.ctx.op, error),
   });
+  const refuse = (op: Operation, error: unknown) => {
+    const why = routeRefused(error);
+    unservable.set(op, why);
+    options.onFinding?.(unservableFinding(model, op, why));
+  };
   const added: Operation[] = [];
   const addRoute = (op: Operation, preview: boolean) => {
     const route = toRoutePath(preview && op.preview ? op.preview.path : op.path);
@@ -200,9 +211,7 @@ export async function registerService(
     } catch (error) {
       // A path the router refuses (it throws before it changes anything): this operation
       // answers 501, the others serve.
-      const why = routeRefused(error);
-      unservable.set(op, why);
-      options.onFinding?.(unservableFinding(model, op, why));
+      refuse(op, error);
     }
   };
   for (const op of model.operations) {
@@ -211,12 +220,12 @@ export async function registerService(
   }
   // A method Fastify does not serve: its operations answer 501, as their routes were refused.
   for (const [method, error] of dispatch.install()) {
-    for (const op of new Set(added.filter((o) => o.method.toUpperCase() === method))) {
-      const why = routeRefused(error);
-      unservable.set(op, why);
-      options.onFinding?.(unservableFinding(model, op, why));
-    }
+    for (const op of new Set(added.filter((o) => o.method.toUpperCase() === method)))
+      refuse(op, error);
   }
+  // In the background, the trees no request has filled yet come first (their findings).
+  if (options.compileAtStart === 'background')
+    later.unshift(...dispatch.pending().map((method) => async () => dispatch.build(method)));
   // A route that cannot be compiled is reported by its first-use check, which then rejects.
   if (later.length > 0) afterListening(app, later, (compile) => compile().catch(() => undefined));
 }
