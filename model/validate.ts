@@ -104,6 +104,28 @@ function textOf(schema: JsonSchema): string | undefined {
   }
 }
 
+/**
+ * Whether the model's schema root passes the JSON Schema meta-schema (the check every Ajv of the
+ * model makes, once per process): what a kept model records, so that a later process need not
+ * check it again (scripts/spec-model.ts).
+ */
+export function schemaRootValid(model: ServiceModel): boolean {
+  try {
+    validatorFor(model);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A root an earlier process found valid (schemaRootValid, kept with the model it belongs to):
+ * GitHub's took a quarter of a second of the mock's first answer to check again.
+ */
+export function trustSchemaRoot(root: object): void {
+  checkedRoots.add(root);
+}
+
 /** The default validator of a model (no coercion): for checking responses. */
 export function validatorFor(model: ServiceModel): SchemaValidator {
   let v = validators.get(model);

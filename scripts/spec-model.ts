@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ServiceModel } from 'dataapi/model';
+import { schemaRootValid, trustSchemaRoot } from 'dataapi/model/validate';
 import { isUrl } from '../generator/load-remote.ts';
 import { PROJECT_ROOT } from '../generator/root.ts';
 import { stampKey, type StampContext } from '../generator/speed/stamp.ts';
@@ -19,6 +20,11 @@ interface ModelStamp {
   key: string;
   /** The description's files, absolute (the root and every file its `$ref`s reached). */
   inputs: string[];
+  /**
+   * The model's schema root passed the JSON Schema meta-schema when it was kept: a later start
+   * does not check it again (a quarter of a second of GitHub's first answer).
+   */
+  rootValid?: true;
 }
 
 const CONTEXT: StampContext = {
@@ -37,8 +43,14 @@ export function specModelBase(spec: string, cwd = process.cwd()): string {
 async function cachedModel(base: string): Promise<ServiceModel | undefined> {
   try {
     const stamp = JSON.parse(await readFile(`${base}.stamp.json`, 'utf8')) as ModelStamp;
-    if (stamp.version !== 1 || (await stampKey(stamp.inputs, CONTEXT)) !== stamp.key) return;
-    return JSON.parse(await readFile(`${base}.model.json`, 'utf8')) as ServiceModel;
+    if (stamp.version !== 1) return;
+    // The model is read while the key is worked out (parsed only when the key holds).
+    const text = readFile(`${base}.model.json`, 'utf8');
+    text.catch(() => undefined);
+    if ((await stampKey(stamp.inputs, CONTEXT)) !== stamp.key) return;
+    const model = JSON.parse(await text) as ServiceModel;
+    if (stamp.rootValid === true) trustSchemaRoot(model.schemaRoot);
+    return model;
   } catch {
     return undefined;
   }
@@ -56,7 +68,13 @@ async function keep(base: string, model: ServiceModel, inputs: string[]): Promis
   try {
     await mkdir(path.dirname(base), { recursive: true });
     await put(`${base}.model.json`, JSON.stringify(model));
-    const stamp: ModelStamp = { version: 1, key, inputs };
+    // Checked now, once: the mock of this process asks for it anyway (the check is kept per process).
+    const stamp: ModelStamp = {
+      version: 1,
+      key,
+      inputs,
+      ...(schemaRootValid(model) ? { rootValid: true as const } : {}),
+    };
     await put(`${base}.stamp.json`, JSON.stringify(stamp));
   } catch {
     // a cache: a read-only node_modules only costs the next start its shortcut

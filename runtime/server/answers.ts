@@ -15,7 +15,7 @@ import {
   type ErrorAnswer,
 } from './errors.ts';
 import { notServed } from './guard.ts';
-import { answerFor, appendHook, contextOf } from './route-context.ts';
+import { answerFor, appendHook, contextOf, onOperationRoute } from './route-context.ts';
 import { acceptedKey } from './route-auth.ts';
 import { redact } from 'dataapi/runtime/shared';
 import type { PathMatcher } from './routes.ts';
@@ -135,13 +135,14 @@ function notFoundHandler(ctx: AnswerContext) {
   };
 }
 
+/** Installs the error and not-found handlers; returns the not-found one (dispatch.ts asks it too). */
 export function installAnswers(
   app: FastifyInstance,
   model: ServiceModel,
   matcher: PathMatcher,
   envelopeOp: Operation | undefined,
   options: AnswerOptions = {},
-): void {
+): (request: FastifyRequest, reply: FastifyReply) => unknown {
   const describe = options.describeError ? { describe: options.describeError } : {};
   const ctx: AnswerContext = { model, matcher, envelopeOp, options, describe };
   app.setErrorHandler(errorHandler(ctx));
@@ -150,7 +151,7 @@ export function installAnswers(
   // A path parameter's value is never empty (OpenAPI: path parameters are required): the router
   // lets `/flows/` match `/flows/{id}` with id "", which is no request of that template, but of
   // the path's own (405 when `/flows/` has other methods, else 404), as the not-found answer says.
-  app.addHook('onRoute', (routeOptions) => {
+  onOperationRoute(app, (routeOptions) => {
     if (!contextOf(routeOptions) || !routeOptions.url?.includes(':')) return;
     appendHook(routeOptions, 'onRequest', async (request, reply) => {
       const params = request.params as Record<string, string> | undefined;
@@ -161,4 +162,5 @@ export function installAnswers(
       return undefined;
     });
   });
+  return notFound;
 }

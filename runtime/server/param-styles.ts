@@ -14,7 +14,7 @@ import type { JsonSchema, Operation, Parameter, ServiceModel } from 'dataapi/mod
 import { propertiesOf, queryNameClashes } from 'dataapi/model';
 import { HttpError } from './errors.ts';
 import { hasBody } from './route-checks.ts';
-import { appendHook, contextOf, type RouteContext } from './route-context.ts';
+import { appendHook, contextOf, onOperationRoute, type RouteContext } from './route-context.ts';
 import { cookieCheck } from './cookies.ts';
 import { toRoutePath } from './routes.ts';
 import { carriesJson, complex, itemsOf, typesOf } from './schema-types.ts';
@@ -298,7 +298,7 @@ export function installParamDecoding(app: FastifyInstance, model: ServiceModel):
   // One hook per route context: a context with more than one route (Fastify's automatic HEAD
   // route did share its GET's; HEAD is now the GET's route itself, head.ts) builds its decoders once.
   const hooks = new WeakMap<RouteContext, PreValidation | undefined>();
-  app.addHook('onRoute', (routeOptions) => {
+  onOperationRoute(app, (routeOptions) => {
     const ctx = contextOf(routeOptions);
     if (!ctx) return;
     if (!hooks.has(ctx)) hooks.set(ctx, decodingHook(model, ctx.op));

@@ -5,7 +5,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance } from 'fastify';
-import multipart, { type FastifyMultipartOptions } from '@fastify/multipart';
+import type { FastifyMultipartOptions } from '@fastify/multipart';
 import type { ServiceModel } from 'dataapi/model';
 import { HttpError } from './errors.ts';
 
@@ -96,7 +96,9 @@ type PluginCallback = (
  * of its disk mode (`saveRequestFiles`), which this server never uses (multipart.ts reads the parts
  * into memory before any handler runs). They cost the mock a tenth of its time per request.
  */
-function registerMultipart(app: FastifyInstance, options: FastifyMultipartOptions) {
+async function registerMultipart(app: FastifyInstance, options: FastifyMultipartOptions) {
+  // Loaded only for a description with an upload: it and busboy are some 30 modules to load.
+  const { default: multipart } = await import('@fastify/multipart');
   const original = multipart as unknown as PluginCallback & Record<symbol, unknown>;
   const plugin: PluginCallback = (instance, opts, done) => {
     const withoutCleanup: FastifyInstance = new Proxy(instance, {
@@ -117,5 +119,5 @@ function registerMultipart(app: FastifyInstance, options: FastifyMultipartOption
   // Registered as the plugin itself is (fastify-plugin's marks: not encapsulated, its name).
   for (const mark of ['skip-override', 'fastify.display-name', 'plugin-meta'])
     (plugin as unknown as Record<symbol, unknown>)[Symbol.for(mark)] = original[Symbol.for(mark)];
-  return app.register(plugin as never, options);
+  await app.register(plugin as never, options);
 }

@@ -1,10 +1,11 @@
 /**
- * registerService: every operation of the model (and its preview variant) as a Fastify route.
- * The route itself carries the operation's facts in `config.dataapi` (route-context.ts); each
- * behaviour is an `onRoute` hook installed first that attaches its request hooks to the routes
- * that need them, as Fastify's own plugins do: request checks (route-checks.ts), authentication
- * (route-auth.ts), rate limits (route-limits.ts). Errors are answered in the operation's envelope
- * with its group's business codes (answers.ts); client errors are always 4xx, never 500.
+ * registerService: every operation of the model (and its preview variant) served on a Fastify
+ * instance. The operations share one Fastify route per method, and a router of their own picks
+ * each request's operation (dispatch.ts); an operation's route carries its facts (route-context.ts)
+ * and each behaviour adds its request hooks to the routes that need them, as Fastify's own plugins
+ * do with `onRoute` hooks: request checks (route-checks.ts), authentication (route-auth.ts), rate
+ * limits (route-limits.ts). Errors are answered in the operation's envelope with its group's
+ * business codes (answers.ts); client errors are always 4xx, never 500.
  */
 import type { FastifyInstance } from 'fastify';
 import {
@@ -29,8 +30,8 @@ import { installDeprecationHeaders } from './route-deprecation.ts';
 import { routeContext } from './route-context.ts';
 import { routeHandler, type Handler } from './route-handler.ts';
 import { installRateLimits, type RateLimitOptions } from './route-limits.ts';
-import { headOnSend } from './head.ts';
 import { createPathMatcher, toRoutePath } from './routes.ts';
+import { createDispatch } from './dispatch.ts';
 import { routeSchemas, validatorCompiler, validatorsFor, type RouteSchemas } from './validation.ts';
 
 export type { Handler, HandlerInput } from './route-handler.ts';
@@ -76,9 +77,11 @@ export interface ServiceOptions {
    * Compile every request schema at start-up, so that an operation whose schema Ajv cannot
    * compile is reported (onFinding) and answers 501 before any request (default true). With
    * false, each schema is compiled on the operation's first request (a large description starts
-   * in seconds) and such an operation answers 501 from then on. With 'background', as false, and
-   * once the server listens the routes not yet asked for are compiled one at a time between
-   * requests, so that every finding is reported without a request.
+   * in seconds) and such an operation answers 501 from then on; so does an operation whose path
+   * the router refuses, found when its method is first asked for (each method's routes are
+   * routed then). With 'background', as false, and once the server listens the methods and routes
+   * not yet asked for are routed and compiled one at a time between requests, so that every
+   * finding is reported without a request.
    */
   compileAtStart?: boolean | 'background';
   /**
@@ -120,11 +123,11 @@ export async function registerService(
   const later: (() => Promise<void>)[] = [];
   const guard = createRouteGuard(model);
   // Schemas compiled on a route's first request: one that cannot be is a located 501 from then on.
-  const compileOnFirstUse = (op: Operation, schema: RouteSchemas) => {
+  const compileOnFirstUse = (op: Operation, schema: () => RouteSchemas) => {
     let problem: string | undefined | null = null;
     return async () => {
       if (problem === null) {
-        problem = guard.compile(schema);
+        problem = guard.compile(schema());
         if (problem !== undefined) options.onFinding?.(unservableFinding(model, op, problem));
       }
       if (problem !== undefined) throw notServed(op, problem);
@@ -132,15 +135,13 @@ export async function registerService(
   };
   const { owner } = sharedRoutes(model);
   const rewritten = rewrittenOperations(model);
-  if (!app.hasConstraintStrategy(OPERATION_CONSTRAINT))
-    app.addConstraintStrategy(operationStrategy(model) as never);
   const unservable = new Map<Operation, string>();
-  installAnswers(app, model, matcher, defaultEnvelopeOp(model), {
+  const notFound = installAnswers(app, model, matcher, defaultEnvelopeOp(model), {
     unservable,
     ...(options.describeError ? { describeError: options.describeError } : {}),
   });
 
-  // Behaviours first: their onRoute hooks see the routes added below, in this order. The
+  // Behaviours first: each adds its hooks to every operation route, in this order. The
   // deprecation headers come first, so that every answer of the operation carries them.
   installDeprecationHeaders(app, model);
   installRequestChecks(app, options.onOperationRequest);
@@ -151,54 +152,80 @@ export async function registerService(
   installParamDecoding(app, model);
 
   // A GET's route answers HEAD too (headOnSend), as Fastify's automatic HEAD route would, but
-  // without a second route: GitHub's start spent a third of its route registration on them. A
-  // path with an explicit HEAD operation keeps its GET to GET, so the HEAD operation answers.
+  // without a second route. A path with an explicit HEAD operation keeps its GET to GET, so the
+  // HEAD operation answers; without any, a HEAD request is routed as its GET.
   const explicitHead = new Set(
     model.operations.filter((o) => o.method === 'head').map((o) => toRoutePath(o.path).url),
   );
+  const dispatch = createDispatch(app, {
+    compile: validatorCompiler(model) as never,
+    bodyLimit: limits.bodyBytes,
+    ...(owner.size > 0
+      ? { constraints: { [OPERATION_CONSTRAINT]: operationStrategy(model) } }
+      : {}),
+    notFound,
+    headAsGet: explicitHead.size === 0,
+    // Without the start-up compile, each method's routes are routed when that method is first
+    // asked for (or in the background): a path the router refuses is found then.
+    lazy: !compileAtStart,
+    onRefused: (route, error) => refuse(route.ctx.op, error),
+  });
+  const refuse = (op: Operation, error: unknown) => {
+    const why = routeRefused(error);
+    unservable.set(op, why);
+    options.onFinding?.(unservableFinding(model, op, why));
+  };
+  const added: Operation[] = [];
   const addRoute = (op: Operation, preview: boolean) => {
     const route = toRoutePath(preview && op.preview ? op.preview.path : op.path);
-    const schema = routeSchemas(model, op, route.params);
+    let schema: RouteSchemas | undefined;
+    const schemaOf = () => (schema ??= routeSchemas(model, op, route.params));
     // Shared method and route: the owner's route, this operation chosen per request; in a group
     // too large for constraints, an internal URL that the app's rewriteUrl sends its requests to.
     const internal = !preview && rewritten.has(op);
     const constraint = !preview && owner.has(op) && !internal ? op.id : undefined;
-    const reason = compileAtStart ? guard.compile(schema) : undefined;
+    const reason = compileAtStart ? guard.compile(schemaOf()) : undefined;
     if (reason !== undefined) {
-      // Not registered: the not-found handler answers its requests with a located 501.
+      // Not routed: the not-found handler answers its requests with a located 501.
       unservable.set(op, reason);
       options.onFinding?.(unservableFinding(model, op, reason));
       return;
     }
     const ctx = routeContext(op, preview, matcher);
-    const firstUse = compileAtStart ? undefined : compileOnFirstUse(op, schema);
+    const firstUse = compileAtStart ? undefined : compileOnFirstUse(op, schemaOf);
     if (firstUse && options.compileAtStart === 'background') later.push(firstUse);
-    const withHead = op.method === 'get' && !explicitHead.has(route.url);
     try {
-      app.route({
-        method: withHead ? ['GET', 'HEAD'] : (op.method.toUpperCase() as 'GET'),
+      dispatch.add({
+        ctx,
+        method: op.method.toUpperCase(),
         url: internal ? internalUrl(op, route.url) : route.url,
-        exposeHeadRoute: false,
-        ...(withHead ? { onSend: headOnSend } : {}),
-        bodyLimit: limits.bodyBytes,
-        schema,
-        ...(constraint ? { constraints: { [OPERATION_CONSTRAINT]: constraint } } : {}),
-        config: { dataapi: ctx },
-        ...(firstUse ? { preValidation: firstUse } : {}),
-        handler: routeHandler(model, ctx, options.handlers[op.id], validators, route.params),
+        withHead: op.method === 'get' && !explicitHead.has(route.url),
+        ...(constraint ? { constraint: { name: OPERATION_CONSTRAINT, value: constraint } } : {}),
+        make: () => ({
+          schema: schemaOf(),
+          ...(firstUse ? { preValidation: firstUse } : {}),
+          handler: routeHandler(model, ctx, options.handlers[op.id], validators, route.params),
+        }),
       });
+      added.push(op);
     } catch (error) {
-      // A path the router refuses (Fastify throws before it changes anything): this operation
+      // A path the router refuses (it throws before it changes anything): this operation
       // answers 501, the others serve.
-      const why = routeRefused(error);
-      unservable.set(op, why);
-      options.onFinding?.(unservableFinding(model, op, why));
+      refuse(op, error);
     }
   };
   for (const op of model.operations) {
     addRoute(op, false);
     if (op.preview && options.previews !== false) addRoute(op, true);
   }
+  // A method Fastify does not serve: its operations answer 501, as their routes were refused.
+  for (const [method, error] of dispatch.install()) {
+    for (const op of new Set(added.filter((o) => o.method.toUpperCase() === method)))
+      refuse(op, error);
+  }
+  // In the background, the trees no request has filled yet come first (their findings).
+  if (options.compileAtStart === 'background')
+    later.unshift(...dispatch.pending().map((method) => async () => dispatch.build(method)));
   // A route that cannot be compiled is reported by its first-use check, which then rejects.
   if (later.length > 0) afterListening(app, later, (compile) => compile().catch(() => undefined));
 }

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticate, readKey, type VerifyKey } from './auth.ts';
-import { appendDoneHook, contextOf } from './route-context.ts';
+import { appendDoneHook, contextOf, onOperationRoute } from './route-context.ts';
 
 const accepted = new WeakMap<FastifyRequest, string>();
 
@@ -17,7 +17,7 @@ export function acceptedKey(request: FastifyRequest): string | undefined {
 
 /** Adds authentication to every operation route registered after this call. */
 export function installAuth(app: FastifyInstance, verify: VerifyKey | undefined): void {
-  app.addHook('onRoute', (routeOptions) => {
+  onOperationRoute(app, (routeOptions) => {
     const ctx = contextOf(routeOptions);
     if (!ctx?.needsKey) return;
     const { op, optionalKey } = ctx;

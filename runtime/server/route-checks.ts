@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from './errors.ts';
 import { mediaEssence } from './parsers.ts';
-import { appendDoneHook, contextOf, type RouteContext } from './route-context.ts';
+import { appendDoneHook, contextOf, onOperationRoute, type RouteContext } from './route-context.ts';
 
 export type OnOperationRequest = (request: FastifyRequest, ctx: RouteContext) => void;
 
@@ -66,7 +66,7 @@ export function installRequestChecks(
   app: FastifyInstance,
   onOperationRequest: OnOperationRequest | undefined,
 ): void {
-  app.addHook('onRoute', (routeOptions) => {
+  onOperationRoute(app, (routeOptions) => {
     const ctx = contextOf(routeOptions);
     if (!ctx) return;
     // Not async: no promise per request (a throw is Fastify's error path as a rejection is).

@@ -53,10 +53,38 @@ export function routeContext(op: Operation, preview: boolean, matcher: PathMatch
   };
 }
 
-/** The route context of a route's options (onRoute) or of a request, if the route is ours. */
+const OPERATION = Symbol('dataapi.operation');
+
+/** The operation a request was routed to (dispatch.ts: the operations share a route per method). */
+export function routeTo(request: FastifyRequest, ctx: RouteContext): void {
+  (request as unknown as { [OPERATION]?: RouteContext })[OPERATION] = ctx;
+}
+
+/** The route context of an operation route's options or of a request, if it is an operation's. */
 export function contextOf(source: RouteOptions | FastifyRequest): RouteContext | undefined {
-  const config = 'routeOptions' in source ? source.routeOptions.config : source.config;
-  return config?.dataapi;
+  if (!('routeOptions' in source)) return source.config?.dataapi;
+  return (source as unknown as { [OPERATION]?: RouteContext })[OPERATION];
+}
+
+/**
+ * What a behaviour does to each operation route (as an `onRoute` hook would): reads its context
+ * and appends its request hooks. The routes are the operations' own (dispatch.ts), made when an
+ * operation is first asked for, so a behaviour registers here instead of as an `onRoute` hook.
+ */
+export type OperationRouteHook = (routeOptions: RouteOptions) => void;
+
+const behaviours = new WeakMap<object, OperationRouteHook[]>();
+
+/** Adds a behaviour to every operation route of the app (in the order they are added). */
+export function onOperationRoute(app: object, hook: OperationRouteHook): void {
+  const list = behaviours.get(app);
+  if (list) list.push(hook);
+  else behaviours.set(app, [hook]);
+}
+
+/** The behaviours added to the app's operation routes. */
+export function operationRouteHooks(app: object): readonly OperationRouteHook[] {
+  return behaviours.get(app) ?? [];
 }
 
 const ANSWERED_FOR = Symbol('dataapi.answeredFor');

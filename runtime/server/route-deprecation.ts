@@ -7,10 +7,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { deprecationHeaders, type ServiceModel } from 'dataapi/model';
-import { appendHook, contextOf } from './route-context.ts';
+import { appendHook, contextOf, onOperationRoute } from './route-context.ts';
 
 export function installDeprecationHeaders(app: FastifyInstance, model: ServiceModel): void {
-  app.addHook('onRoute', (routeOptions) => {
+  onOperationRoute(app, (routeOptions) => {
     const ctx = contextOf(routeOptions);
     const headers = ctx ? deprecationHeaders(model, ctx.op) : undefined;
     if (!headers) return;

@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { WINDOW_MS, type RateLimit } from 'dataapi/model';
 import { HttpError } from './errors.ts';
-import { appendHook, contextOf } from './route-context.ts';
+import { appendHook, contextOf, onOperationRoute } from './route-context.ts';
 import { acceptedKey } from './route-auth.ts';
 import { throttledLog } from './log.ts';
 import { redisCounter, type RedisClient } from './redis-limits.ts';
@@ -110,7 +110,7 @@ export async function installRateLimits(
     await app.register(rateLimit, { global: false, skipOnError: false, cache: LOCAL_BUCKETS });
   const failClosed = options.onStoreError === 'closed';
   const warn = throttledLog(30_000);
-  app.addHook('onRoute', (routeOptions) => {
+  onOperationRoute(app, (routeOptions) => {
     const ctx = contextOf(routeOptions);
     if (!ctx) return;
     // An override is one window in place of the declared ones (two overridden windows of one

@@ -96,8 +96,16 @@ function decodePath(pathname: string): string {
   });
 }
 
-/** Every declared path (and preview path) with its methods. */
+/**
+ * Every declared path (and preview path) with its methods. Made when first asked (a 405, an Allow
+ * header): a server that never answers one does not build it at start.
+ */
 export function createPathMatcher(model: ServiceModel): PathMatcher {
+  let matcher: PathMatcher | undefined;
+  return { match: (pathname) => (matcher ??= buildPathMatcher(model)).match(pathname) };
+}
+
+function buildPathMatcher(model: ServiceModel): PathMatcher {
   // Keyed by the template's shape: `/a/{id}` and `/a/{name}` are one route to a router, so a
   // path both match allows the methods of both.
   const byPath = new Map<string, PathEntry>();

@@ -218,7 +218,8 @@ function fillChecked(
 
 /** Route schemas of one operation, built from the IR. */
 export interface RouteSchemas {
-  querystring: JsonSchema;
+  /** Absent when it would accept every query (no parameters): nothing to compile or run. */
+  querystring?: JsonSchema;
   params?: JsonSchema;
   headers?: JsonSchema;
   /** JSON, form or text body (multipart bodies are validated after their parts are read). */
@@ -264,7 +265,10 @@ export function routeSchemas(
       delete query.additionalProperties;
     }
   }
-  const out: RouteSchemas = { querystring: query };
+  // `{ type: 'object', properties: {} }` (an operation without query parameters) accepts every
+  // parsed query and fills in nothing: not compiled (GitHub's first answer made the coercing Ajv
+  // for it, 0.15 s) and not run, with the same outcome.
+  const out: RouteSchemas = acceptsAnyQuery(query) ? {} : { querystring: query };
   if (paramAliases.size > 0) {
     const byName = new Map(op.parameters.path.map((p) => [p.name, p]));
     const properties: Record<string, JsonSchema> = {};
@@ -299,6 +303,20 @@ export function routeSchemas(
         : schema;
   }
   return out;
+}
+
+function acceptsAnyQuery(schema: JsonSchema): boolean {
+  if (typeof schema !== 'object' || schema === null) return schema === true;
+  const keys = Object.keys(schema);
+  const properties = schema.properties;
+  return (
+    keys.every((k) => k === 'type' || k === 'properties') &&
+    (schema.type === undefined || schema.type === 'object') &&
+    (properties === undefined ||
+      (typeof properties === 'object' &&
+        properties !== null &&
+        Object.keys(properties).length === 0))
+  );
 }
 
 /** The query schema with JSON parameters taking anything here (param-styles.ts validates them). */

@@ -40,11 +40,11 @@ async function loadCreate(given: string | undefined, dir: string): Promise<Creat
   const spec = given ?? (existsSync(path.join(dir, 'model.json')) ? undefined : configuredSpec());
   if (spec !== undefined) {
     // The description's model as the last start made it, when nothing it is made of changed.
-    const [{ specModel }, { createMock }] = await Promise.all([
-      import('../spec-model.ts'),
+    // Its files are read while the mock's modules load.
+    const [model, { createMock }] = await Promise.all([
+      import('../spec-model.ts').then(({ specModel }) => specModel(spec)),
       import('../../runtime/mock/index.ts'),
     ]);
-    const model = await specModel(spec);
     return (options) => createMock(model, options);
   }
   const [{ createMock }, model] = await Promise.all([

@@ -6,6 +6,7 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSchemaValidator } from 'dataapi/model/validate';
 import { specModel, specModelBase } from '../../scripts/spec-model.ts';
 
 const description = (title: string) =>
@@ -57,6 +58,28 @@ describe('the model of mock --spec', () => {
     await writeFile(spec, description('Second'));
     expect((await specModel('api.json', dir)).title).toBe('Second');
     expect((await specModel('api.json', dir)).title).toBe('Second');
+  });
+
+  it("keeps its schema root's meta-schema verdict: a later start does not check it again", async () => {
+    await writeFile(spec, description('Verdict'));
+    await specModel('api.json', dir);
+    const base = specModelBase('api.json', dir);
+    const stamp = JSON.parse(await readFile(`${base}.stamp.json`, 'utf8')) as object;
+    expect(stamp).toMatchObject({ rootValid: true });
+    // A root the meta-schema refuses, in the kept model: trusted while the stamp says it was
+    // valid (the check is not made again), refused once the stamp does not say so.
+    const kept = JSON.parse(await readFile(`${base}.model.json`, 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    const broken = { ...kept, schemaRoot: { ...(kept.schemaRoot as object), type: 5 } };
+    await writeFile(`${base}.model.json`, JSON.stringify(broken));
+    const trusted = await specModel('api.json', dir);
+    expect(() => createSchemaValidator(trusted)).not.toThrow();
+    const { rootValid: _, ...unchecked } = stamp as { rootValid?: true };
+    await writeFile(`${base}.stamp.json`, JSON.stringify(unchecked));
+    const unsure = await specModel('api.json', dir);
+    expect(() => createSchemaValidator(unsure)).toThrow(/schema is invalid/);
   });
 
   it('still refuses a bad description with the loader error', async () => {

@@ -207,6 +207,60 @@ describe('start-up', () => {
     }
   });
 
+  it("with check: 'first-use', a path the router refuses is found when its method is asked for", async () => {
+    const broken = structuredClone(model) as ServiceModel;
+    const op = broken.operations.find((o) => o.id === 'getAirQuality')!;
+    op.path = '/Weather/*/AirQuality'; // find-my-way takes a wildcard only at the end
+    const findings: Finding[] = [];
+    const app = await createMock(broken, {
+      rateLimit: false,
+      appkeys: ['k'],
+      check: 'first-use',
+      onFinding: (f) => findings.push(f),
+    });
+    try {
+      expect(findings).toEqual([]); // GET's routes are not routed yet
+      const refused = await app.inject({ url: '/Weather/*/AirQuality?appkey=k&city=x' });
+      expect(refused.statusCode).toBe(501);
+      expect(findings.map((f) => [f.code, f.operation])).toEqual([
+        ['operation-not-served', 'getAirQuality'],
+      ]);
+      expect(findings[0]!.message).toMatch(/its path cannot be routed: Wildcard must be the last/);
+      const ip = await app.inject({ url: '/v2/location/ip?appkey=k&ip=8.8.8.8' });
+      expect(ip.statusCode).toBe(200);
+      expect(findings).toHaveLength(1);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("with check: 'background', a path the router refuses is reported once listening", async () => {
+    const broken = structuredClone(model) as ServiceModel;
+    const op = broken.operations.find((o) => o.id === 'getAirQuality')!;
+    op.path = '/Weather/*/AirQuality';
+    const findings: Finding[] = [];
+    let reported!: () => void;
+    const routed = new Promise<void>((resolve) => (reported = resolve));
+    const app = await createMock(broken, {
+      rateLimit: false,
+      appkeys: ['k'],
+      check: 'background',
+      onFinding: (f) => {
+        findings.push(f);
+        if (f.code === 'operation-not-served') reported();
+      },
+    });
+    try {
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      await routed;
+      expect(findings.filter((f) => f.code === 'operation-not-served')).toMatchObject([
+        { operation: 'getAirQuality' },
+      ]);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('starts from the real spec', async () => {
     const app = await createMock(model, { rateLimit: false });
     expect((await app.inject({ url: '/__health' })).statusCode).toBe(200);
