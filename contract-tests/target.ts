@@ -1,4 +1,5 @@
 /** The embedded mock as a target: the generated tree's mock started in-process on 127.0.0.1, ephemeral port. */
+import type { ServiceModel } from 'dataapi/model';
 import { createMock } from 'dataapi/runtime/mock';
 import { MissingModelError, readModelFile } from '../runtime/shared/model-file.ts';
 import { RunError } from './run-error.ts';
@@ -6,7 +7,7 @@ import { RunError } from './run-error.ts';
 export async function startEmbeddedMock(
   generatedDir: string,
   appkey: string,
-): Promise<{ url: string; close: () => Promise<void> }> {
+): Promise<{ url: string; close: () => Promise<void>; model: ServiceModel }> {
   // The model, not generated/mock/index.ts: plain Node cannot import the generated TypeScript,
   // and that file only hands the same model to the same createMock.
   const model = await readModelFile(generatedDir).catch((err: unknown) => {
@@ -28,6 +29,7 @@ export async function startEmbeddedMock(
   const address = app.server.address() as { port: number };
   return {
     url: `http://127.0.0.1:${address.port}`,
+    model,
     close: async () => {
       await app.close();
     },
