@@ -92,8 +92,6 @@ interface Run {
   /** Closed in reverse order when the run ends, however it ends. */
   closers: (() => Promise<void>)[];
   sink: RunDiagnostics;
-  /** The embedded mock's model (read by the mock itself), when the target is the mock. */
-  mockModel?: ServiceModel;
 }
 
 /** Where the run sends its requests (a deployment, or the embedded mock it started). */
@@ -167,9 +165,8 @@ async function pickTarget(run: Run): Promise<Target> {
   const keyProvided = given !== '';
   if (o.baseUrl === undefined) {
     const appkey = given || DEFAULT_MOCK_KEY;
-    const mock = await startEmbeddedMock(run.generatedDir, appkey);
+    const mock = await startEmbeddedMock(run.generatedDir, appkey, run.model);
     run.closers.push(mock.close);
-    run.mockModel = mock.model;
     return { baseUrl: mock.url, appkey, keyProvided, embedded: true };
   }
   const baseUrl = o.baseUrl.replace(/\/+$/, '');
@@ -250,9 +247,9 @@ async function runSuiteOnScheduler(
   // Threads of this process ask on a channel instead (scheduler-channel.ts); the URL stays for others.
   config.schedulerChannel = `dataapi-scheduler-${process.pid}-${served.url.split(':').at(-1)}`;
   config.schedulerPid = process.pid;
-  // The embedded mock's own model when there is one: its Ajv has compiled (or will compile) the
+  // The embedded mock's model too (startEmbeddedMock): its Ajv has compiled (or will compile) the
   // same response schemas, so each is compiled once in the run, not again in a worker.
-  const model = run.mockModel ?? run.model;
+  const model = run.model;
   const closeChannel = serveSchedulerChannel(scheduler, config.schedulerChannel, (id) =>
     responseExampleWarnings(model, findOperation(model, id)),
   );
