@@ -115,13 +115,14 @@ export async function runProbes(
     return probe;
   };
 
-  // Asked first: the runner may work them out while this operation's requests are sent.
+  // Before any request, as when they were worked out with the valid requests: a schema Ajv cannot
+  // compile fails the operation's set before it sends anything.
   const examples =
     variant !== 'main'
       ? undefined
       : t.responseExampleWarnings
-        ? t.responseExampleWarnings(op)
-        : Promise.resolve(responseExampleWarnings(model, op));
+        ? await t.responseExampleWarnings(op)
+        : responseExampleWarnings(model, op);
   let valid = validRequests(model, op);
   let uncertain = false;
   const linkWarnings: DescriptionWarning[] = [];
@@ -152,9 +153,7 @@ export async function runProbes(
       uncertain,
     });
   }
-  const warnings = examples
-    ? [...requestWarnings(model, op), ...(await examples), ...linkWarnings]
-    : [];
+  const warnings = examples ? [...requestWarnings(model, op), ...examples, ...linkWarnings] : [];
   const set: ProbeSet = { variant, probes, ...(warnings.length > 0 ? { warnings } : {}) };
   if (variant === 'preview') return set;
 

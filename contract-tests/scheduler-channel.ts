@@ -22,6 +22,7 @@ type Answer = {
   grant?: Grant;
   retry?: boolean;
   warnings?: DescriptionWarning[];
+  error?: string;
 };
 
 /**
@@ -41,13 +42,22 @@ export function serveSchedulerChannel(
     if (!('ask' in m)) return; // another side's answer
     if (m.ask === 'release') scheduler.release(m.key, m.token, m.outcome);
     else if (m.ask === 'retry') reply({ answer: m.id, retry: scheduler.mayRetry() });
-    else if (m.ask === 'examples') reply({ answer: m.id, warnings: examples(m.operation) });
+    else if (m.ask === 'examples') reply(examplesAnswer(m.id, () => examples(m.operation)));
     else
       void scheduler
         .acquire(m.key, m.limits, m.route)
         .then((grant) => reply({ answer: m.id, grant }));
   };
   return () => channel.close();
+}
+
+/** The warnings, or the error working them out threw (a schema Ajv cannot compile), to rethrow. */
+function examplesAnswer(id: string, work: () => DescriptionWarning[]): Answer {
+  try {
+    return { answer: id, warnings: work() };
+  } catch (err) {
+    return { answer: id, error: err instanceof Error ? err.message : String(err) };
+  }
 }
 
 let instances = 0;
@@ -95,6 +105,7 @@ export class ChannelScheduler implements Scheduler {
   /** The operation's response example warnings, as the runner works them out. */
   async exampleWarnings(operation: string): Promise<DescriptionWarning[]> {
     const a = await this.ask({ ask: 'examples', id: this.prefix + ++this.seq, operation });
+    if (a.error !== undefined) throw new Error(a.error);
     return a.warnings ?? [];
   }
 

@@ -15,11 +15,12 @@ async function served(
   const clock = new FakeClock();
   const local = new LocalScheduler(budget, 0, undefined, clock);
   const name = channelName();
-  const close = serveSchedulerChannel(local, name, (id) =>
-    id === 'withBadExample'
+  const close = serveSchedulerChannel(local, name, (id) => {
+    if (id === 'uncompilable') throw new Error('schema is invalid: data/type must be string');
+    return id === 'withBadExample'
       ? [{ code: 'example-invalid', operation: id, pointer: '/p', message: 'bad' }]
-      : [],
-  );
+      : [];
+  });
   try {
     await body(local, name, clock);
   } finally {
@@ -85,6 +86,10 @@ describe('the scheduler on a BroadcastChannel (workers that are threads of the r
         { code: 'example-invalid', operation: 'withBadExample', pointer: '/p', message: 'bad' },
       ]);
       expect(none).toEqual([]);
+      // A schema Ajv cannot compile fails the asking worker's set, as it did in the worker.
+      await expect(remote.exampleWarnings('uncompilable')).rejects.toThrow(
+        'schema is invalid: data/type must be string',
+      );
     });
   });
 });
