@@ -30,6 +30,13 @@ export interface ContractConfig {
    * endpoint. Absent: each file schedules on its own (tests run without the runner).
    */
   schedulerUrl?: string;
+  /**
+   * The same scheduler on a BroadcastChannel of this name, for workers that are threads of the
+   * runner's process (`schedulerPid`): cheaper than loopback HTTP (scheduler-channel.ts).
+   */
+  schedulerChannel?: string;
+  /** The runner's process id: a worker in another process uses `schedulerUrl`. */
+  schedulerPid?: number;
   /** Total request budget of the run (only enforced locally when there is no schedulerUrl). */
   budget?: number;
   /** Per operation id, the variants to run (--only); absent: every variant of every operation. */

@@ -7,6 +7,7 @@ import { excerpt, parseRetryAfter, redactorFor, type Redactor } from 'dataapi/ru
 import type { ContractConfig } from './config.ts';
 import type { ExchangeRecord } from './exchange.ts';
 import type { Outcome, Scheduler } from './scheduler.ts';
+import type { DescriptionWarning } from './warnings.ts';
 import { sendWire, type WireResponse } from './wire-request.ts';
 
 export interface OutgoingRequest {
@@ -42,6 +43,8 @@ export interface Transport {
   scheduler: Scheduler;
   /** The operation whose rate limit the request counts against. */
   send(op: Operation, req: OutgoingRequest): Promise<Exchange>;
+  /** The operation's response example warnings worked out by the runner (absent: here). */
+  responseExampleWarnings?(op: Operation): Promise<DescriptionWarning[]>;
 }
 
 /** What every send of one transport shares. */

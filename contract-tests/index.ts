@@ -26,6 +26,7 @@ import {
   type Variant,
 } from './results.ts';
 import { LocalScheduler, RemoteScheduler } from './scheduler.ts';
+import { ChannelScheduler } from './scheduler-channel.ts';
 import { Prefetcher, type Prefetched } from './prefetch.ts';
 
 export type * from './results.ts';
@@ -63,13 +64,25 @@ export class ContractViolation extends Error {
 let transport: Transport | undefined;
 let prefetcher: Prefetcher<ProbeSet> | undefined;
 
+/**
+ * The runner's scheduler, on its channel from a thread of its process (which also works out the
+ * response example warnings), over HTTP from another process; without a runner, the file's own.
+ */
 function transportFor(config: ContractConfig): Transport {
-  transport ??= createTransport(
-    config,
-    config.schedulerUrl
-      ? new RemoteScheduler(config.schedulerUrl)
-      : new LocalScheduler(config.budget),
-  );
+  if (transport) return transport;
+  if (config.schedulerChannel && config.schedulerPid === process.pid) {
+    const channel = new ChannelScheduler(config.schedulerChannel);
+    transport = {
+      ...createTransport(config, channel),
+      responseExampleWarnings: (op) => channel.exampleWarnings(op.id),
+    };
+  } else
+    transport = createTransport(
+      config,
+      config.schedulerUrl
+        ? new RemoteScheduler(config.schedulerUrl)
+        : new LocalScheduler(config.budget),
+    );
   return transport;
 }
 

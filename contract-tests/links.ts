@@ -122,14 +122,31 @@ export function linkInto(
   model: ServiceModel,
   op: Operation,
 ): { source: Operation; link: ResponseLink } | undefined {
-  for (const source of model.operations) {
-    if (source === op) continue;
-    for (const r of source.responses)
-      for (const link of r.links ?? [])
-        if (link.target === op.id && link.parameters.some((p) => p.in === 'path'))
-          return { source, link };
+  return linksByTarget(model)
+    .get(op.id)
+    ?.find((l) => l.source !== op);
+}
+
+type LinkInto = { source: Operation; link: ResponseLink };
+const intoByModel = new WeakMap<ServiceModel, Map<string, LinkInto[]>>();
+
+/**
+ * The links that fill a path parameter, by the operation they lead to, in description order;
+ * made once per model (every operation asks: scanning every operation's links each time cost
+ * GitHub's 1,223 operations about a second of a worker's CPU).
+ */
+function linksByTarget(model: ServiceModel): Map<string, LinkInto[]> {
+  let index = intoByModel.get(model);
+  if (!index) {
+    index = new Map();
+    for (const source of model.operations)
+      for (const r of source.responses)
+        for (const link of r.links ?? [])
+          if (link.parameters.some((p) => p.in === 'path'))
+            index.set(link.target, [...(index.get(link.target) ?? []), { source, link }]);
+    intoByModel.set(model, index);
   }
-  return undefined;
+  return index;
 }
 
 const coercing = new WeakMap<ServiceModel, SchemaValidator>();

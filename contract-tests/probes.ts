@@ -9,6 +9,7 @@ import { negativeCases } from './negatives.ts';
 import type { Probe, ProbeSet, Role } from './probe.ts';
 import {
   requestWarnings,
+  responseExampleWarnings,
   serialise,
   validRequests,
   type KeyMode,
@@ -114,6 +115,14 @@ export async function runProbes(
     return probe;
   };
 
+  // Before any request, as when they were worked out with the valid requests: a schema Ajv cannot
+  // compile fails the operation's set before it sends anything.
+  const examples =
+    variant !== 'main'
+      ? undefined
+      : t.responseExampleWarnings
+        ? await t.responseExampleWarnings(op)
+        : responseExampleWarnings(model, op);
   let valid = validRequests(model, op);
   let uncertain = false;
   const linkWarnings: DescriptionWarning[] = [];
@@ -144,7 +153,7 @@ export async function runProbes(
       uncertain,
     });
   }
-  const warnings = variant === 'main' ? [...requestWarnings(model, op), ...linkWarnings] : [];
+  const warnings = examples ? [...requestWarnings(model, op), ...examples, ...linkWarnings] : [];
   const set: ProbeSet = { variant, probes, ...(warnings.length > 0 ? { warnings } : {}) };
   if (variant === 'preview') return set;
 
@@ -162,7 +171,7 @@ export async function runProbes(
       uncertain,
     });
   const unknown = `${op.path.replace(/\/$/, '')}/dataapi-contract-no-such-path`;
-  if (!model.operations.some((o) => matches(o.path, unknown) || matches(o.preview?.path, unknown)))
+  if (!templatesMatching(model, unknown).length)
     await send('unknown-path', op, first, 'unknown path', { path: unknown });
   // GET and HEAD send no body (fetch refuses one): no content type to get wrong.
   const carriesBody = op.method !== 'get' && op.method !== 'head';
@@ -193,31 +202,83 @@ export function wrongMethod(
   for (const [name, value] of Object.entries(spec.path))
     concrete = concrete.split(`{${name}}`).join(encodeURIComponent(String(value)));
   const taken = new Set(
-    model.operations
-      .filter(
-        (o) =>
-          o.path === op.path || matches(o.path, concrete) || matches(o.preview?.path, concrete),
-      )
-      .map((o) => o.method),
+    [...samePath(model, op.path), ...templatesMatching(model, concrete)].map((o) => o.method),
   );
   return ['get', 'post', 'patch', 'put', 'delete'].find((m) => !taken.has(m as never));
 }
 
-/**
- * Each template's pattern, made once per worker: every operation asks about every template (its
- * wrong method and unknown path), and making the patterns anew each time cost GitHub's 1,223
- * operations about 9 s of CPU per worker.
- */
-const patterns = new Map<string, RegExp>();
+/** One template (an operation's path or its preview's) and its pattern. */
+interface Template {
+  ops: Operation[];
+  re: RegExp;
+}
 
-function matches(template: string | undefined, path: string): boolean {
-  if (!template) return false;
-  let re = patterns.get(template);
-  if (!re) {
-    re = new RegExp(
-      `^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`,
-    );
-    patterns.set(template, re);
+/**
+ * The model's templates, by the number of slashes and the first segment (`*` when that is a
+ * parameter), made once per model and worker. A template's pattern matches only paths with as
+ * many slashes (a parameter stands for one non-empty segment) and, unless its first segment holds
+ * a parameter, the same first segment: asking every template about every operation's paths (its
+ * wrong method, its unknown path) cost GitHub's 1,223 operations about 2 s of a worker's CPU.
+ */
+const indexes = new WeakMap<ServiceModel, Map<string, Template[]>>();
+const templates = new WeakMap<ServiceModel, Map<string, Operation[]>>();
+const paths = new WeakMap<ServiceModel, Map<string, Operation[]>>();
+
+const ANY = 'any';
+const bucketOf = (path: string, first: string) => `${path.split('/').length} ${first}`;
+
+function byTemplate(model: ServiceModel): Map<string, Operation[]> {
+  let known = templates.get(model);
+  if (!known) {
+    known = new Map();
+    for (const o of model.operations)
+      for (const t of [o.path, o.preview?.path]) {
+        if (!t) continue;
+        const ops = known.get(t) ?? [];
+        if (!ops.includes(o)) ops.push(o);
+        known.set(t, ops);
+      }
+    templates.set(model, known);
   }
-  return re.test(path);
+  return known;
+}
+
+/** The operations whose own path (not a preview's) is this template. */
+function samePath(model: ServiceModel, template: string): Operation[] {
+  let known = paths.get(model);
+  if (!known) {
+    known = new Map();
+    for (const o of model.operations) known.set(o.path, [...(known.get(o.path) ?? []), o]);
+    paths.set(model, known);
+  }
+  return known.get(template) ?? [];
+}
+
+function indexOf(model: ServiceModel): Map<string, Template[]> {
+  let index = indexes.get(model);
+  if (!index) {
+    index = new Map();
+    for (const [t, ops] of byTemplate(model)) {
+      const first = t.split('/')[1] ?? '';
+      // A parameter's braces around a slash (never in practice) stand in every bucket's stead.
+      const key = /\{[^}]*\/[^}]*\}/.test(t) ? ANY : bucketOf(t, first.includes('{') ? '*' : first);
+      const re = new RegExp(
+        `^${t.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`,
+      );
+      index.set(key, [...(index.get(key) ?? []), { ops, re }]);
+    }
+    indexes.set(model, index);
+  }
+  return index;
+}
+
+/** The operations one of whose templates (path or preview path) matches a concrete path. */
+function templatesMatching(model: ServiceModel, path: string): Operation[] {
+  const index = indexOf(model);
+  const candidates = [
+    ...(index.get(bucketOf(path, path.split('/')[1] ?? '')) ?? []),
+    ...(index.get(bucketOf(path, '*')) ?? []),
+    ...(index.get(ANY) ?? []),
+  ];
+  return candidates.filter((c) => c.re.test(path)).flatMap((c) => c.ops);
 }

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { toFileStem } from 'dataapi/model';
 import type { Collector } from './collector.ts';
 import type { ContractConfig } from './config.ts';
-import { modelFromJson } from './model-plugin.ts';
+import { modelFromJson, suiteResolveOnce } from './model-plugin.ts';
 import { vitestReporters, VITEST_FILES } from './reports/index.ts';
 
 /** What of a run the suite needs. */
@@ -61,7 +61,7 @@ export async function runSuite(
         },
       },
       {
-        plugins: [modelFromJson(run.generatedDir)],
+        plugins: [modelFromJson(run.generatedDir), suiteResolveOnce(run.generatedDir)],
         test: { provide: { dataapiContract: config } },
       },
     );

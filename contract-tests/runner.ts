@@ -5,7 +5,8 @@
  */
 import path from 'node:path';
 import { toFileStem, type ServiceModel } from 'dataapi/model';
-import { keyWarning, redactorFor, type Redactor } from 'dataapi/runtime/shared';
+import { findOperation, keyWarning, redactorFor, type Redactor } from 'dataapi/runtime/shared';
+import { responseExampleWarnings } from './requests.ts';
 import { RETRY_DEFAULTS, type ContractConfig } from './config.ts';
 import { Collector } from './collector.ts';
 import { coverageOf, type CheckName, type ContractRunResult, type Variant } from './results.ts';
@@ -19,6 +20,7 @@ import {
 } from './run-input.ts';
 import { unreachable } from './reachable.ts';
 import { LocalScheduler, serveScheduler } from './scheduler.ts';
+import { serveSchedulerChannel } from './scheduler-channel.ts';
 import { startEmbeddedMock } from './target.ts';
 import { modelWarnings, RunDiagnostics } from './warnings.ts';
 import { chooseSeed, writeReplays } from './fuzz/replay-file.ts';
@@ -163,7 +165,7 @@ async function pickTarget(run: Run): Promise<Target> {
   const keyProvided = given !== '';
   if (o.baseUrl === undefined) {
     const appkey = given || DEFAULT_MOCK_KEY;
-    const mock = await startEmbeddedMock(run.generatedDir, appkey);
+    const mock = await startEmbeddedMock(run.generatedDir, appkey, run.model);
     run.closers.push(mock.close);
     return { baseUrl: mock.url, appkey, keyProvided, embedded: true };
   }
@@ -242,6 +244,16 @@ async function runSuiteOnScheduler(
   const served = await serveScheduler(scheduler);
   run.closers.push(served.close);
   config.schedulerUrl = served.url;
+  // Threads of this process ask on a channel instead (scheduler-channel.ts); the URL stays for others.
+  config.schedulerChannel = `dataapi-scheduler-${process.pid}-${served.url.split(':').at(-1)}`;
+  config.schedulerPid = process.pid;
+  // The embedded mock's model too (startEmbeddedMock): its Ajv has compiled (or will compile) the
+  // same response schemas, so each is compiled once in the run, not again in a worker.
+  const model = run.model;
+  const closeChannel = serveSchedulerChannel(scheduler, config.schedulerChannel, (id) =>
+    responseExampleWarnings(model, findOperation(model, id)),
+  );
+  run.closers.push(async () => closeChannel());
   const stems = new Map(run.model.operations.map((op) => [toFileStem(op.id, 'operation'), op.id]));
   await runSuite(run, config, collector, stems);
 }
