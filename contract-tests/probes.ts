@@ -10,11 +10,11 @@ import type { Probe, ProbeSet, Role } from './probe.ts';
 import {
   requestWarnings,
   responseExampleWarnings,
-  serialise,
   validRequests,
   type KeyMode,
   type RequestSpec,
 } from './requests.ts';
+import { serialise } from './serialise.ts';
 import { linkInto } from './links.ts';
 import { rememberSent } from './recheck.ts';
 import { pathFromLink, sequences } from './sequences.ts';

@@ -5,7 +5,8 @@
  */
 import type { Operation, ServiceModel } from 'dataapi/model';
 import { operationPreference } from '../shared-route.ts';
-import { multipartParts, serialise, type RequestSpec } from '../requests.ts';
+import type { RequestSpec } from '../requests.ts';
+import { multipartParts, serialise } from '../serialise.ts';
 import type { WireRequest } from './types.ts';
 
 const PLACEHOLDER = 'DATAAPI-KEY-PLACEHOLDER-5d1c';

@@ -9,7 +9,8 @@ import { model } from '../../generated/model.ts';
 import { loadSpec } from '../../generator/load.ts';
 import { normalise } from '../../generator/normalise/index.ts';
 import { invalidValues, negativeCases } from '../../contract-tests/negatives.ts';
-import { serialise, validRequests } from '../../contract-tests/requests.ts';
+import { validRequests } from '../../contract-tests/requests.ts';
+import { serialise } from '../../contract-tests/serialise.ts';
 import { LocalScheduler, RemoteScheduler, serveScheduler } from '../../contract-tests/scheduler.ts';
 import { FakeClock } from '../shared/fake-clock.ts';
 

@@ -14,7 +14,8 @@ import type { ServiceModel } from 'dataapi/model';
 import { loadSpec } from '../../generator/load.ts';
 import { normalise } from '../../generator/normalise/index.ts';
 import { xmlFault, xmlValue } from '../../runtime/xml/read.ts';
-import { serialise, validRequests } from '../../contract-tests/requests.ts';
+import { validRequests } from '../../contract-tests/requests.ts';
+import { serialise } from '../../contract-tests/serialise.ts';
 import { bodySerializerFor } from '../../runtime/client/serialize.ts';
 import { FIXTURES } from '../generator/helpers.ts';
 

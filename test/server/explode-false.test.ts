@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceModel } from 'dataapi/model';
-import { serialise } from '../../contract-tests/requests.ts';
+import { serialise } from '../../contract-tests/serialise.ts';
 import { serveFixture, type ServedFixture } from './serve-fixture.ts';
 
 let served: ServedFixture;

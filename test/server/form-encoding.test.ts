@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeForm } from 'dataapi/runtime/shared';
 import type { ServiceModel } from 'dataapi/model';
-import { serialise, validRequests } from '../../contract-tests/requests.ts';
+import { validRequests } from '../../contract-tests/requests.ts';
+import { serialise } from '../../contract-tests/serialise.ts';
 import { bodySerializerFor } from '../../runtime/client/serialize.ts';
 import { serveFixture, type ServedFixture } from './serve-fixture.ts';
 
