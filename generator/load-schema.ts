@@ -56,8 +56,8 @@ function validatorFor(document: { swagger?: unknown; openapi?: string }): Valida
   const ajvVersion = load<{ version: string }>('ajv/package.json').version;
   const file = cachedFile('openapi-schema', [1, ajvModule, ajvVersion, opts, schema], '.cjs');
   const kept = readCached(file);
-  if (kept !== undefined) validate = evaluateKept(kept);
-  else {
+  validate = kept === undefined ? undefined : evaluateKept(kept);
+  if (!validate) {
     const Ajv = load<AjvClass>(ajvModule);
     const ajv = new Ajv({ ...opts, code: { source: true } });
     validate = ajv.compile(schema);
@@ -69,11 +69,15 @@ function validatorFor(document: { swagger?: unknown; openapi?: string }): Valida
 }
 
 /** A standalone validator's CommonJS module, its runtime helpers required from Ajv's package. */
-export function evaluateKept(code: string): Validate {
+export function evaluateKept(code: string): Validate | undefined {
   const module = { exports: {} as unknown };
-  // Ajv's own output, written by this toolkit into its own cache folder.
-  new Function('require', 'module', 'exports', code)(fromParser, module, module.exports);
-  return module.exports as Validate;
+  try {
+    // Ajv's own output, written by this toolkit into its own cache folder.
+    new Function('require', 'module', 'exports', code)(fromParser, module, module.exports);
+  } catch {
+    return undefined; // not a whole module: compiled afresh (and kept again)
+  }
+  return typeof module.exports === 'function' ? (module.exports as Validate) : undefined;
 }
 
 /** Throws swagger-parser's error (a SyntaxError with Ajv's errors as `details`) when invalid. */

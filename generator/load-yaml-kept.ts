@@ -27,8 +27,14 @@ export function keptYamlValue(text: string): unknown {
   const file = keptYamlFile(text);
   const json = inProcess.get(file) ?? readCached(file);
   if (json === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return undefined; // not this toolkit's file after all: parsed from the text instead
+  }
   remember(file, json);
-  return JSON.parse(json) as unknown;
+  return value;
 }
 
 /** Keeps the value the YAML parser read from this text, when JSON holds it exactly. */

@@ -4,7 +4,7 @@
  * their key, so any process may reuse what another wrote. A cache only: a folder that cannot be
  * read or written costs the next process the work, nothing else.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   mkdirSync,
   readdirSync,
@@ -42,7 +42,8 @@ export function keepCached(file: string, text: string, keepAtMost?: number): voi
   try {
     const dir = path.dirname(file);
     mkdirSync(dir, { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
+    // Unique per writer: threads of one process share its pid.
+    const tmp = `${file}.${process.pid}-${randomUUID()}.tmp`;
     writeFileSync(tmp, text);
     renameSync(tmp, file);
     if (keepAtMost !== undefined) prune(dir, keepAtMost);

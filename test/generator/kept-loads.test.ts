@@ -4,7 +4,8 @@
  * values JSON cannot hold exactly are not kept; the OpenAPI schema's validator evaluated from its
  * kept standalone code reports what a fresh compile reports.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,6 +20,8 @@ import {
   keptYamlValue,
 } from '../../generator/load-yaml-kept.ts';
 import { cachedFile } from '../../generator/speed/toolkit-cache.ts';
+
+const KEPT_MODULE = path.resolve('generator/load-yaml-kept.ts');
 
 /** A YAML description over the size that is kept, unique to this run (a new cache key). */
 function bigYaml(tail: string): string {
@@ -73,6 +76,27 @@ describe('a large YAML description kept between loads', () => {
     expect(messages[1]).toBe(messages[0]);
   });
 
+  it('reads a torn kept file as no kept value (the text is parsed again)', async () => {
+    const text = bigYaml('');
+    const file = await written(text);
+    const first = await loadSpec(file);
+    const kept = keptYamlFile(text);
+    writeFileSync(kept, readFileSync(kept, 'utf8').slice(0, 100));
+    expect(keptYamlValue(text)).toEqual(first.document); // this process remembers it
+    const again = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `import('${KEPT_MODULE}').then((m) => process.stdout.write(String(m.keptYamlValue(${JSON.stringify(text)}) === undefined)))`,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(again.stdout, again.stderr).toBe('true');
+    expect((await loadSpec(file)).document).toEqual(first.document);
+  });
+
   it('keeps only what JSON holds exactly (no shared anchors, no .inf)', () => {
     const shared = { a: 1 };
     for (const value of [{ x: shared, y: shared }, { n: Infinity }, { n: -0 }]) {
@@ -105,8 +129,16 @@ describe("the OpenAPI schema's validator kept as standalone code", () => {
       .filter((f) => f.endsWith('.cjs'))
       .map((f) => {
         const validate = evaluateKept(readFileSync(path.join(dir, f), 'utf8'));
-        return validate(bad) ? undefined : JSON.stringify(validate.errors);
+        expect(validate).toBeTypeOf('function');
+        return validate!(bad) ? undefined : JSON.stringify(validate!.errors);
       });
     expect(verdicts).toContain(JSON.stringify(reference.details));
+  });
+});
+
+describe('a torn kept validator', () => {
+  it('is no validator: the schema is compiled afresh', () => {
+    expect(evaluateKept('module.exports = function validate10(data) { return tru')).toBeUndefined();
+    expect(evaluateKept('module.exports = 3;')).toBeUndefined();
   });
 });
