@@ -185,10 +185,15 @@ describe('start-up', () => {
     }
   });
 
-  it('a path the router refuses answers 501 with a finding, the others serve', async () => {
+  /** The model with getAirQuality on a path find-my-way refuses (a wildcard only at the end). */
+  const unroutable = (): ServiceModel => {
     const broken = structuredClone(model) as ServiceModel;
-    const op = broken.operations.find((o) => o.id === 'getAirQuality')!;
-    op.path = '/Weather/*/AirQuality'; // find-my-way takes a wildcard only at the end
+    broken.operations.find((o) => o.id === 'getAirQuality')!.path = '/Weather/*/AirQuality';
+    return broken;
+  };
+
+  it('a path the router refuses answers 501 with a finding, the others serve', async () => {
+    const broken = unroutable();
     const findings: Finding[] = [];
     const app = await createMock(broken, {
       rateLimit: false,
@@ -208,9 +213,7 @@ describe('start-up', () => {
   });
 
   it("with check: 'first-use', a path the router refuses is found when its method is asked for", async () => {
-    const broken = structuredClone(model) as ServiceModel;
-    const op = broken.operations.find((o) => o.id === 'getAirQuality')!;
-    op.path = '/Weather/*/AirQuality'; // find-my-way takes a wildcard only at the end
+    const broken = unroutable();
     const findings: Finding[] = [];
     const app = await createMock(broken, {
       rateLimit: false,
@@ -235,9 +238,7 @@ describe('start-up', () => {
   });
 
   it("with check: 'background', a path the router refuses is reported once listening", async () => {
-    const broken = structuredClone(model) as ServiceModel;
-    const op = broken.operations.find((o) => o.id === 'getAirQuality')!;
-    op.path = '/Weather/*/AirQuality';
+    const broken = unroutable();
     const findings: Finding[] = [];
     let reported!: () => void;
     const routed = new Promise<void>((resolve) => (reported = resolve));
