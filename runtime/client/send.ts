@@ -9,7 +9,7 @@ import { requestParts, type RequestParts } from './request-parts.ts';
 import { retryPolicy } from './retry.ts';
 import { bodySerializerFor, pathSerializerFor, querySerializerFor } from './serialize.ts';
 import type { Session, Target } from './session.ts';
-import { newCallContext, policyFetch, type CallContext } from './transport.ts';
+import { endAttempt, newCallContext, policyFetch, type CallContext } from './transport.ts';
 
 /** What came back: the response and its body (text, or the stream with parseAs 'stream'). */
 export interface Sent extends CallPlace {
@@ -88,6 +88,9 @@ export async function send(
       (result as { data?: unknown; error?: unknown }).data ?? (result as { error?: unknown }).error;
     return { ...place, response, payload };
   } catch (error) {
-    transportFailure(place, error, callOptions.signal);
+    return transportFailure(place, error, callOptions.signal);
+  } finally {
+    // A text answer is whole here; a stream's timer goes on bounding the stream, as it did.
+    if (parseAs === 'text') endAttempt(place.ctx);
   }
 }

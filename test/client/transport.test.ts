@@ -2,6 +2,8 @@
  * Key transports, retries with backoff and Retry-After, per-operation pacing and timeouts, each
  * against a small real Fastify server that records when requests arrive.
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, DataApiError } from '../../generated/client/index.ts';
 import { parseRetryAfter } from 'dataapi/runtime/client';
@@ -246,17 +248,40 @@ describe('timeouts', () => {
     expect([e.outcome, e.httpStatus, e.attempts]).toEqual(['timeout', undefined, 1]);
   });
 
-  it('aborts a body that stalls after the headers', async () => {
-    const s = await server((app) => {
+  // Garbage collected while the body stalls: signals linked only weakly would never abort it
+  // (a call that hung for good, nodejs/undici#4068).
+  async function collectingGarbage<T>(p: Promise<T>): Promise<T> {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const every = setInterval(gc, 5);
+    try {
+      return await p;
+    } finally {
+      clearInterval(every);
+    }
+  }
+  const stallingBody = (onHeaders?: () => void) =>
+    server((app) => {
       app.get('/fund/open/realtime', (_req, reply) => {
         reply.hijack();
         reply.raw.writeHead(200, { 'content-type': 'application/json' });
-        reply.raw.write('{"DataStatus":');
+        reply.raw.write('{"DataStatus":', () => onHeaders?.());
       });
     });
+
+  it('aborts a body that stalls after the headers, garbage collected meanwhile', async () => {
+    const s = await stallingBody();
     const c = createClient({ baseUrl: s.baseUrl, appkey: 'k', timeoutMs: 150 });
-    const e = await failure(c.getFundOpenRealtime());
-    expect(e.outcome).toBe('timeout');
+    const e = await collectingGarbage(failure(c.getFundOpenRealtime()));
+    expect([e.outcome, e.attempts]).toEqual(['timeout', 1]);
+  });
+
+  it("the caller's abort ends a stalled body, garbage collected meanwhile", async () => {
+    const controller = new AbortController();
+    const s = await stallingBody(() => setImmediate(() => controller.abort()));
+    const c = createClient({ baseUrl: s.baseUrl, appkey: 'k', timeoutMs: 0 });
+    const p = c.getFundOpenRealtime(undefined, { signal: controller.signal });
+    expect((await collectingGarbage(failure(p))).outcome).toBe('aborted');
   });
 
   it("reports the caller's abort as aborted", async () => {
