@@ -12,6 +12,7 @@ import path from 'node:path';
 import type * as TS from 'typescript';
 import { resolveImport } from '../resolve-import.mjs';
 import { fromSources, typeRootsFrom } from './package-dir.ts';
+import { keptDeclarations, type Declarations } from './declarations-kept.ts';
 import { PackError } from './errors.ts';
 
 const require = createRequire(import.meta.url);
@@ -27,7 +28,7 @@ export interface DeclarationInput {
 }
 
 /** Declarations by package path without extension (`index`, `lib/runtime/client/client`). */
-export type Declarations = Map<string, string>;
+export type { Declarations };
 
 const STAGE = '.dataapi-pack-stage';
 
@@ -133,12 +134,29 @@ function locator(
   };
 }
 
-export function emitDeclarations(input: DeclarationInput): Declarations {
+/** The declarations, kept from an earlier run that read the same (declarations-kept.ts) or emitted. */
+export function emitDeclarations(input: DeclarationInput): {
+  declarations: Declarations;
+  kept: boolean;
+} {
   const ts = require('typescript') as typeof TS;
   const stageDir = path.join(input.root, STAGE);
   const virtual = new Map([...input.stage].map(([rel, text]) => [path.join(stageDir, rel), text]));
+  return keptDeclarations(ts, input.root, virtual, (record) =>
+    computeDeclarations(ts, input, virtual, record),
+  );
+}
+
+function computeDeclarations(
+  ts: typeof TS,
+  input: DeclarationInput,
+  virtual: Map<string, string>,
+  record: (host: TS.CompilerHost) => void,
+): Declarations {
+  const stageDir = path.join(input.root, STAGE);
   const options = compilerOptions(ts, input.root);
   const { host, emitted } = stagedHost(ts, options, input.root, virtual);
+  record(host);
   checkAndEmit(ts, ts.createProgram([...virtual.keys()], options, host), input.root);
   const locate = locator(ts, input.root, options.outDir as string, emitted);
   // From the entry, every declaration it reaches, with its specifiers pointed into the package.

@@ -121,7 +121,7 @@ export async function packClient(options: PackOptions): Promise<PackResult> {
     specLabel,
   });
   const types = `/* eslint-disable */\n${await renderTypes(spec.document)}`;
-  const declarations = emitDeclarations({
+  const { declarations } = emitDeclarations({
     root,
     stage: new Map([
       ['index.ts', sources.entry],
