@@ -5,66 +5,37 @@
  * operation's seed): the first failure is shrunk to a minimal request, then the remaining runs
  * look for a failure of another kind (at most MAX_FINDINGS per kind). Shrinking spends at most
  * MAX_SHRINK_REQUESTS requests per failure. The failing requests join the operation's probes, so
- * the checks report them like any other, with the seed and how to replay them.
+ * the checks report them like any other, with the seed and how to replay them. This module drives
+ * the phases; sending and judging one request is send.ts, the findings' recording record.ts.
  */
 import fc from 'fast-check';
 import { allParameters, type Operation, type ServiceModel } from 'dataapi/model';
-import { findOperation } from 'dataapi/runtime/shared';
 import { hashText } from 'dataapi/runtime/sampler';
 import type { Transport } from '../http.ts';
-import { followUp, linksOf, misfits } from '../links.ts';
-import { ok, type Probe, type ProbeSet, type Role } from '../probe.ts';
-import { askedPageSize, sendProbe, type SendExtra } from '../probes.ts';
+import type { ProbeSet } from '../probe.ts';
 import { validRequests, type RequestSpec } from '../requests.ts';
-import { linkSource } from '../sequences.ts';
-import type { DescriptionWarning } from '../warnings.ts';
-import type { NegativeCase } from '../negatives.ts';
 import { validArbitrary, schemaErrors, unsendable, unusable } from './generate.ts';
 import { TAKEN_ELSEWHERE, takenElsewhere } from '../path-values.ts';
-import { judgeProbe, signature, type Failure } from './judge.ts';
-import { isProbeOfRefusal } from '../checks/judge.ts';
-import { invalidArbitrary, type Mutation } from './mutations.ts';
+import {
+  MAX_FINDINGS,
+  MAX_SHRINK_REQUESTS,
+  MAX_SIMPLIFY_REQUESTS,
+  type Attempt,
+  type FuzzContext,
+} from './context.ts';
+import { signature } from './judge.ts';
+import { invalidArbitrary } from './mutations.ts';
+import { recordFindings } from './record.ts';
+import { sendInvalid, sendValid } from './send.ts';
 import { FuzzTally } from './tally.ts';
 import { simplify } from './simplify.ts';
-import type { FuzzConfig, FuzzFinding, FuzzKind, FuzzStats } from './types.ts';
-import { wireOf } from './wire.ts';
-import { faultOf, recheck, recheckable } from '../recheck.ts';
+import type { FuzzConfig, FuzzStats } from './types.ts';
 
-export const MAX_SHRINK_REQUESTS = 100;
-/** Requests the last pass (simplify.ts) may spend on a failure. */
-export const MAX_SIMPLIFY_REQUESTS = 40;
-export const MAX_FINDINGS = 3;
+export { MAX_FINDINGS, MAX_SHRINK_REQUESTS, MAX_SIMPLIFY_REQUESTS } from './context.ts';
 
 /** An operation's own seed: the same for a given run seed whatever else the run selects. */
 export function operationSeed(seed: number, operation: string): number {
   return hashText(`${seed}\u0000${operation}`) | 0;
-}
-
-interface Attempt {
-  /** The request that failed (the follow-up's for a link) and its failures. */
-  probe: Probe;
-  failures: Failure[];
-  spec: RequestSpec;
-  label: string;
-  negative?: NegativeCase;
-  /** Requests the last simplifying pass spent. */
-  shrinks?: number;
-  link?: { name: string; target: string; request: RequestSpec; problem: string };
-}
-
-interface Ctx {
-  model: ServiceModel;
-  op: Operation;
-  t: Transport;
-  set: ProbeSet;
-  fuzz: FuzzConfig;
-  stats: FuzzStats;
-  tally: FuzzTally;
-  warnings: DescriptionWarning[];
-  found: { attempt: Attempt; kind: FuzzKind; run: number; shrinks: number }[];
-  /** Generated requests the recheck found were not what they were meant to be (toolkit faults). */
-  faults: Probe[];
-  known: Set<string>;
 }
 
 export async function fuzzOperation(
@@ -85,7 +56,7 @@ export async function fuzzOperation(
     findings: 0,
     coverage: tally.data,
   };
-  const ctx: Ctx = {
+  const ctx: FuzzContext = {
     model,
     op,
     t,
@@ -132,11 +103,11 @@ export async function fuzzOperation(
       keep: (g) => g.mutation.field?.key,
       tally: (g) => tally.invalid(g.mutation),
     });
-  record(ctx);
+  recordFindings(ctx);
 }
 
 /** The failure after simplify.ts's pass (its requests counted as shrinking). */
-async function simpler<G>(ctx: Ctx, p: Phase<G>, last: Attempt, g: G): Promise<Attempt> {
+async function simpler<G>(ctx: FuzzContext, p: Phase<G>, last: Attempt, g: G): Promise<Attempt> {
   const wanted = signature(last.failures[0]!);
   let best = last;
   const { spent } = await simplify(
@@ -168,7 +139,7 @@ interface Phase<G> {
 }
 
 async function phase<G>(
-  ctx: Ctx,
+  ctx: FuzzContext,
   kind: 'valid' | 'invalid',
   seed: number,
   arb: fc.Arbitrary<G>,
@@ -240,174 +211,4 @@ async function phase<G>(
       shrinks: state.shrinks,
     });
   }
-}
-
-/** Sends one request of the fuzz; undefined when nothing new failed, 'stop' when refused. */
-async function send(
-  ctx: Ctx,
-  role: Role,
-  target: Operation,
-  spec: RequestSpec,
-  purpose: string,
-  extra: SendExtra = {},
-): Promise<{ probe: Probe; failures: Failure[] } | 'stop'> {
-  const probe = await sendProbe(
-    ctx.model,
-    ctx.t,
-    ctx.op,
-    'main',
-    role,
-    target,
-    spec,
-    purpose,
-    extra,
-  );
-  ctx.stats.requests++;
-  if (probe.exchange.budgetRefused) {
-    ctx.stats.stopped = probe.exchange.record.error ?? 'the request was refused';
-    return 'stop';
-  }
-  const judged = judgeProbe(ctx.model, probe, ctx.t.config);
-  ctx.warnings.push(...judged.warnings);
-  if (judged.failures.length === 0 || !recheckable(probe))
-    return { probe, failures: judged.failures };
-  // Zero false failures: a request that is not what it was generated to be is the toolkit's fault.
-  await recheck(ctx.model, ctx.t.config.appkey, probe);
-  const failures = judged.failures.filter((f) => !faultOf(f.check, probe));
-  if (failures.length < judged.failures.length && ctx.faults.length < MAX_FINDINGS)
-    ctx.faults.push(probe);
-  return { probe, failures };
-}
-
-async function sendValid(
-  ctx: Ctx,
-  spec: RequestSpec,
-  uncertain: boolean,
-): Promise<Attempt | 'stop' | undefined> {
-  const asked = askedPageSize(ctx.op, spec);
-  const sent = await send(ctx, 'valid', ctx.op, spec, 'fuzz valid', {
-    uncertain,
-    generated: true,
-    ...(asked !== undefined ? { pageSize: asked } : {}),
-  });
-  if (sent === 'stop') return 'stop';
-  const fresh = sent.failures.filter((f) => !ctx.known.has(signature(f)));
-  if (fresh.length > 0) return { probe: sent.probe, failures: fresh, spec, label: '' };
-  if (!ok(sent.probe)) return undefined;
-  // The links of the answer: each follow-up must succeed and conform like any request.
-  for (const link of linksOf(ctx.op, sent.probe.exchange.record.status)) {
-    const target = findOperation(ctx.model, link.target);
-    if (target.writes && !ctx.t.config.allowWrites) continue;
-    const next = followUp(link, linkSource(sent.probe), validRequests(ctx.model, target)[0]!);
-    if (next.missing.length > 0) continue; // the schema check judges the answer's fields
-    // Values the target's own schemas refuse: the fixed suite warns about the description.
-    if (misfits(ctx.model, link, target, next.spec).length > 0) continue;
-    ctx.stats.runs.link++;
-    const after = await send(ctx, 'valid', target, next.spec, `fuzz link ${link.name}`);
-    if (after === 'stop') return 'stop';
-    const failed = after.failures.filter((f) => !ctx.known.has(signature(f, link.name)));
-    if (failed.length > 0)
-      return {
-        probe: after.probe,
-        failures: failed,
-        spec,
-        label: '',
-        link: {
-          name: link.name,
-          target: target.id,
-          request: next.spec,
-          problem: `link ${link.name} -> ${target.id}: ${failed.map((f) => `${f.check}: expected ${f.expected}, got ${f.actual}`).join('; ')}`,
-        },
-      };
-  }
-  return undefined;
-}
-
-async function sendInvalid(
-  ctx: Ctx,
-  spec: RequestSpec,
-  m: Mutation,
-  uncertain: boolean,
-): Promise<Attempt | 'stop' | undefined> {
-  const sent = await send(ctx, 'negative', ctx.op, spec, `fuzz invalid: ${m.case.label}`, {
-    negative: m.case,
-    uncertain,
-  });
-  if (sent === 'stop') return 'stop';
-  const fresh = sent.failures.filter((f) => !ctx.known.has(signature(f)));
-  return fresh.length > 0
-    ? { probe: sent.probe, failures: fresh, spec, label: '', negative: m.case }
-    : undefined;
-}
-
-/** The findings join the operation's probes (the checks report them); stats and warnings too. */
-function record(ctx: Ctx): void {
-  const { op, set, fuzz, t } = ctx;
-  for (const { attempt, kind, run, shrinks } of ctx.found) {
-    const target = attempt.link ? findOperation(ctx.model, attempt.link.target) : op;
-    const { wire, curl } = wireOf(
-      ctx.model,
-      t.config.baseUrl,
-      target,
-      attempt.link ? attempt.link.request : attempt.spec,
-      op.auth.transports.length > 0,
-    );
-    const finding: FuzzFinding = {
-      seed: fuzz.seed,
-      runs: fuzz.runs,
-      operation: op.id,
-      kind,
-      run,
-      shrinks,
-      request: attempt.spec,
-      ...(attempt.negative
-        ? {
-            violation: {
-              label: attempt.negative.label,
-              target: attempt.negative.target,
-              kind: attempt.negative.kind,
-            },
-          }
-        : {}),
-      ...(attempt.link
-        ? {
-            link: {
-              name: attempt.link.name,
-              target: attempt.link.target,
-              request: attempt.link.request,
-            },
-          }
-        : {}),
-      wire,
-      curl,
-    };
-    const probe = attempt.probe;
-    probe.fuzz = finding;
-    probe.exchange.record.request.purpose = `fuzz ${kind} request (--seed ${fuzz.seed}, run ${run} of ${fuzz.runs}, shrunk in ${shrinks} requests)${kind === 'invalid' ? `: ${attempt.label}` : attempt.link ? `: link ${attempt.link.name} -> ${attempt.link.target}` : ''}`;
-    if (attempt.link) {
-      probe.role = 'lifecycle';
-      set.lifecycle ??= { ran: true, problems: [], note: 'links followed' };
-      set.lifecycle.ran = true;
-      set.lifecycle.problems.push(attempt.link.problem);
-      set.lifecycle.probe ??= probe;
-    }
-    set.probes.push(probe);
-  }
-  // The checks report them as toolkit faults, with the request that shows it.
-  set.probes.push(...ctx.faults.filter((p) => !set.probes.includes(p)));
-  ctx.stats.findings = ctx.found.length;
-  set.fuzz = ctx.stats;
-  // One warning per code and place: thousands of generated requests say the same thing.
-  const seen = new Set((set.warnings ?? []).map((w) => `${w.code} ${w.pointer}`));
-  const warnings = [...(set.warnings ?? [])];
-  // A status the fixed refusal probes also got is warned about by the status check already.
-  const got = new Set(set.probes.filter(isProbeOfRefusal).map((p) => p.exchange.record.status));
-  for (const w of ctx.warnings) {
-    const status = w.code === 'undeclared-status' ? /^HTTP (\d+)/.exec(w.message)?.[1] : undefined;
-    if (status !== undefined && got.has(Number(status))) continue;
-    const key = `${w.code} ${w.pointer}`;
-    if (!seen.has(key)) warnings.push({ ...w, message: `fuzzing: ${w.message}` });
-    seen.add(key);
-  }
-  if (warnings.length > 0) set.warnings = warnings;
 }
