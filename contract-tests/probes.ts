@@ -7,13 +7,8 @@ import type { Operation, ServiceModel } from 'dataapi/model';
 import type { Transport } from './http.ts';
 import { negativeCases } from './negatives.ts';
 import type { Probe, ProbeSet, Role } from './probe.ts';
-import {
-  requestWarnings,
-  responseExampleWarnings,
-  validRequests,
-  type KeyMode,
-  type RequestSpec,
-} from './requests.ts';
+import { requestWarnings, validRequests, type KeyMode, type RequestSpec } from './requests.ts';
+import { responseExampleWarnings } from './example-warnings.ts';
 import { serialise } from './serialise.ts';
 import { linkInto } from './links.ts';
 import { rememberSent } from './recheck.ts';

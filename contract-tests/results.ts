@@ -7,7 +7,7 @@
  * The key never appears in any field: URLs and messages are redacted before they get here.
  */
 
-import type { CheckName } from './checks/registry.ts';
+import type { CheckName } from './checks/definitions.ts';
 import type { CheckStatus, ExchangeRecord, Variant } from './exchange.ts';
 import type { DescriptionWarning } from './warnings.ts';
 import type { FuzzFinding, FuzzRunSummary } from './fuzz/types.ts';
@@ -17,10 +17,10 @@ export type { ToolkitFault } from './recheck.ts';
 import type { ToolkitFault } from './recheck.ts';
 import type { SavedRequest } from './saved.ts';
 
-// The checks (names, titles, which variants) are defined once, in checks/registry.ts; the
+// The checks (names, titles, which variants) are defined once, in checks/definitions.ts; the
 // request records in exchange.ts. Both re-exported: this is the results' public vocabulary.
-export { CHECK_TITLES, CHECKS, PREVIEW_CHECKS } from './checks/registry.ts';
-export type { CheckName } from './checks/registry.ts';
+export { CHECK_TITLES, CHECKS, PREVIEW_CHECKS } from './checks/definitions.ts';
+export type { CheckName } from './checks/definitions.ts';
 export type { CheckStatus, ExchangeRecord, RequestSummary, Variant } from './exchange.ts';
 export type {
   FuzzCoverageData,

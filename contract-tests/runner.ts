@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { toFileStem, type ServiceModel } from 'dataapi/model';
 import { findOperation, keyWarning, redactorFor, type Redactor } from 'dataapi/runtime/shared';
-import { responseExampleWarnings } from './requests.ts';
+import { responseExampleWarnings } from './example-warnings.ts';
 import { RETRY_DEFAULTS, type ContractConfig } from './config.ts';
 import { Collector } from './collector.ts';
 import { coverageOf, type CheckName, type ContractRunResult, type Variant } from './results.ts';
@@ -26,7 +26,6 @@ import { modelWarnings, RunDiagnostics } from './warnings.ts';
 import { chooseSeed, writeReplays } from './fuzz/replay-file.ts';
 import { writeReports } from './reports/index.ts';
 import { runSuite } from './run-suite.ts';
-import { writeSavedFailures } from './saved-files.ts';
 
 export interface RunOptions {
   /** Project root: where generated/ is (default: cwd). */
@@ -378,6 +377,8 @@ async function writeOutputs(
 /** --save-failures DIR: each failure as a vitest test that replays it. */
 async function saveFailures(run: Run, result: ContractRunResult, dir: string): Promise<void> {
   const { root, out } = run;
+  // Loaded with --save-failures only: it brings prettier and the judges.
+  const { writeSavedFailures } = await import('./saved-files.ts');
   const saved = await writeSavedFailures(result, {
     dir: path.resolve(root, dir),
     model: run.model,

@@ -1,160 +1,45 @@
 /**
- * The checks, each defined once: its name, what it verifies (the title report legends show), the
- * abbreviation narrow matrices use, the variants it applies to, and its judge. Results, the
- * generated suites, the console matrix, JUnit, HTML, JSON and coverage all read this list, and
- * the order here is the order everything runs and shows them in. A check without a judge (or a
- * judge that does not exist) does not compile.
+ * Each check's judge, by name (the checks themselves are in definitions.ts): a check without a
+ * judge, or a judge that does not exist, does not compile.
  */
-import type { Variant } from '../exchange.ts';
 import { BEHAVIOUR_JUDGES } from './behaviour.ts';
+import { CHECK_DEFINITIONS, type CheckInfo, type CheckName } from './definitions.ts';
 import { deprecation } from './deprecation.ts';
 import type { Judge } from './judge.ts';
 import { RESPONSE_JUDGES } from './response.ts';
 
-export interface CheckDefinition {
-  name: string;
-  /** What the check verifies, one line. */
-  title: string;
-  /** Two characters, unique: the column heading of narrow matrices. */
-  abbreviation: string;
-  /**
-   * The variants the check runs on (the preview variant takes no key, so the checks of keys,
-   * invalid input, methods and lifecycles are main-only). Within a variant a judge may still
-   * skip an operation it does not apply to, saying why (no key, no async pair, ...).
-   */
-  variants: readonly Variant[];
+export * from './definitions.ts';
+
+export interface CheckDefinition extends CheckInfo {
   judge: Judge;
 }
 
-const BOTH = ['main', 'preview'] as const;
-const MAIN = ['main'] as const;
+const JUDGES: Record<CheckName, Judge> = {
+  status: RESPONSE_JUDGES.status,
+  'content-type': RESPONSE_JUDGES['content-type'],
+  envelope: RESPONSE_JUDGES.envelope,
+  'business-code': RESPONSE_JUDGES['business-code'],
+  schema: RESPONSE_JUDGES.schema,
+  paging: RESPONSE_JUDGES.paging,
+  auth: BEHAVIOUR_JUDGES.auth,
+  negative: BEHAVIOUR_JUDGES.negative,
+  'method-path': BEHAVIOUR_JUDGES['method-path'],
+  lifecycle: BEHAVIOUR_JUDGES.lifecycle,
+  headers: RESPONSE_JUDGES.headers,
+  deprecation: deprecation,
+  'response-time': BEHAVIOUR_JUDGES['response-time'],
+  'server-errors': BEHAVIOUR_JUDGES['server-errors'],
+};
 
-export const CHECK_DEFINITIONS = [
-  {
-    name: 'status',
-    title: 'the HTTP status is one the operation declares (its success status on a valid request)',
-    abbreviation: 'st',
-    variants: BOTH,
-    judge: RESPONSE_JUDGES.status,
-  },
-  {
-    name: 'content-type',
-    title: 'the response media type is the declared one',
-    abbreviation: 'ct',
-    variants: BOTH,
-    judge: RESPONSE_JUDGES['content-type'],
-  },
-  {
-    name: 'envelope',
-    title: "the body uses the operation's envelope spelling, never the other",
-    abbreviation: 'en',
-    variants: BOTH,
-    judge: RESPONSE_JUDGES.envelope,
-  },
-  {
-    name: 'business-code',
-    title: "the body's business code is of the operation's group (success on a valid request)",
-    abbreviation: 'bc',
-    variants: BOTH,
-    judge: RESPONSE_JUDGES['business-code'],
-  },
-  {
-    name: 'schema',
-    title: 'the body validates against the declared schema',
-    abbreviation: 'sc',
-    variants: BOTH,
-    judge: RESPONSE_JUDGES.schema,
-  },
-  {
-    name: 'paging',
-    title: 'no more items than the page size asked for',
-    abbreviation: 'pg',
-    variants: BOTH,
-    judge: RESPONSE_JUDGES.paging,
-  },
-  {
-    name: 'auth',
-    title:
-      'no key and a wrong key are refused with 401 and the wrong-key code; preview needs no key',
-    abbreviation: 'au',
-    variants: BOTH,
-    judge: BEHAVIOUR_JUDGES.auth,
-  },
-  {
-    name: 'negative',
-    title: 'invalid parameters and bodies are refused with 400 or the parameter-error code',
-    abbreviation: 'ng',
-    variants: MAIN,
-    judge: BEHAVIOUR_JUDGES.negative,
-  },
-  {
-    name: 'method-path',
-    title: 'wrong method -> 405 with Allow; unknown path -> 404; wrong content type -> 415',
-    abbreviation: 'mp',
-    variants: MAIN,
-    judge: BEHAVIOUR_JUDGES['method-path'],
-  },
-  {
-    name: 'lifecycle',
-    title: 'asynchronous submit/poll/result and the upload round trip',
-    abbreviation: 'lc',
-    variants: MAIN,
-    judge: BEHAVIOUR_JUDGES.lifecycle,
-  },
-  {
-    name: 'headers',
-    title: 'declared response headers are present (when required) and of their type',
-    abbreviation: 'hd',
-    variants: BOTH,
-    judge: RESPONSE_JUDGES.headers,
-  },
-  {
-    name: 'deprecation',
-    title:
-      'a deprecated operation sends Deprecation, Sunset and its successor Link; others send none',
-    abbreviation: 'dp',
-    variants: BOTH,
-    judge: deprecation,
-  },
-  {
-    name: 'response-time',
-    title: 'every response arrives within --max-response-time',
-    abbreviation: 'rt',
-    variants: BOTH,
-    judge: BEHAVIOUR_JUDGES['response-time'],
-  },
-  {
-    name: 'server-errors',
-    title: 'no 5xx and no timeout on any valid or invalid request',
-    abbreviation: '5x',
-    variants: BOTH,
-    judge: BEHAVIOUR_JUDGES['server-errors'],
-  },
-] as const satisfies readonly CheckDefinition[];
+/** Every check with its judge, in CHECKS order. */
+export const JUDGED_CHECKS: readonly CheckDefinition[] = CHECK_DEFINITIONS.map((d) => ({
+  ...d,
+  judge: JUDGES[d.name],
+}));
 
-export type CheckName = (typeof CHECK_DEFINITIONS)[number]['name'];
+const byName = new Map<string, CheckDefinition>(JUDGED_CHECKS.map((d) => [d.name, d]));
 
-const byName = new Map<string, CheckDefinition>(CHECK_DEFINITIONS.map((d) => [d.name, d]));
-
-/** The definition of a check. */
+/** The definition of a check, with its judge. */
 export function checkDefinition(name: CheckName): CheckDefinition {
   return byName.get(name)!;
 }
-
-/** Every check, in the order each operation's file runs them. */
-export const CHECKS: readonly CheckName[] = CHECK_DEFINITIONS.map((d) => d.name);
-
-/** Checks the preview (`/demo`, no key) variant runs; the others are main-variant only. */
-export const PREVIEW_CHECKS: readonly CheckName[] = CHECK_DEFINITIONS.filter((d) =>
-  (d.variants as readonly Variant[]).includes('preview'),
-).map((d) => d.name);
-
-/** What each check verifies, for report legends. */
-export const CHECK_TITLES = Object.fromEntries(
-  CHECK_DEFINITIONS.map((d) => [d.name, d.title]),
-) as Record<CheckName, string>;
-
-/** Short column headings for narrow matrices (console), in CHECKS order. */
-export const CHECK_ABBREVIATIONS = Object.fromEntries(
-  CHECK_DEFINITIONS.map((d) => [d.name, d.abbreviation]),
-) as Record<CheckName, string>;

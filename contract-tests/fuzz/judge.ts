@@ -4,7 +4,7 @@
  * blame for is a warning.
  */
 import type { ServiceModel } from 'dataapi/model';
-import { CHECK_DEFINITIONS, type CheckDefinition } from '../checks/registry.ts';
+import { JUDGED_CHECKS, type CheckName } from '../checks/registry.ts';
 import type { ContractConfig } from '../config.ts';
 import type { Probe } from '../probe.ts';
 import type { DescriptionWarning } from '../warnings.ts';
@@ -24,8 +24,8 @@ export function judgeProbe(model: ServiceModel, probe: Probe, config: ContractCo
   const failures: Failure[] = [];
   const warnings: DescriptionWarning[] = [];
   const ctx = { model, op: probe.op, set: { variant: 'main' as const, probes: [probe] }, config };
-  for (const d of CHECK_DEFINITIONS as readonly CheckDefinition[]) {
-    if (config.checks && !config.checks.includes(d.name)) continue; // --checks, --exclude-checks
+  for (const d of JUDGED_CHECKS) {
+    if (config.checks && !config.checks.includes(d.name as CheckName)) continue; // --checks, --exclude-checks
     for (const v of d.judge(ctx).violations) {
       if (v.description)
         warnings.push({

@@ -4,7 +4,7 @@
  * into the same ContractRunResult `dataapi contract` writes, so every report renders it.
  */
 import type { ServiceModel } from 'dataapi/model';
-import { CHECKS, PREVIEW_CHECKS, type CheckName } from '../checks/registry.ts';
+import { CHECKS, PREVIEW_CHECKS, type CheckName } from '../checks/definitions.ts';
 import type { ExchangeRecord, Variant } from '../exchange.ts';
 import { coverageOf, type CheckResult, type ContractRunResult } from '../results.ts';
 import { dedupeWarnings, type DescriptionWarning } from '../warnings.ts';

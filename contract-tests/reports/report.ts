@@ -139,7 +139,7 @@ export function percent(t: { covered: number; total: number }): string {
   return t.total === 0 ? '-' : `${Math.floor((100 * t.covered) / t.total)}%`;
 }
 
-export { CHECK_ABBREVIATIONS } from '../checks/registry.ts';
+export { CHECK_ABBREVIATIONS } from '../checks/definitions.ts';
 
 /** What reproduces a fuzzing failure: the seed and shrinking, the replay lines and curl. */
 export function fuzzLines(f: FuzzFinding): string[] {

@@ -5,8 +5,6 @@
 import path from 'node:path';
 import { UsageError } from '../args.ts';
 import { HarError } from '../../contract-tests/proxy/har.ts';
-import { judgeHar } from '../../contract-tests/proxy/from-har.ts';
-import { compareWithMock } from '../../contract-tests/drift/compare.ts';
 import { loadModel, RunError, type RunOptions } from '../../contract-tests/runner.ts';
 import { SpecInputError, suiteFor } from '../spec-suite.ts';
 
@@ -52,6 +50,8 @@ export async function runFromHar(
   try {
     const generatedDir =
       o.spec !== undefined ? (await suiteFor(o.spec)).generatedDir : path.join(root, 'generated');
+    // Loaded for this mode only: the judges and what they read (XML, the sampler).
+    const { judgeHar } = await import('../../contract-tests/proxy/from-har.ts');
     return await judgeHar({
       model: await loadModel(generatedDir),
       file: o.fromHar,
@@ -103,6 +103,7 @@ export async function runCompareMock(o: RunOptions & { spec?: string }): Promise
   try {
     const generatedDir =
       o.spec !== undefined ? (await suiteFor(o.spec)).generatedDir : path.join(root, 'generated');
+    const { compareWithMock } = await import('../../contract-tests/drift/compare.ts');
     const { exitCode } = await compareWithMock({
       model: await loadModel(generatedDir),
       generatedDir,

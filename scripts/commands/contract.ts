@@ -8,9 +8,8 @@ import { RunError, runContract, type RunOptions } from '../../contract-tests/run
 import { reporterError } from '../../contract-tests/reports/index.ts';
 import { SpecInputError, suiteFor } from '../spec-suite.ts';
 import { readReplayFile } from '../../contract-tests/fuzz/replay-file.ts';
-import { replayContract } from '../../contract-tests/replay.ts';
 import { compareFlags, harFlags, runCompareMock, runFromHar } from './contract-har.ts';
-import { CHECKS, type CheckName } from '../../contract-tests/checks/registry.ts';
+import { CHECKS, type CheckName } from '../../contract-tests/checks/definitions.ts';
 import { didYouMean } from '../../model/suggest.ts';
 
 /** Words wrapped at 100 columns, continuation lines indented. */
@@ -300,8 +299,11 @@ export const command: Command = {
           options.generatedDir = suite.generatedDir;
           options.spec = spec;
         }
-        if (file && replay !== undefined)
+        if (file && replay !== undefined) {
+          // Loaded for --replay only: it judges in this process (the judges, XML, the sampler).
+          const { replayContract } = await import('../../contract-tests/replay.ts');
           return await replayContract({ ...options, fileName: replay, file });
+        }
         return (await runContract(options)).exitCode;
       } catch (err) {
         if (err instanceof SpecInputError) {

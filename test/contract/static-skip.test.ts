@@ -11,7 +11,10 @@ import { cleanOnOwnMock } from './spec-proof.ts';
 const SPEC = 'test/fixtures/generality/head-json.yaml';
 
 it('reports the checks skipped before any request with their reasons, and runs them when they apply', async () => {
-  const { tail, ...run } = await cleanOnOwnMock(SPEC, 'static-skip');
+  const { tail, ...run } = await cleanOnOwnMock(SPEC, 'static-skip', [
+    '--reporter',
+    'console,verbose',
+  ]);
   const reasons = {
     envelope: 'plain JSON operation (no envelope)',
     'business-code': 'the operation has no business code group',
@@ -30,6 +33,13 @@ it('reports the checks skipped before any request with their reasons, and runs t
       errors: [],
     });
   expect(run.result!.summary.skipped, tail).toBeGreaterThanOrEqual(3);
+  // vitest's own reporters show the reason too: `↓ <file> > <op> > <test> [reason]`.
+  for (const [check, message] of Object.entries(reasons))
+    expect(run.stdout, tail).toMatch(
+      new RegExp(
+        `↓ .*cacheEntityTag > ${check} \\(main\\).*\\[${message.replace(/[()]/g, '\\$&')}\\]`,
+      ),
+    );
 
   const timed = await cleanOnOwnMock(SPEC, 'static-skip-timed', ['--max-response-time', '600000']);
   expect(find(timed, 'cacheEntityTag', 'response-time')?.status, timed.tail).toBe('passed');
