@@ -122,20 +122,26 @@ function unchanged(reads: Reads, root: string): boolean {
 }
 
 /**
- * The declarations of `stage` (texts by path), kept or computed. `compute` gets a function that
- * makes a compiler host record what it reads; a computation that throws keeps nothing.
+ * The declarations of `stage` (texts by path) under compiler options `options`, kept or computed.
+ * `compute` gets a function that makes a compiler host record what it reads; a computation that
+ * throws keeps nothing.
  */
 export function keptDeclarations(
   ts: typeof TS,
   root: string,
+  options: TS.CompilerOptions,
   stage: Map<string, string>,
   compute: (record: (host: TS.CompilerHost) => void) => Declarations,
 ): { declarations: Declarations; kept: boolean } {
+  const { name } = pathNames(root);
   const key = {
     v: 1,
     code: ownCode(),
     ts: ts.version,
-    stage: [...stage].map(([p, text]) => [pathNames(root).name(p), sha(text)]),
+    // The options as the toolkit's folder decides them (its sources or dist/, its type roots).
+    conditions: options.customConditions ?? [],
+    typeRoots: (options.typeRoots ?? []).map(name),
+    stage: [...stage].map(([p, text]) => [name(p), sha(text)]),
   };
   const file = cachedFile('pack-declarations', key, '.json');
   const text = readCached(file);

@@ -142,19 +142,20 @@ export function emitDeclarations(input: DeclarationInput): {
   const ts = require('typescript') as typeof TS;
   const stageDir = path.join(input.root, STAGE);
   const virtual = new Map([...input.stage].map(([rel, text]) => [path.join(stageDir, rel), text]));
-  return keptDeclarations(ts, input.root, virtual, (record) =>
-    computeDeclarations(ts, input, virtual, record),
+  const options = compilerOptions(ts, input.root);
+  return keptDeclarations(ts, input.root, options, virtual, (record) =>
+    computeDeclarations(ts, input, options, virtual, record),
   );
 }
 
 function computeDeclarations(
   ts: typeof TS,
   input: DeclarationInput,
+  options: TS.CompilerOptions,
   virtual: Map<string, string>,
   record: (host: TS.CompilerHost) => void,
 ): Declarations {
   const stageDir = path.join(input.root, STAGE);
-  const options = compilerOptions(ts, input.root);
   const { host, emitted } = stagedHost(ts, options, input.root, virtual);
   record(host);
   checkAndEmit(ts, ts.createProgram([...virtual.keys()], options, host), input.root);

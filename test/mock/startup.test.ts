@@ -4,17 +4,47 @@
  * example.
  */
 import { describe, expect, it } from 'vitest';
-import type { Finding, ServiceModel } from 'dataapi/model';
+import type { Finding, Operation, ServiceModel } from 'dataapi/model';
 import { validatorFor } from 'dataapi/runtime/shared';
-import { createMock, MockExampleError } from 'dataapi/runtime/mock';
+import { createMock, MockExampleError, type MockOptions } from 'dataapi/runtime/mock';
 import { model } from '../../generated/model.ts';
+
+/** The model with getAirQuality's example "stale" made invalid (an AQI of 42, not a string). */
+function staleAirQuality(): { broken: ServiceModel; op: Operation } {
+  const broken = structuredClone(model) as ServiceModel;
+  const op = broken.operations.find((o) => o.id === 'getAirQuality')!;
+  const example = op.success!.examples.find((e) => e.name === 'stale')!;
+  ((example.value as { Data: { AQI: unknown }[] }).Data[0] as { AQI: unknown }).AQI = 42;
+  return { broken, op };
+}
+
+/**
+ * A mock of `broken` (key `k`, no limits) and the findings it reports; `reported` resolves once
+ * `until` holds for them (the background check reports after the start).
+ */
+async function mockWithFindings(
+  broken: ServiceModel,
+  options: Partial<MockOptions> = {},
+  until: (findings: Finding[]) => boolean = () => false,
+) {
+  const findings: Finding[] = [];
+  let done!: () => void;
+  const reported = new Promise<void>((resolve) => (done = resolve));
+  const app = await createMock(broken, {
+    rateLimit: false,
+    appkeys: ['k'],
+    ...options,
+    onFinding: (f) => {
+      findings.push(f);
+      if (until(findings)) done();
+    },
+  });
+  return { app, findings, reported };
+}
 
 describe('start-up', () => {
   it('in strict mode, refuses an example that does not match its schema', async () => {
-    const broken = structuredClone(model) as ServiceModel;
-    const op = broken.operations.find((o) => o.id === 'getAirQuality')!;
-    const example = op.success!.examples.find((e) => e.name === 'stale')!;
-    ((example.value as { Data: { AQI: unknown }[] }).Data[0] as { AQI: unknown }).AQI = 42;
+    const { broken } = staleAirQuality();
     const attempt = createMock(broken, { rateLimit: false, invalidExamples: 'error' });
     await expect(attempt).rejects.toBeInstanceOf(MockExampleError);
     await expect(attempt).rejects.toThrow(
@@ -33,10 +63,7 @@ describe('start-up', () => {
   });
 
   it("with invalidExamples: 'skip', leaves the bad example out and says so", async () => {
-    const broken = structuredClone(model) as ServiceModel;
-    const op = broken.operations.find((o) => o.id === 'getAirQuality')!;
-    const example = op.success!.examples.find((e) => e.name === 'stale')!;
-    ((example.value as { Data: { AQI: unknown }[] }).Data[0] as { AQI: unknown }).AQI = 42;
+    const { broken } = staleAirQuality();
     const skipped: string[] = [];
     const app = await createMock(broken, {
       rateLimit: false,
@@ -58,16 +85,8 @@ describe('start-up', () => {
   });
 
   it('by default, answers a bad example with a schema sample under its name, as a finding', async () => {
-    const broken = structuredClone(model) as ServiceModel;
-    const op = broken.operations.find((o) => o.id === 'getAirQuality')!;
-    const example = op.success!.examples.find((e) => e.name === 'stale')!;
-    ((example.value as { Data: { AQI: unknown }[] }).Data[0] as { AQI: unknown }).AQI = 42;
-    const findings: Finding[] = [];
-    const app = await createMock(broken, {
-      rateLimit: false,
-      appkeys: ['k'],
-      onFinding: (f) => findings.push(f),
-    });
+    const { broken, op } = staleAirQuality();
+    const { app, findings } = await mockWithFindings(broken);
     try {
       expect(findings.map((f) => f.code)).toEqual(['example-invalid']);
       expect(findings[0]).toMatchObject({ operation: 'getAirQuality' });
@@ -86,17 +105,8 @@ describe('start-up', () => {
   });
 
   it("with check: 'first-use', checks an operation's examples when it is first asked for", async () => {
-    const broken = structuredClone(model) as ServiceModel;
-    const op = broken.operations.find((o) => o.id === 'getAirQuality')!;
-    const example = op.success!.examples.find((e) => e.name === 'stale')!;
-    ((example.value as { Data: { AQI: unknown }[] }).Data[0] as { AQI: unknown }).AQI = 42;
-    const findings: Finding[] = [];
-    const app = await createMock(broken, {
-      rateLimit: false,
-      appkeys: ['k'],
-      check: 'first-use',
-      onFinding: (f) => findings.push(f),
-    });
+    const { broken } = staleAirQuality();
+    const { app, findings } = await mockWithFindings(broken, { check: 'first-use' });
     try {
       expect(findings).toEqual([]);
       const ip = await app.inject({ url: '/v2/location/ip?appkey=k&ip=8.8.8.8' });
@@ -121,13 +131,7 @@ describe('start-up', () => {
     const broken = structuredClone(model) as ServiceModel;
     const op = broken.operations.find((o) => o.id === 'getAirQuality')!;
     op.querySchema = { type: 'object', properties: { city: { $ref: '#/components/schemas/No' } } };
-    const findings: Finding[] = [];
-    const app = await createMock(broken, {
-      rateLimit: false,
-      appkeys: ['k'],
-      check: 'first-use',
-      onFinding: (f) => findings.push(f),
-    });
+    const { app, findings } = await mockWithFindings(broken, { check: 'first-use' });
     try {
       expect(findings).toEqual([]);
       const res = await app.inject({ url: '/Weather/AirQuality?appkey=k&city=x' });
@@ -144,28 +148,18 @@ describe('start-up', () => {
   });
 
   it("with check: 'background', reports a bad example once listening, without a request", async () => {
-    const broken = structuredClone(model) as ServiceModel;
-    const op = broken.operations.find((o) => o.id === 'getAirQuality')!;
-    const example = op.success!.examples.find((e) => e.name === 'stale')!;
-    ((example.value as { Data: { AQI: unknown }[] }).Data[0] as { AQI: unknown }).AQI = 42;
+    const { broken } = staleAirQuality();
     const other = broken.operations.find((o) => o.id === 'getFundBasicInfo')!; // no preview route
     other.querySchema = { type: 'object', properties: { x: { $ref: '#/components/schemas/No' } } };
-    const findings: Finding[] = [];
-    let reported!: () => void;
-    const allReported = new Promise<void>((resolve) => (reported = resolve));
-    const app = await createMock(broken, {
-      rateLimit: false,
-      appkeys: ['k'],
-      check: 'background',
-      onFinding: (f) => {
-        findings.push(f);
-        if (findings.length === 2) reported();
-      },
-    });
+    const { app, findings, reported } = await mockWithFindings(
+      broken,
+      { check: 'background' },
+      (all) => all.length === 2,
+    );
     try {
       expect(findings).toEqual([]); // nothing checked before it listens
       await app.listen({ port: 0, host: '127.0.0.1' });
-      await allReported;
+      await reported;
       expect(findings.map((f) => [f.code, f.operation]).sort()).toEqual([
         ['example-invalid', 'getAirQuality'],
         ['operation-not-served', 'getFundBasicInfo'],
@@ -194,12 +188,7 @@ describe('start-up', () => {
 
   it('a path the router refuses answers 501 with a finding, the others serve', async () => {
     const broken = unroutable();
-    const findings: Finding[] = [];
-    const app = await createMock(broken, {
-      rateLimit: false,
-      appkeys: ['k'],
-      onFinding: (f) => findings.push(f),
-    });
+    const { app, findings } = await mockWithFindings(broken);
     try {
       expect(findings.map((f) => [f.code, f.operation])).toEqual([
         ['operation-not-served', 'getAirQuality'],
@@ -214,13 +203,7 @@ describe('start-up', () => {
 
   it("with check: 'first-use', a path the router refuses is found when its method is asked for", async () => {
     const broken = unroutable();
-    const findings: Finding[] = [];
-    const app = await createMock(broken, {
-      rateLimit: false,
-      appkeys: ['k'],
-      check: 'first-use',
-      onFinding: (f) => findings.push(f),
-    });
+    const { app, findings } = await mockWithFindings(broken, { check: 'first-use' });
     try {
       expect(findings).toEqual([]); // GET's routes are not routed yet
       const refused = await app.inject({ url: '/Weather/*/AirQuality?appkey=k&city=x' });
@@ -239,21 +222,14 @@ describe('start-up', () => {
 
   it("with check: 'background', a path the router refuses is reported once listening", async () => {
     const broken = unroutable();
-    const findings: Finding[] = [];
-    let reported!: () => void;
-    const routed = new Promise<void>((resolve) => (reported = resolve));
-    const app = await createMock(broken, {
-      rateLimit: false,
-      appkeys: ['k'],
-      check: 'background',
-      onFinding: (f) => {
-        findings.push(f);
-        if (f.code === 'operation-not-served') reported();
-      },
-    });
+    const { app, findings, reported } = await mockWithFindings(
+      broken,
+      { check: 'background' },
+      (all) => all.some((f) => f.code === 'operation-not-served'),
+    );
     try {
       await app.listen({ port: 0, host: '127.0.0.1' });
-      await routed;
+      await reported;
       expect(findings.filter((f) => f.code === 'operation-not-served')).toMatchObject([
         { operation: 'getAirQuality' },
       ]);
