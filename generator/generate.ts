@@ -184,7 +184,7 @@ async function render(
     import('./emit/json-print.ts'),
     import('prettier'),
   ]);
-  const templates = await engine.loadTemplates(job.templatesDir, engine.createEngine());
+  const templates = await engine.keptTemplates(job.templatesDir);
   const files = renderAll(model, templates, {
     specLabel: job.specLabel,
     ...(job.kinds ? { kinds: job.kinds } : {}),

@@ -95,8 +95,8 @@ export async function renderSources(
   plan: PackPlan,
   texts: PackTexts,
 ): Promise<PackSources> {
-  const { createEngine, loadTemplates } = await import('../emit/engine.ts');
-  const { templates } = await loadTemplates(path.join(root, 'templates', 'pack'), createEngine());
+  const { keptTemplates } = await import('../emit/engine.ts');
+  const { templates } = await keptTemplates(path.join(root, 'templates', 'pack'));
   const render = (name: string, extra: object = {}) => {
     const template = templates.get(name);
     if (!template) throw new Error(`templates/pack/${name} is missing`);

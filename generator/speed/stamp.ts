@@ -10,7 +10,7 @@
  * the spec and templates alone, so refactoring the generator does not make it drift.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 export interface Stamp {
@@ -117,7 +117,29 @@ export async function writeStamp(
   try {
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, JSON.stringify(stamp));
+    await pruneStamps(path.dirname(file));
   } catch {
     // a cache: a read-only node_modules only costs the next run its shortcut
   }
+}
+
+/**
+ * Stamps kept at most: one per output folder, so a project (or a test suite) generating into
+ * temporary folders would otherwise add one per run, forever. A pruned stamp only costs that
+ * folder's next run its shortcut.
+ */
+export const KEPT_STAMPS = 64;
+
+/** Removes the least recently written stamps beyond KEPT_STAMPS. */
+async function pruneStamps(dir: string): Promise<void> {
+  const names = (await readdir(dir)).filter((n) => /^generate-[0-9a-f]{16}\.json$/.test(n));
+  if (names.length <= KEPT_STAMPS) return;
+  const dated = await Promise.all(
+    names.map(async (n) => ({
+      file: path.join(dir, n),
+      at: (await stat(path.join(dir, n)).catch(() => undefined))?.mtimeMs ?? 0,
+    })),
+  );
+  dated.sort((a, b) => b.at - a.at || a.file.localeCompare(b.file));
+  await Promise.all(dated.slice(KEPT_STAMPS).map((d) => rm(d.file, { force: true })));
 }

@@ -147,6 +147,27 @@ describe('the engine', () => {
   });
 });
 
+describe('kept templates', () => {
+  it('are compiled once per process while their texts stay the same, and again when one changes', async () => {
+    const { keptTemplates } = await import('../../generator/emit/engine.ts');
+    const dir = await scratch('kept-templates');
+    await mkdir(path.join(dir, 'client'), { recursive: true });
+    const file = path.join(dir, 'client', 'index.ts.hbs');
+    await writeFile(file, 'export const a = {{json value}};\n');
+    const first = await keptTemplates(dir);
+    expect(await keptTemplates(dir)).toBe(first);
+    await writeFile(file, 'export const b = {{json value}};\n');
+    const changed = await keptTemplates(dir);
+    expect(changed).not.toBe(first);
+    expect(changed.templates.get('client/index.ts.hbs')!({ value: 1 })).toBe(
+      'export const b = 1;\n',
+    );
+    // Still refused when a template turns unsafe.
+    await writeFile(file, '/** {{op.description}} */\n');
+    await expect(keptTemplates(dir)).rejects.toThrow(/unsafe template/);
+  });
+});
+
 describe('markdownInline (the description author’s Markdown on one line)', () => {
   it('keeps inline code, joins lines, neutralises HTML and a block opener, escapes | in a cell', async () => {
     const { markdownInline } = await import('../../generator/emit/escape.ts');
