@@ -290,8 +290,19 @@ function submittedDraft(plan: OperationPlan, input: HandlerInput, draft: Draft):
   if (plan.op.async?.role !== 'submit' || !plan.partner) return draft;
   const origin = `${input.request.protocol}://${input.request.host}`;
   const partner = plan.partner;
-  const task = plan.tasks.create((id) => origin + pollingPath(partner, id));
+  const task = plan.tasks.create(submitted(input), (id) => origin + pollingPath(partner, id));
   return { ...draft, payload: withTask(plan.op, draft.payload, task) };
+}
+
+/** What a submit sent (its task's id is derived from it): the operation and its inputs. */
+function submitted(input: HandlerInput): string {
+  const files = input.files?.map((f) => [f.filename, f.size]);
+  const { op, preview, path, query, body } = input;
+  try {
+    return JSON.stringify([op.id, preview, path, query, body, files]);
+  } catch {
+    return JSON.stringify([op.id, preview, path, query, files]); // a body JSON cannot write
+  }
 }
 
 /** The failure a requested business code stands for (none for the group's ok codes). */

@@ -4,6 +4,7 @@
  */
 import { isObject, type Obj, type Operation, type ServiceModel } from 'dataapi/model';
 import type { UploadedFile } from 'dataapi/runtime/server';
+import { hashText } from 'dataapi/runtime/sampler';
 import type { Canned, OperationMock } from './catalogue.ts';
 
 interface Task {
@@ -16,11 +17,16 @@ const MAX_TASKS = 10_000;
 
 export class TaskStore {
   private readonly tasks = new Map<string, Task>();
-  private counter = 0;
 
-  create(pollingUrlFor: (id: string) => string): Task {
-    this.counter += 1;
-    const id = `op_mock_${String(this.counter).padStart(6, '0')}`;
+  /**
+   * A task for a submit whose request reads `content`. Its id is a hash of that content, not a
+   * count of submits: a suite whose checks submit at once gets the same ids on every run, whatever
+   * order their requests reach the mock in. The same content submitted again gets `_2`, `_3`, ...
+   */
+  create(content: string, pollingUrlFor: (id: string) => string): Task {
+    const base = `op_mock_${hashText(content).toString(16).padStart(8, '0')}`;
+    let id = base;
+    for (let n = 2; this.tasks.has(id); n++) id = `${base}_${n}`;
     const task = { id, polls: 0, pollingUrl: pollingUrlFor(id) };
     if (this.tasks.size >= MAX_TASKS) {
       const oldest = this.tasks.keys().next().value;

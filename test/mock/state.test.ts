@@ -83,4 +83,34 @@ describe('asynchronous extraction (driven by op.async)', () => {
     const other = await call(mock.url, validRequest(model, status));
     expect(other.status).toBe(200);
   });
+
+  it('a task id follows from what was submitted, not from the order submits arrive in', async () => {
+    const other = await startMock({ rateLimit: false });
+    try {
+      /** The submit's form with its file named `name` (the rest as validRequest builds it). */
+      const named = (name: string) => {
+        const req = validRequest(model, submit);
+        const form = new FormData();
+        for (const [field, value] of req.init.body as FormData)
+          if (typeof value === 'string') form.append(field, value);
+          else form.append(field, value, name);
+        return { ...req, init: { ...req.init, body: form } };
+      };
+      const idOf = async (base: string, name: string) =>
+        (readEnvelope(submit, (await call(base, named(name))).body).payload as Obj)[
+          link.operationIdField
+        ] as string;
+      // One mock receives x then y, the other y then x.
+      const x = await idOf(mock.url, 'x.pdf');
+      const y = await idOf(mock.url, 'y.pdf');
+      expect(await idOf(other.url, 'y.pdf')).toBe(y);
+      expect(await idOf(other.url, 'x.pdf')).toBe(x);
+      expect(x).not.toBe(y);
+      expect(x).toMatch(/^op_mock_[0-9a-f]{8}$/);
+      // The same submit again is another task.
+      expect(await idOf(mock.url, 'x.pdf')).toBe(`${x}_2`);
+    } finally {
+      await other.close();
+    }
+  });
 });
