@@ -91,9 +91,10 @@ describe('asynchronous extraction (driven by op.async)', () => {
       const named = (name: string) => {
         const req = validRequest(model, submit);
         const form = new FormData();
-        for (const [field, value] of req.init.body as FormData)
+        (req.init.body as FormData).forEach((value, field) => {
           if (typeof value === 'string') form.append(field, value);
           else form.append(field, value, name);
+        });
         return { ...req, init: { ...req.init, body: form } };
       };
       const idOf = async (base: string, name: string) =>
