@@ -4,11 +4,7 @@
  * exchange, and the request a link leads to. The fixed suite's sequences and fuzzing both follow
  * links through here.
  */
-import {
-  createSchemaValidator,
-  describeErrors,
-  type SchemaValidator,
-} from 'dataapi/model/validate';
+import { coercingValidatorFor, describeErrors } from 'dataapi/model/validate';
 import { effective } from 'dataapi/runtime/sampler';
 import {
   declaredResponse,
@@ -149,8 +145,6 @@ function linksByTarget(model: ServiceModel): Map<string, LinkInto[]> {
   return index;
 }
 
-const coercing = new WeakMap<ServiceModel, SchemaValidator>();
-
 /**
  * The link's parameter values the target's own schemas refuse (read as a server reads them, with
  * query-string coercion): the description contradicts itself (an `id` with no pattern feeding a
@@ -162,8 +156,7 @@ export function misfits(
   target: Operation,
   spec: RequestSpec,
 ): string[] {
-  let v = coercing.get(model);
-  if (!v) coercing.set(model, (v = createSchemaValidator(model, { coerceTypes: 'array' })));
+  const v = coercingValidatorFor(model);
   const out: string[] = [];
   for (const lp of link.parameters) {
     const where = lp.in === 'cookie' ? 'header' : lp.in;

@@ -21,7 +21,7 @@ import { serializeArrayParam, serializeObjectParam } from 'openapi-fetch';
 import { draw, hashText } from 'dataapi/runtime/sampler';
 import {
   chooseRequirement,
-  createSchemaValidator,
+  coercingValidatorFor,
   describeErrors,
   directionalErrors,
   encodeForm,
@@ -30,7 +30,6 @@ import {
   toXml,
   validatorFor,
   type ErrorObject,
-  type SchemaValidator,
 } from 'dataapi/runtime/shared';
 import { pointerOf, type DescriptionWarning } from './warnings.ts';
 
@@ -136,8 +135,6 @@ function build(
   return { specs: structuredClone(specs), warnings };
 }
 
-const coercing = new WeakMap<ServiceModel, SchemaValidator>();
-
 /**
  * Whether a request body example is valid, as the server reads it: every kind is checked (a
  * form or multipart example too, its fields coerced from text as a server does), and `required`
@@ -151,8 +148,7 @@ function exampleCheck(
   schema: JsonSchema,
 ): ((value: unknown) => boolean) & { errors?: ErrorObject[] } {
   const text = kind === 'form' || kind === 'multipart';
-  let v = text ? coercing.get(model) : validatorFor(model);
-  if (!v) coercing.set(model, (v = createSchemaValidator(model, { coerceTypes: 'array' })));
+  const v = text ? coercingValidatorFor(model) : validatorFor(model);
   const fn = v.compile(schema);
   const check = (value: unknown) => {
     if (kind === 'binary') return true; // bytes: no schema speaks of them

@@ -41,13 +41,56 @@ export function createSchemaValidator(
   model: ServiceModel,
   options: ValidatorOptions = {},
 ): SchemaValidator {
+  // Schemas are checked against the meta-schema by one Ajv of the process (metaChecked), not by
+  // each: every Ajv compiled the 2020-12 meta-schema for itself (about 0.1 s of CPU each, and a
+  // mock, a server and a contract worker make two or three), and a coercing one coerced the
+  // schema it checked, in place, in the model every other Ajv reads.
+  const ajv = newAjv({
+    coerceTypes: options.coerceTypes ?? false,
+    useDefaults: options.useDefaults ?? false,
+    validateSchema: false,
+  });
+  const root = model.schemaRoot as object;
+  if (!checkedRoots.has(root)) metaChecked(root);
+  checkedRoots.add(root);
+  ajv.addSchema(root, undefined, undefined, false);
+  const cache = new WeakMap<object, ValidateFunction>();
+  // Equal schemas are different objects (each operation's `{ $ref }` to a shared component, once
+  // the model is read from JSON), and Ajv compiles the target of a schema's top-level `$ref` anew
+  // for each new root: keyed by their text, Box's 982 response schemas compiled as 134, in 5 s of
+  // CPU instead of 13 (in the mock and in each contract worker).
+  const byText = new Map<string, ValidateFunction>();
+  return {
+    ajv,
+    compile(schema) {
+      const key = typeof schema === 'object' && schema !== null ? schema : undefined;
+      const known = key && cache.get(key);
+      if (known) return known;
+      const text = textOf(schema);
+      let compiled = text === undefined ? undefined : byText.get(text);
+      if (!compiled) {
+        metaChecked(schema);
+        compiled = ajv.compile(schema);
+        if (text !== undefined) byText.set(text, compiled);
+      }
+      if (key) cache.set(key, compiled);
+      return compiled;
+    },
+  };
+}
+
+/** An Ajv with the options every one of the toolkit's shares, and OpenAPI's formats. */
+function newAjv(options: {
+  coerceTypes: boolean | 'array';
+  useDefaults: boolean;
+  validateSchema: boolean;
+}): Ajv2020 {
   const ajv = new Ajv2020({
     strict: false,
     allErrors: true,
     // Errors carry their schema: `required` is then read as OpenAPI reads it (directionalErrors).
     verbose: true,
-    coerceTypes: options.coerceTypes ?? false,
-    useDefaults: options.useDefaults ?? false,
+    ...options,
     validateFormats: true,
     // Each referenced schema compiled once as its own function, not copied into every schema that
     // refers to it (small ones, 16 keywords or fewer, stay inline): GitHub's response schemas
@@ -68,31 +111,15 @@ export function createSchemaValidator(
   for (const name of ['int32', 'int64', 'float', 'double', 'binary', 'password']) {
     ajv.addFormat(name, { validate: () => true });
   }
-  const root = model.schemaRoot as object;
-  ajv.addSchema(root, undefined, undefined, !checkedRoots.has(root));
-  checkedRoots.add(root);
-  const cache = new WeakMap<object, ValidateFunction>();
-  // Equal schemas are different objects (each operation's `{ $ref }` to a shared component, once
-  // the model is read from JSON), and Ajv compiles the target of a schema's top-level `$ref` anew
-  // for each new root: keyed by their text, Box's 982 response schemas compiled as 134, in 5 s of
-  // CPU instead of 13 (in the mock and in each contract worker).
-  const byText = new Map<string, ValidateFunction>();
-  return {
-    ajv,
-    compile(schema) {
-      const key = typeof schema === 'object' && schema !== null ? schema : undefined;
-      const known = key && cache.get(key);
-      if (known) return known;
-      const text = textOf(schema);
-      let compiled = text === undefined ? undefined : byText.get(text);
-      if (!compiled) {
-        compiled = ajv.compile(schema);
-        if (text !== undefined) byText.set(text, compiled);
-      }
-      if (key) cache.set(key, compiled);
-      return compiled;
-    },
-  };
+  return ajv;
+}
+
+let checker: Ajv2020 | undefined;
+
+/** Throws Ajv's own "schema is invalid: ..." when `schema` fails the JSON Schema meta-schema. */
+function metaChecked(schema: JsonSchema | object): void {
+  checker ??= newAjv({ coerceTypes: false, useDefaults: false, validateSchema: true });
+  checker.validateSchema(schema as object, true);
 }
 
 /** A schema's JSON text (its identity for the compile cache), or undefined when it has none. */
@@ -124,6 +151,18 @@ export function schemaRootValid(model: ServiceModel): boolean {
  */
 export function trustSchemaRoot(root: object): void {
   checkedRoots.add(root);
+}
+
+const coercing = new WeakMap<ServiceModel, SchemaValidator>();
+
+/**
+ * The model's coercing validator (`coerceTypes: 'array'`): parameters and form fields, read
+ * from text. One per model and process, shared by the server and the contract checks.
+ */
+export function coercingValidatorFor(model: ServiceModel): SchemaValidator {
+  let v = coercing.get(model);
+  if (!v) coercing.set(model, (v = createSchemaValidator(model, { coerceTypes: 'array' })));
+  return v;
 }
 
 /** The default validator of a model (no coercion): for checking responses. */

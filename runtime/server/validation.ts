@@ -15,7 +15,7 @@ import {
   type ServiceModel,
 } from 'dataapi/model';
 import {
-  createSchemaValidator,
+  coercingValidatorFor,
   directionalErrors,
   isXmlMedia,
   type SchemaValidator,
@@ -44,7 +44,7 @@ export function validatorsFor(model: ServiceModel): Validators {
     let params: SchemaValidator | undefined;
     v = {
       get params() {
-        return (params ??= createSchemaValidator(model, { coerceTypes: 'array' }));
+        return (params ??= coercingValidatorFor(model));
       },
       // The strict one is the model's own (the same options): a mock's example checks and
       // the contract checks in its process compile each schema once, not once more here.

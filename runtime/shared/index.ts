@@ -17,6 +17,7 @@ export {
   resolveRef,
 } from 'dataapi/model';
 export {
+  coercingValidatorFor,
   createSchemaValidator,
   describeErrors,
   directionalErrors,

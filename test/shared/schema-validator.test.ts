@@ -27,6 +27,23 @@ describe('createSchemaValidator', () => {
     expect(spy.mock.calls.filter(([s]) => s === model.schemaRoot)).toHaveLength(1);
   });
 
+  it("checks every instance's schemas with one Ajv of the process, which coerces nothing", () => {
+    const model = modelOf({ thing: wide });
+    const spy = vi.spyOn(Ajv2020.prototype, 'validateSchema');
+    const strict = createSchemaValidator(model);
+    const coercing = createSchemaValidator(model, { coerceTypes: 'array' });
+    strict.compile({ type: 'string', minLength: 2 });
+    coercing.compile({ type: 'integer', maximum: 9 });
+    const checkers = new Set(spy.mock.contexts);
+    expect(checkers.size).toBe(1); // one meta-schema compiled, not one per instance
+    expect(checkers.has(strict.ajv) || checkers.has(coercing.ajv)).toBe(false);
+    // A coercing instance refuses an invalid schema as the strict one does, and leaves it as it
+    // was (its own meta-schema check used to coerce "3" to 3 in the model, and accept it).
+    const bad = { type: 'integer', minimum: '3' };
+    expect(() => coercing.compile(bad)).toThrow(/schema is invalid: data\/minimum must be number/);
+    expect(bad.minimum).toBe('3');
+  });
+
   it('refuses an invalid root in every instance (a refused root is never recorded as checked)', () => {
     const model = modelOf({ thing: { type: 'object', minProperties: 'two' } });
     expect(() => createSchemaValidator(model)).toThrow(/schema is invalid/);
