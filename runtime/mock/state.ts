@@ -17,6 +17,8 @@ const MAX_TASKS = 10_000;
 
 export class TaskStore {
   private readonly tasks = new Map<string, Task>();
+  /** Id base -> the suffix its next task tries (a load test repeating one submit stays O(1)). */
+  private readonly next = new Map<string, number>();
 
   /**
    * A task for a submit whose request reads `content`. Its id is a hash of that content, not a
@@ -25,8 +27,12 @@ export class TaskStore {
    */
   create(content: string, pollingUrlFor: (id: string) => string): Task {
     const base = `op_mock_${hashText(content).toString(16).padStart(8, '0')}`;
-    let id = base;
-    for (let n = 2; this.tasks.has(id); n++) id = `${base}_${n}`;
+    let n = this.next.get(base) ?? 1;
+    let id = n === 1 ? base : `${base}_${n}`;
+    while (this.tasks.has(id)) id = `${base}_${++n}`;
+    this.next.delete(base); // kept in order of use: the least recently used base goes first
+    this.next.set(base, n + 1);
+    if (this.next.size > MAX_TASKS) this.next.delete(this.next.keys().next().value as string);
     const task = { id, polls: 0, pollingUrl: pollingUrlFor(id) };
     if (this.tasks.size >= MAX_TASKS) {
       const oldest = this.tasks.keys().next().value;

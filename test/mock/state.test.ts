@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeErrors, readEnvelope, validatorFor } from 'dataapi/runtime/shared';
 import { model } from '../../generated/model.ts';
+import { TaskStore } from '../../runtime/mock/state.ts';
 import { call, KEY, startMock, validRequest, type Running } from './helpers.ts';
 
 let mock: Running;
@@ -113,5 +114,16 @@ describe('asynchronous extraction (driven by op.async)', () => {
     } finally {
       await other.close();
     }
+  });
+
+  it('numbers repeats of one submit past the tasks it keeps, each id still unique', () => {
+    const store = new TaskStore();
+    const ids = Array.from({ length: 10_005 }, () => store.create('same', (id) => id).id);
+    expect(ids.slice(0, 3)).toEqual([ids[0], `${ids[0]}_2`, `${ids[0]}_3`]);
+    expect(ids.at(-1)).toBe(`${ids[0]}_10005`);
+    expect(new Set(ids).size).toBe(ids.length);
+    // The oldest went (10,000 kept); the newest answer.
+    expect(store.get(ids[0]!)).toBeUndefined();
+    expect(store.get(ids.at(-1)!)?.id).toBe(ids.at(-1));
   });
 });
