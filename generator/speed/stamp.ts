@@ -10,8 +10,9 @@
  * the spec and templates alone, so refactoring the generator does not make it drift.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { keepCached } from './toolkit-cache.ts';
 
 export interface Stamp {
   version: 1;
@@ -70,7 +71,7 @@ export async function stampKey(inputs: string[], ctx: StampContext): Promise<str
 
 function stampFile(projectRoot: string, outDir: string): string {
   const id = sha(path.resolve(outDir)).slice(0, 16);
-  return path.join(projectRoot, 'node_modules', '.cache', 'dataapi', `generate-${id}.json`);
+  return path.join(projectRoot, 'node_modules', '.cache', 'dataapi', 'generate', `${id}.json`);
 }
 
 /** The stamp of the last run into `outDir`, when its inputs and outputs are exactly as it left them. */
@@ -113,33 +114,11 @@ export async function writeStamp(
     ...counts,
     outputs: Object.fromEntries(outputs.map((f) => [f.path, known(f) ?? sha(f.content)])),
   };
-  const file = stampFile(ctx.projectRoot, outDir);
-  try {
-    await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(file, JSON.stringify(stamp));
-    await pruneStamps(path.dirname(file));
-  } catch {
-    // a cache: a read-only node_modules only costs the next run its shortcut
-  }
+  // Only the stamps written last are kept: one per output folder, and a project (or a test
+  // suite) generating into temporary folders would otherwise add one per run, forever. A pruned
+  // stamp only costs that folder's next run its shortcut.
+  keepCached(stampFile(ctx.projectRoot, outDir), JSON.stringify(stamp), KEPT_STAMPS);
 }
 
-/**
- * Stamps kept at most: one per output folder, so a project (or a test suite) generating into
- * temporary folders would otherwise add one per run, forever. A pruned stamp only costs that
- * folder's next run its shortcut.
- */
+/** Stamps kept at most (the least recently written go first). */
 export const KEPT_STAMPS = 64;
-
-/** Removes the least recently written stamps beyond KEPT_STAMPS. */
-async function pruneStamps(dir: string): Promise<void> {
-  const names = (await readdir(dir)).filter((n) => /^generate-[0-9a-f]{16}\.json$/.test(n));
-  if (names.length <= KEPT_STAMPS) return;
-  const dated = await Promise.all(
-    names.map(async (n) => ({
-      file: path.join(dir, n),
-      at: (await stat(path.join(dir, n)).catch(() => undefined))?.mtimeMs ?? 0,
-    })),
-  );
-  dated.sort((a, b) => b.at - a.at || a.file.localeCompare(b.file));
-  await Promise.all(dated.slice(KEPT_STAMPS).map((d) => rm(d.file, { force: true })));
-}

@@ -9,8 +9,9 @@
  * in the output: generated/ stays a function of the spec and templates alone).
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { keepCached } from './toolkit-cache.ts';
 
 const sha = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
@@ -68,13 +69,13 @@ export async function checkedBefore(key: string, projectRoot: string, outDir: st
   }
 }
 
-/** Records a tree that type-checked. */
+/** Records a tree that type-checked; only the records written last are kept (see KEPT_RECORDS). */
 export async function recordChecked(key: string, projectRoot: string, outDir: string) {
-  const file = recordFile(projectRoot, outDir);
-  try {
-    await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(file, JSON.stringify({ version: 1, key }));
-  } catch {
-    // a cache: a read-only node_modules only costs the next run the check
-  }
+  keepCached(recordFile(projectRoot, outDir), JSON.stringify({ version: 1, key }), KEPT_RECORDS);
 }
+
+/**
+ * Records kept at most: one per output folder, so temporary output folders would otherwise add
+ * one per run, forever. A pruned record only costs that folder's next run its check.
+ */
+export const KEPT_RECORDS = 64;
