@@ -23,7 +23,7 @@ function inputsHash() {
   hash.update(createRequire(import.meta.url)('typescript/package.json').version);
   for (const layer of LAYERS) {
     const files = readdirSync(path.join(root, layer), { recursive: true })
-      .filter((f) => /\.(ts|mts|mjs|js)$/.test(f) && !/(^|[\\/])\.tmp-/.test(f))
+      .filter((f) => /\.(ts|mts|mjs|cjs|js)$/.test(f) && !/(^|[\\/])\.tmp-/.test(f))
       .sort();
     for (const rel of files)
       hash.update(`${layer}/${rel}\0`).update(readFileSync(path.join(root, layer, rel)));
@@ -53,7 +53,7 @@ if (run.status !== 0) process.exit(run.status ?? 1);
 
 for (const layer of LAYERS) {
   for (const rel of readdirSync(path.join(root, layer), { recursive: true })) {
-    if (!/\.(mjs|d\.mts)$/.test(rel)) continue;
+    if (!/\.(mjs|cjs|d\.mts)$/.test(rel)) continue;
     const target = path.join(dist, layer, rel);
     mkdirSync(path.dirname(target), { recursive: true });
     copyFileSync(path.join(root, layer, rel), target);
