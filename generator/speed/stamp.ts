@@ -120,5 +120,8 @@ export async function writeStamp(
   keepCached(stampFile(ctx.projectRoot, outDir), JSON.stringify(stamp), KEPT_STAMPS);
 }
 
-/** Stamps kept at most (the least recently written go first). */
-export const KEPT_STAMPS = 64;
+/**
+ * Stamps kept at most (the least recently written go first): enough for every folder `npm test`
+ * writes to in a few runs (about 60 a run), so the stable ones (a `--spec` suite's) survive.
+ */
+export const KEPT_STAMPS = 256;

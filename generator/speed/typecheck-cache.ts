@@ -78,4 +78,4 @@ export async function recordChecked(key: string, projectRoot: string, outDir: st
  * Records kept at most: one per output folder, so temporary output folders would otherwise add
  * one per run, forever. A pruned record only costs that folder's next run its check.
  */
-export const KEPT_RECORDS = 64;
+export const KEPT_RECORDS = 256;

@@ -9,6 +9,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, run, tempDir, type Ran } from './helpers.ts';
@@ -93,6 +94,13 @@ describe('the packed toolkit in an empty project on plain Node', () => {
       for (const absent of ['test', 'bench', 'generated', 'spec', 'scripts', 'runtime', 'model'])
         expect(existsSync(path.join(pkg, absent)), absent).toBe(false);
       expect(existsSync(path.join(project, 'node_modules/tsx'))).toBe(false);
+      // The kept meta-schema validator loads where the toolkit is installed (Ajv's runtime found
+      // from there); without it every Ajv-using thread would compile the meta-schema again.
+      const meta = createRequire(path.join(pkg, 'dist/model/validate.js'))(
+        './meta-schema-2020.cjs',
+      ) as (schema: unknown) => boolean;
+      expect(meta({ type: 'string' })).toBe(true);
+      expect(meta({ type: 'strin' })).toBe(false);
       const help = await dataapi(['--help']);
       expect(help.code).toBe(0);
       expect(help.stdout).toMatch(/init\s+write a dataapi\.config/);
