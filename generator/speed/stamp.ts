@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { keepCached } from './toolkit-cache.ts';
+import { keepCached, touchCached } from './toolkit-cache.ts';
 
 export interface Stamp {
   version: 1;
@@ -93,7 +93,9 @@ export async function freshStamp(outDir: string, ctx: StampContext): Promise<Sta
     files.add(key);
     if (stamp.outputs[key] !== sha(content)) return undefined;
   }
-  return files.size === Object.keys(stamp.outputs).length ? stamp : undefined;
+  if (files.size !== Object.keys(stamp.outputs).length) return undefined;
+  touchCached(stampFile(ctx.projectRoot, outDir)); // used: kept over stamps used less recently
+  return stamp;
 }
 
 export async function writeStamp(
@@ -114,14 +116,14 @@ export async function writeStamp(
     ...counts,
     outputs: Object.fromEntries(outputs.map((f) => [f.path, known(f) ?? sha(f.content)])),
   };
-  // Only the stamps written last are kept: one per output folder, and a project (or a test
+  // Only the stamps written or used last are kept: one per output folder, and a project (or a test
   // suite) generating into temporary folders would otherwise add one per run, forever. A pruned
   // stamp only costs that folder's next run its shortcut.
   keepCached(stampFile(ctx.projectRoot, outDir), JSON.stringify(stamp), KEPT_STAMPS);
 }
 
 /**
- * Stamps kept at most (the least recently written go first): enough for every folder `npm test`
- * writes to in a few runs (about 60 a run), so the stable ones (a `--spec` suite's) survive.
+ * Stamps kept at most, the least recently written or found fresh going first (a stamp found
+ * fresh is touched): more than `npm test` writes in two runs (about 100 a run).
  */
 export const KEPT_STAMPS = 256;

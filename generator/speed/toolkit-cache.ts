@@ -12,6 +12,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
@@ -61,4 +62,17 @@ function prune(dir: string, keepAtMost: number): void {
     })
     .sort((a, b) => b.at - a.at);
   for (const { file } of files.slice(keepAtMost)) rmSync(file, { force: true });
+}
+
+/**
+ * Marks a kept file as just used: a folder pruned by `keepAtMost` keeps the files used last, not
+ * only those written last (a stamp that is found fresh on every run is never written again).
+ */
+export function touchCached(file: string): void {
+  try {
+    const now = new Date();
+    utimesSync(file, now, now);
+  } catch {
+    // gone meanwhile, or a read-only folder: it may be pruned sooner, nothing else
+  }
 }

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { keepCached } from './toolkit-cache.ts';
+import { keepCached, touchCached } from './toolkit-cache.ts';
 
 const sha = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
@@ -63,13 +63,15 @@ export async function checkedBefore(key: string, projectRoot: string, outDir: st
   const text = await readFile(recordFile(projectRoot, outDir), 'utf8').catch(() => undefined);
   if (text === undefined) return false;
   try {
-    return (JSON.parse(text) as { key?: unknown }).key === key;
+    const same = (JSON.parse(text) as { key?: unknown }).key === key;
+    if (same) touchCached(recordFile(projectRoot, outDir)); // used: kept over records used less
+    return same;
   } catch {
     return false;
   }
 }
 
-/** Records a tree that type-checked; only the records written last are kept (see KEPT_RECORDS). */
+/** Records a tree that type-checked; only the records written or used last are kept (KEPT_RECORDS). */
 export async function recordChecked(key: string, projectRoot: string, outDir: string) {
   keepCached(recordFile(projectRoot, outDir), JSON.stringify({ version: 1, key }), KEPT_RECORDS);
 }

@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { KEPT_STAMPS, writeStamp } from '../../generator/speed/stamp.ts';
+import { freshStamp, KEPT_STAMPS, writeStamp } from '../../generator/speed/stamp.ts';
 import { KEPT_RECORDS, recordChecked } from '../../generator/speed/typecheck-cache.ts';
 
 let root: string;
@@ -53,6 +53,26 @@ it('keeps the stamps written last, at most KEPT_STAMPS, and nothing else of the 
   );
   await expectNewestKept(dir, old, KEPT_STAMPS);
   expect(await readdir(cache)).toContain('mock-model-x.model.json');
+});
+
+it('keeps a stamp found fresh over stamps written after it', async () => {
+  const dir = path.join(cache, 'generate');
+  await rm(dir, { recursive: true, force: true });
+  const spec = path.join(root, 'spec.yaml');
+  await writeFile(spec, 'openapi: 3.1.0\n');
+  const ctx = { projectRoot: root, templatesDir: path.join(root, 'templates'), specLabel: 'x' };
+  const write = (out: string) =>
+    writeStamp(path.join(root, out), ctx, [spec], { operations: 0, previews: 0 }, []);
+  await write('stable'); // a folder whose output stays as it is (a `--spec` suite's)
+  const [stable] = await readdir(dir);
+  const old = new Date(Date.UTC(2025, 0, 1));
+  await utimes(path.join(dir, stable!), old, old);
+  await olderFiles(dir, KEPT_STAMPS - 1); // 2026: all newer than it
+  expect(await freshStamp(path.join(root, 'stable'), ctx)).toBeDefined();
+  await write('another'); // one over: the oldest 2026 file goes, not the stamp just used
+  const left = await readdir(dir);
+  expect(left).toHaveLength(KEPT_STAMPS);
+  expect(left).toContain(stable);
 });
 
 it('keeps the type-check records written last, at most KEPT_RECORDS', async () => {
