@@ -42,8 +42,8 @@ export function createSchemaValidator(
   model: ServiceModel,
   options: ValidatorOptions = {},
 ): SchemaValidator {
-  // Schemas are checked against the meta-schema by one Ajv of the process (metaChecked), not by
-  // each: every Ajv compiled the 2020-12 meta-schema for itself (about 0.1 s of CPU each, and a
+  // Schemas are checked against the meta-schema once per process, by the kept validator
+  // (metaChecked), not by each Ajv: every Ajv compiled the 2020-12 meta-schema for itself (about 0.1 s of CPU each, and a
   // mock, a server and a contract worker make two or three), and a coercing one coerced the
   // schema it checked, in place, in the model every other Ajv reads.
   const ajv = newAjv({
@@ -80,6 +80,22 @@ export function createSchemaValidator(
   };
 }
 
+/**
+ * The options every Ajv of the toolkit shares (scripts/write-meta-schema.js compiles the kept
+ * meta-schema validator with the same; test/shared/meta-schema.test.ts holds it to them).
+ */
+export const AJV_OPTIONS = {
+  strict: false,
+  allErrors: true,
+  // Errors carry their schema: `required` is then read as OpenAPI reads it (directionalErrors).
+  verbose: true,
+  validateFormats: true,
+  // Each referenced schema compiled once as its own function, not copied into every schema that
+  // refers to it (small ones, 16 keywords or fewer, stay inline): GitHub's response schemas
+  // compiled in 9 s of CPU instead of 12, the service's validate as fast as before.
+  inlineRefs: 16,
+} as const;
+
 /** An Ajv with the options every one of the toolkit's shares, and OpenAPI's formats. */
 function newAjv(options: {
   coerceTypes: boolean | 'array';
@@ -87,16 +103,8 @@ function newAjv(options: {
   validateSchema: boolean;
 }): Ajv2020 {
   const ajv = new Ajv2020({
-    strict: false,
-    allErrors: true,
-    // Errors carry their schema: `required` is then read as OpenAPI reads it (directionalErrors).
-    verbose: true,
+    ...AJV_OPTIONS,
     ...options,
-    validateFormats: true,
-    // Each referenced schema compiled once as its own function, not copied into every schema that
-    // refers to it (small ones, 16 keywords or fewer, stay inline): GitHub's response schemas
-    // compiled in 9 s of CPU instead of 12, the service's validate as fast as before.
-    inlineRefs: 16,
     // Third-party descriptions use formats nobody defines (`uriref`, ...): those are not errors
     // (OpenAPI says unknown formats are annotations), so only that warning is dropped.
     logger: {

@@ -15,20 +15,21 @@ export const META_FILE = path.resolve(
   '../model/meta-schema-2020.cjs',
 );
 
+/** model/validate.ts's AJV_OPTIONS (no coercion, no defaults): the test holds them equal. */
+export const META_OPTIONS = {
+  strict: false,
+  allErrors: true,
+  verbose: true,
+  validateFormats: true,
+  inlineRefs: 16,
+};
+
 /** The module's text, as Ajv compiles it now, formatted by prettier as everything here is. */
 export async function metaSchemaCode() {
   const { Ajv2020 } = require('ajv/dist/2020');
   const addFormats = require('ajv-formats');
   const standalone = require('ajv/dist/standalone').default;
-  // The options of model/validate.ts's newAjv that shape the code (no coercion, no defaults).
-  const ajv = new Ajv2020({
-    strict: false,
-    allErrors: true,
-    verbose: true,
-    inlineRefs: 16,
-    validateFormats: true,
-    code: { source: true },
-  });
+  const ajv = new Ajv2020({ ...META_OPTIONS, code: { source: true } });
   addFormats(ajv);
   const validate = ajv.getSchema('https://json-schema.org/draft/2020-12/schema');
   const version = require('ajv/package.json').version;

@@ -8,9 +8,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import type { JsonSchema, ServiceModel } from 'dataapi/model';
-import { createSchemaValidator } from '../../model/validate.ts';
+import { AJV_OPTIONS, createSchemaValidator } from '../../model/validate.ts';
 // @ts-expect-error: a plain JavaScript script without declarations
-import { META_FILE, metaSchemaCode } from '../../scripts/write-meta-schema.js';
+import { META_FILE, META_OPTIONS, metaSchemaCode } from '../../scripts/write-meta-schema.js';
 
 const SCHEMAS: unknown[] = [
   { type: 'string', minLength: 2 },
@@ -38,7 +38,7 @@ const root = () => ({ $id: 'urn:dataapi:spec', $defs: { thing: {} } });
  * undefined when it takes it.
  */
 function ajvVerdict(schema: unknown): string | undefined {
-  const ajv = new Ajv2020({ strict: false, allErrors: true, verbose: true, inlineRefs: 16 });
+  const ajv = new Ajv2020({ ...AJV_OPTIONS });
   addFormats.default(ajv);
   ajv.addSchema(root());
   try {
@@ -62,6 +62,7 @@ function keptVerdict(schema: unknown): string | undefined {
 
 describe('the kept meta-schema validator', () => {
   it('is what Ajv compiles now (after an Ajv upgrade: node scripts/write-meta-schema.js)', async () => {
+    expect(META_OPTIONS).toEqual(AJV_OPTIONS); // compiled with the toolkit's options
     expect(readFileSync(META_FILE, 'utf8')).toBe(await metaSchemaCode());
   });
 
