@@ -20,8 +20,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { preloadCompiler } from '../speed/compiler-cache.mjs';
 
 const require = createRequire(import.meta.url);
+// The compiler from V8's code cache, found by openapi-typescript's require (and by ours).
+preloadCompiler(createRequire(require.resolve('openapi-typescript/dist/lib/ts.cjs')));
 const transformSchema = require('openapi-typescript/dist/transform/index.cjs');
 const { resolveRef, scanDiscriminators } = require('openapi-typescript/dist/lib/utils.cjs');
 const { astToString } = require('openapi-typescript/dist/lib/ts.cjs');

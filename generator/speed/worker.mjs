@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
 import { parsed, renderTypes, syntaxError, typeErrors } from '../emit/typescript-side.mjs';
 import { treeTypeErrors } from '../emit/typecheck-tree.mjs';
+import { keepCompilerCode } from './compiler-cache.mjs';
 
 const sha = (text) => createHash('sha256').update(text).digest('hex');
 /** @type {{ hash: string; types: Promise<string> } | undefined} */
@@ -57,9 +58,15 @@ const jobs = {
 };
 
 parentPort.on('message', async ({ id, kind, payload }) => {
+  let reply;
   try {
-    parentPort.postMessage({ id, result: await jobs[kind](payload) });
+    reply = { id, result: await jobs[kind](payload) };
   } catch (err) {
-    parentPort.postMessage({ id, error: err instanceof Error ? err.message : String(err) });
+    reply = { id, error: err instanceof Error ? err.message : String(err) };
   }
+  // The compiler's code, with what this job compiled of it, for the next run: before the answer,
+  // since the main thread ends this thread once it has the last one (once per machine and depth).
+  if (kind === 'check' || kind === 'types') keepCompilerCode('parse');
+  else if (kind === 'typecheck') keepCompilerCode('check');
+  parentPort.postMessage(reply);
 });
