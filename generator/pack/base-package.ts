@@ -7,16 +7,50 @@
  * description did not change. Other BASEs (a file; a revision without the toolkit, as in a project
  * that installs dataapi) build with the same toolkit, so only the description can differ: the
  * check is skipped, and says so.
+ *
+ * A revision's package is a function of its commit (its toolkit and description), the
+ * description's path, the dependencies its toolkit runs on and Node: it is kept in
+ * node_modules/.cache/dataapi/base-package under a hash of those (the 8 used last), and packed
+ * once (about 8 s of CPU) for every `--version auto` run against the same BASE.
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, symlink } from 'node:fs/promises';
+import {
+  cp,
+  mkdtemp,
+  readFile,
+  readdir,
+  rename,
+  rm,
+  stat,
+  symlink,
+  utimes,
+} from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { repositoryRoot, resolveRevision } from '../diff/git.ts';
 import { PackError } from './errors.ts';
 
-export type BasePackage = { dir: string; cleanup(): Promise<void> } | { skipped: string };
+export type BasePackage =
+  | {
+      dir: string;
+      /** The package was kept from an earlier run against the same BASE (not packed again). */
+      reused: boolean;
+      cleanup(): Promise<void>;
+    }
+  | { skipped: string };
+
+const KEPT = 8;
+
+/** The key of a BASE's package: its commit, the description's path in it, the installed dependencies (npm's record of node_modules), Node. */
+export function basePackageKey(commit: string, spec: string, installed: string): string {
+  const deps = createHash('sha256').update(installed).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([1, commit, spec, deps, process.version]))
+    .digest('hex')
+    .slice(0, 24);
+}
 
 function run(
   cmd: string,
@@ -66,6 +100,16 @@ export async function basePackage(options: {
   const modules = path.join(root, 'node_modules');
   if (!existsSync(modules))
     return { skipped: `no node_modules in ${root} to run ${rev}'s toolkit with (npm ci first)` };
+  const installed =
+    (await readFile(path.join(modules, '.package-lock.json'), 'utf8').catch(() => undefined)) ??
+    (await readFile(path.join(root, 'package-lock.json'), 'utf8').catch(() => ''));
+  const keptDir = path.join(modules, '.cache', 'dataapi', 'base-package');
+  const kept = path.join(keptDir, basePackageKey(commit, spec, installed));
+  if (existsSync(kept)) {
+    const now = new Date();
+    await utimes(kept, now, now).catch(() => {}); // used: kept over those used less recently
+    return { dir: kept, reused: true, cleanup: async () => {} };
+  }
   const dir = await mkdtemp(path.join(os.tmpdir(), 'dataapi-pack-base-'));
   const cleanup = () => rm(dir, { recursive: true, force: true });
   try {
@@ -103,9 +147,35 @@ export async function basePackage(options: {
       throw new PackError(
         `could not pack the client as ${rev} built it: ${packed.stderr.trim().split('\n').slice(0, 5).join('\n')}`,
       );
-    return { dir: path.join(dir, '.dataapi-base-package'), cleanup };
+    const packageDir = path.join(dir, '.dataapi-base-package');
+    await keep(packageDir, kept);
+    return { dir: packageDir, reused: false, cleanup };
   } catch (err) {
     await cleanup();
     throw err;
+  }
+}
+
+/** Copies the package into the cache whole (a copy renamed into place), then prunes the cache. */
+async function keep(packageDir: string, kept: string): Promise<void> {
+  const aside = `${kept}.${process.pid}.tmp`;
+  try {
+    await cp(packageDir, aside, { recursive: true });
+    await rename(aside, kept);
+    const entries = await readdir(path.dirname(kept));
+    const used = await Promise.all(
+      entries
+        .filter((name) => !name.endsWith('.tmp'))
+        .map(async (name) => {
+          const file = path.join(path.dirname(kept), name);
+          return { file, at: (await stat(file).catch(() => undefined))?.mtimeMs ?? 0 };
+        }),
+    );
+    used.sort((a, b) => b.at - a.at);
+    for (const { file } of used.slice(KEPT)) await rm(file, { recursive: true, force: true });
+  } catch {
+    // a cache: another run kept the same package first, or node_modules is read-only
+  } finally {
+    await rm(aside, { recursive: true, force: true }).catch(() => {});
   }
 }

@@ -44,6 +44,10 @@ async function packAuto(
   const previous = await basePackage({ base, spec: options.spec, cwd: process.cwd() });
   if ('skipped' in previous) reasons.push(`declarations not compared: ${previous.skipped}`);
   else {
+    if (previous.reused)
+      reasons.push(
+        `declarations compared with BASE's package as packed by an earlier run (node_modules/.cache/dataapi/base-package)`,
+      );
     try {
       const breaks = surfaceBreaks(
         surfaceOf(previous.dir),

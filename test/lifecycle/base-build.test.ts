@@ -9,7 +9,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSyn
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basePackage } from '../../generator/pack/base-package.ts';
+import { basePackage, basePackageKey } from '../../generator/pack/base-package.ts';
 import { PackError } from '../../generator/pack/errors.ts';
 import { removeWork } from '../work.ts';
 import { commitToolkitCopy, gitIn, root, tempDir } from './helpers.ts';
@@ -89,6 +89,7 @@ describe('a BASE without dist/', () => {
     expect(git('ls-tree', '-r', '--name-only', 'a')).not.toMatch(/^dist\//m);
     const base = await basePackage({ base: 'a', spec: 'spec/openapi.yaml', cwd: repo });
     if (!('dir' in base)) throw new Error(`skipped: ${base.skipped}`);
+    expect(base.reused).toBe(false);
     try {
       const extracted = path.dirname(base.dir);
       // The build's stamp: scripts/build.js ran to its end.
@@ -117,6 +118,30 @@ describe('a BASE without dist/', () => {
       await base.cleanup();
     }
     expect(existsSync(base.dir)).toBe(false);
+
+    // Kept: the same BASE again is not extracted, built or packed again.
+    const again = await basePackage({ base: 'a', spec: 'spec/openapi.yaml', cwd: repo });
+    if (!('dir' in again)) throw new Error(`skipped: ${again.skipped}`);
+    expect(again.reused).toBe(true);
+    expect(again.dir.startsWith(path.join(repo, 'node_modules/.cache/dataapi/base-package/'))).toBe(
+      true,
+    );
+    expect(JSON.parse(readFileSync(path.join(again.dir, 'ran.json'), 'utf8'))).toMatchObject({
+      layer: 'model',
+    });
+    await again.cleanup();
+    expect(existsSync(again.dir)).toBe(true);
+  });
+
+  it("keys a kept package by BASE's commit, the description's path and the installed dependencies", () => {
+    const key = basePackageKey('c0ffee', 'spec/openapi.yaml', '{"lockfileVersion":3}');
+    expect(basePackageKey('c0ffee', 'spec/openapi.yaml', '{"lockfileVersion":3}')).toBe(key);
+    for (const other of [
+      basePackageKey('c0ffef', 'spec/openapi.yaml', '{"lockfileVersion":3}'),
+      basePackageKey('c0ffee', 'spec/other.yaml', '{"lockfileVersion":3}'),
+      basePackageKey('c0ffee', 'spec/openapi.yaml', '{"lockfileVersion":2}'),
+    ])
+      expect(other).not.toBe(key);
   });
 
   it('names a build that fails, with the compiler message', async () => {

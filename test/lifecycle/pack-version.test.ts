@@ -128,6 +128,10 @@ describe('the declarations check', () => {
     expect(run.stderr).toContain(
       'declarations: the export Client is gone, and the description did not remove it: a template or generator change breaks the client',
     );
+    // BASE (the same revision) was packed by the run above: its kept package is compared with.
+    expect(run.stderr).toContain(
+      "declarations compared with BASE's package as packed by an earlier run",
+    );
     expect(version()).toBe('2.0.0');
   }, 600_000);
 });
