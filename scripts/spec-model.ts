@@ -4,7 +4,8 @@
  * and normalising it was about half of the mock's start; a later start with the same description
  * and toolkit reads the model it made (one JSON parse). The key is the generator's stamp key
  * (generator/speed/stamp.ts): the description's files, and the toolkit's sources that make the
- * model, so a changed description or toolkit loads again. A URL is loaded every time.
+ * model, so a changed description or toolkit loads again. A URL is loaded every time. The models
+ * of descriptions not used for a day go beyond the 32 used last (generator/speed/description-caches.ts).
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
@@ -13,6 +14,7 @@ import type { ServiceModel } from 'dataapi/model';
 import { schemaRootValid, trustSchemaRoot } from 'dataapi/model/validate';
 import { isUrl } from '../generator/load-remote.ts';
 import { PROJECT_ROOT } from '../generator/root.ts';
+import { markUsed, pruneUnused } from '../generator/speed/description-caches.ts';
 import { stampKey, type StampContext } from '../generator/speed/stamp.ts';
 
 interface ModelStamp {
@@ -88,7 +90,10 @@ async function keep(base: string, model: ServiceModel, inputs: string[]): Promis
 export async function specModel(spec: string, cwd = process.cwd()): Promise<ServiceModel> {
   const base = isUrl(spec) ? undefined : specModelBase(spec, cwd);
   const cached = base ? await cachedModel(base) : undefined;
-  if (cached) return cached;
+  if (cached) {
+    await markUsed(`${base}.stamp.json`);
+    return cached;
+  }
   const [{ loadSpec }, { normalise }] = await Promise.all([
     import('../generator/load.ts'),
     import('../generator/normalise/index.ts'),
@@ -98,6 +103,9 @@ export async function specModel(spec: string, cwd = process.cwd()): Promise<Serv
   const loaded = await loadSpec(isUrl(spec) ? spec : path.relative(process.cwd(), file) || file);
   const model = normalise(loaded);
   // Kept before the mock uses the model, so that the cache holds what normalise made.
-  if (base) await keep(base, model, loaded.inputs ?? [file]);
+  if (base) {
+    await keep(base, model, loaded.inputs ?? [file]);
+    await pruneUnused(path.dirname(base), 'mock-model-');
+  }
   return model;
 }

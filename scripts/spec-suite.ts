@@ -2,7 +2,8 @@
  * `--spec FILE` of `dataapi contract` and `dataapi start`: that description's own suite (model,
  * mock, contract tests) generated into a cache folder keyed by the file's path,
  * `node_modules/.cache/dataapi/suite-<hash>/`, never into generated/. A re-run with the same
- * description reuses it (the generator's stamp skips unchanged inputs).
+ * description reuses it (the generator's stamp skips unchanged inputs); the folders of
+ * descriptions not used for a day go beyond the 32 used last (generator/speed/description-caches.ts).
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, readlink, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
@@ -11,6 +12,7 @@ import { generate, PROJECT_ROOT } from '../generator/generate.ts';
 import { SpecError } from '../generator/load.ts';
 import { withFolderLock } from '../generator/emit/lock.ts';
 import { isUrl } from '../generator/load-remote.ts';
+import { markUsed, pruneUnused } from '../generator/speed/description-caches.ts';
 
 export interface SuiteFolder {
   /** The generated tree (model.ts, mock/, contract-tests/). */
@@ -40,7 +42,11 @@ export async function suiteFor(spec: string, cwd = process.cwd()): Promise<Suite
   }
   const dir = suiteDir(spec, cwd);
   // Runs on the same description at once (CI shards) take turns; the later ones reuse the suite.
-  return withFolderLock(dir, () => prepare(file, spec, dir));
+  const suite = await withFolderLock(dir, () => prepare(file, spec, dir));
+  await markUsed(dir);
+  // A new suite folder: the cache may hold one too many now.
+  if (suite.regenerated) await pruneUnused(path.dirname(dir), 'suite-');
+  return suite;
 }
 
 async function prepare(file: string, spec: string, dir: string): Promise<SuiteFolder> {
