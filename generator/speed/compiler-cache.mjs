@@ -14,12 +14,23 @@
 // again); a folder that cannot be written only costs the next process the compile. Plain
 // JavaScript: it runs in the generator's worker thread, which has no TypeScript loader.
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
 
 const DEPTHS = ['parse', 'check'];
+/** Files kept in the folder: the compiler's versions, Node's and flag sets used last. */
+const KEPT_FILES = 8;
 
 /**
  * The compiler this thread loaded; `depth`: index in DEPTHS of the data it holds or was
@@ -50,8 +61,10 @@ export function preloadCompiler(from) {
     try {
       cachedData = readFileSync(`${base}-${DEPTHS[d]}.bin`);
       depth = d;
+      // Used: kept over files used less recently.
+      utimesSync(`${base}-${DEPTHS[d]}.bin`, new Date(), new Date());
     } catch {
-      // none at this depth
+      // none at this depth (or a read-only folder)
     }
   }
   const source = readFileSync(file, 'utf8');
@@ -97,6 +110,7 @@ export function keepCompilerCode(used) {
     const temp = `${file}.${process.pid}-${randomUUID()}.tmp`;
     writeFileSync(temp, data);
     renameSync(temp, file);
+    prune(path.dirname(file));
   } catch {
     // a read-only node_modules: the next process compiles the compiler itself
   }
@@ -126,4 +140,16 @@ function cacheBaseOf(file) {
   } catch {
     return undefined;
   }
+}
+
+/** Removes all but the KEPT_FILES cache files used or written last (other writers' .tmp files stay). */
+function prune(dir) {
+  const files = readdirSync(dir)
+    .filter((name) => name.endsWith('.bin'))
+    .map((name) => {
+      const file = path.join(dir, name);
+      return { file, at: statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0 };
+    })
+    .sort((a, b) => b.at - a.at);
+  for (const { file } of files.slice(KEPT_FILES)) rmSync(file, { force: true });
 }

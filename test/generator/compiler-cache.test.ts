@@ -6,7 +6,7 @@
  * folder of the test's own (the cache goes beside the compiler, in its node_modules/.cache).
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, ROOT, run, scratch } from './helpers.ts';
@@ -72,5 +72,22 @@ describe("the compiler from V8's code cache", () => {
     expect(refused).toMatchObject({ from: 'none', viaRequire: true, diagnostics: 0 });
     expect(refused.printed).toBe('export const a: number = 1;\n');
     expect(await load('parse')).toMatchObject({ from: 'check' });
+  });
+
+  it('keeps the 8 files used or written last', async () => {
+    const { base } = await load('parse');
+    // Files of other compilers, Node versions or flags, used long ago.
+    const old = new Date('2026-01-01T00:00:00Z');
+    for (let i = 0; i < 9; i++) {
+      const file = path.join(v8, `typescript-other${i}-parse.bin`);
+      await writeFile(file, 'x');
+      await utimes(file, old, old);
+    }
+    await rm(`${base}-check.bin`); // the next load that type-checks writes it again, and prunes
+    expect(await load('check')).toMatchObject({ from: 'parse' });
+    const left = readdirSync(v8).filter((f) => f.endsWith('.bin'));
+    expect(left).toHaveLength(8);
+    expect(left).toContain(`${path.basename(base)}-parse.bin`);
+    expect(left).toContain(`${path.basename(base)}-check.bin`);
   });
 });
