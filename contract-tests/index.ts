@@ -6,7 +6,7 @@
  */
 import { describe, inject, it, TestRunner } from 'vitest';
 import type { Operation, ServiceModel } from 'dataapi/model';
-import { findOperation, redactorFor } from 'dataapi/runtime/shared';
+import { compileForFewValidations, findOperation, redactorFor } from 'dataapi/runtime/shared';
 import { recheckViolations, runCheck } from './checks/index.ts';
 import { staticSkip, staticSkipResult } from './checks/static-skip.ts';
 import { CONFIG_KEY, configFromEnv, type ContractConfig } from './config.ts';
@@ -95,6 +95,8 @@ function readConfig(): ContractConfig | undefined {
 
 /** Registers the contract tests of one operation of the model. */
 export function contractSuite(model: ServiceModel, operationId: string): void {
+  // A run validates each schema a few times: compiling fast matters more than validating fast.
+  compileForFewValidations();
   const op = findOperation(model, operationId);
   const config = readConfig();
   // Without a target (vitest run outside `dataapi contract`), the suite is listed but skipped.

@@ -24,6 +24,8 @@ export async function startEmbeddedMock(
   // Each operation's examples are checked (and left out when bad) when it is first asked for.
   // Loaded here, not with the runner: a run against --base-url has no use for the mock's Fastify.
   const { createMock } = await import('dataapi/runtime/mock');
+  // The mock lives as long as the run and answers each operation a few times.
+  (await import('dataapi/runtime/shared')).compileForFewValidations();
   const app = await createMock(model, {
     appkeys: [appkey],
     logger: false,

@@ -18,6 +18,7 @@ export {
 } from 'dataapi/model';
 export {
   coercingValidatorFor,
+  compileForFewValidations,
   createSchemaValidator,
   describeErrors,
   directionalErrors,
