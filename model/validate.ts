@@ -104,7 +104,7 @@ let optimizeCode = true;
  * its embedded mock): Ajv's optimisation pass is about a fifth of each compile and buys under a
  * tenth of validation speed (the service's 250 response schemas: compile 340 -> 267 ms, 500,000
  * validations 513 -> 555 ms), so validators compiled after this call skip it (Box's contract run:
- * 22 -> 20 CPU-s). What they accept is the same; a long-running server keeps the pass.
+ * about 23 -> 19 CPU-s). What they accept is the same; a long-running server keeps the pass.
  */
 export function compileForFewValidations(): void {
   optimizeCode = false;

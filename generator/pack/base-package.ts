@@ -10,26 +10,18 @@
  *
  * A revision's package is a function of its commit (its toolkit and description), the
  * description's path, the dependencies its toolkit runs on and Node: it is kept in
- * node_modules/.cache/dataapi/base-package under a hash of those (the 8 used last), and packed
- * once (about 8 s of CPU) for every `--version auto` run against the same BASE.
+ * node_modules/.cache/dataapi/base-package under a hash of those (beyond the 8 used last, those
+ * unused for a day go), and packed once (about 8 s of CPU) for every `--version auto` run against
+ * the same BASE.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import {
-  cp,
-  mkdtemp,
-  readFile,
-  readdir,
-  rename,
-  rm,
-  stat,
-  symlink,
-  utimes,
-} from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rename, rm, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { repositoryRoot, resolveRevision } from '../diff/git.ts';
+import { markUsed, pruneUnused } from '../speed/description-caches.ts';
 import { PackError } from './errors.ts';
 
 export type BasePackage =
@@ -106,8 +98,7 @@ export async function basePackage(options: {
   const keptDir = path.join(modules, '.cache', 'dataapi', 'base-package');
   const kept = path.join(keptDir, basePackageKey(commit, spec, installed));
   if (existsSync(kept)) {
-    const now = new Date();
-    await utimes(kept, now, now).catch(() => {}); // used: kept over those used less recently
+    await markUsed(kept); // kept over those used less recently
     return { dir: kept, reused: true, cleanup: async () => {} };
   }
   const dir = await mkdtemp(path.join(os.tmpdir(), 'dataapi-pack-base-'));
@@ -162,17 +153,7 @@ async function keep(packageDir: string, kept: string): Promise<void> {
   try {
     await cp(packageDir, aside, { recursive: true });
     await rename(aside, kept);
-    const entries = await readdir(path.dirname(kept));
-    const used = await Promise.all(
-      entries
-        .filter((name) => !name.endsWith('.tmp'))
-        .map(async (name) => {
-          const file = path.join(path.dirname(kept), name);
-          return { file, at: (await stat(file).catch(() => undefined))?.mtimeMs ?? 0 };
-        }),
-    );
-    used.sort((a, b) => b.at - a.at);
-    for (const { file } of used.slice(KEPT)) await rm(file, { recursive: true, force: true });
+    await pruneUnused(path.dirname(kept), '', { keep: KEPT });
   } catch {
     // a cache: another run kept the same package first, or node_modules is read-only
   } finally {

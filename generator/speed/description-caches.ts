@@ -3,7 +3,8 @@
  * run's suite folder, `suite-<hash>`; the mock's model, `mock-model-<hash>.*`): one per
  * description a user ever tried, a suite 3 to 30 MB. Each use marks its entry; beyond the
  * KEPT_PER_KIND used last, entries not used for a day go. One used within the day stays whatever
- * the count, since another run may be reading it now.
+ * the count, since another run may be reading it now. (`pack client --version auto` keeps BASE's
+ * packages the same way.)
  */
 import { readdir, rm, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
