@@ -176,7 +176,7 @@ async function render(
   const header = `// ${doNotEditHeader(job.specLabel)}\n/* eslint-disable */\n`;
   const types = job.suiteOnly
     ? undefined
-    : speed.typescript.render(spec).then((text) => ({ path: 'types.ts', content: header + text }));
+    : speed.typescript.render(spec, header).then((content) => ({ path: 'types.ts', content }));
   types?.catch(() => undefined); // awaited by format; an early failure must not be unhandled
   const [engine, { renderAll }, { printJson }, prettier] = await Promise.all([
     import('./emit/engine.ts'),
@@ -219,31 +219,21 @@ async function format(
   const at = path.join(path.resolve(job.options.out), 'index.ts');
   const config = (await prettier.resolveConfig(at)) ?? {};
   const typecheck = job.options.typecheck !== false;
-  // With the type-check, the syntax check's parse trees are kept in the worker for it.
+  // With the type-check, the syntax check's files and parse trees are kept in the worker for it.
   const checked = speed.typescript.check(
     rendered.files.filter((f) => !f.formatted),
     typecheck,
   );
   checked.catch(() => undefined);
-  // types.ts's syntax check is asked for before the tree's type-check: the worker answers in
-  // order, and this thread waits for it (finishTypes) before it formats.
-  const typesChecked = pendingTypes.then((types) => speed.typescript.check([types], typecheck));
+  const typesChecked = speed.typescript.checkTypes(typecheck);
   typesChecked.catch(() => undefined);
   // The whole tree's type-check runs in the worker as soon as types.ts is there, while this
-  // thread formats: on the unformatted text (the same types; a failed run writes nothing).
-  // A tree that type-checked before, byte for byte and with the same toolkit, is not checked
-  // again (speed/typecheck-cache.ts).
-  const where = { outDir: job.options.out, projectRoot: job.projectRoot };
+  // thread formats: on the unformatted text (the same types; a failed run writes nothing). It is
+  // asked for now, with the rest, so that the worker goes on to it without waiting for this
+  // thread. A tree that type-checked before, byte for byte and with the same toolkit, is not
+  // checked again (speed/typecheck-cache.ts).
   const tree: Promise<{ errors?: string; how: Typechecked }> = typecheck
-    ? typesChecked.then(async () => {
-        const files = [...rendered.files, await pendingTypes];
-        const cache = await import('./speed/typecheck-cache.ts');
-        const key = await cache.typecheckKey(files, where);
-        if (await cache.checkedBefore(key, job.projectRoot, where.outDir)) return { how: 'cached' };
-        const errors = await speed.typescript.typecheck(files, where);
-        if (!errors) await cache.recordChecked(key, job.projectRoot, where.outDir);
-        return { ...(errors ? { errors } : {}), how: 'checked' };
-      })
+    ? (await askTreeCheck(job, speed)).answer
     : Promise.resolve({ how: 'off' });
   tree.catch(() => undefined);
   const formatTemplates = () =>
@@ -258,16 +248,40 @@ async function format(
     if (!typecheck) speed.typescript.close();
     return types;
   };
-  const [templates, types] = await speed.overlap(rendered.operations, formatTemplates, finishTypes);
+  const [templates, types] = await speed.overlap(
+    rendered.operations,
+    formatTemplates,
+    finishTypes,
+    typecheck,
+  );
+  // types.ts is formatted while the worker type-checks the tree (which reads the unformatted text).
+  const formattingTypes = formatFiles([types], cache, config, true);
+  formattingTypes.catch(() => undefined); // a type error is the run's failure then
   const { errors: treeErrors, how } = await tree;
   if (treeErrors) throw new GeneratedCodeError(treeErrors);
   speed.typescript.close();
-  const typesFormatted = await formatFiles([types], cache, config, true);
+  const typesFormatted = await formattingTypes;
   return {
     files: [...templates.files, ...typesFormatted.files].sort(byPath),
     formatted: templates.formatted + typesFormatted.formatted,
     typechecked: how,
   };
+}
+
+/** Asks the worker for the tree's type-check (once asked, it is answered in `answer`). */
+async function askTreeCheck(
+  job: Job,
+  speed: Speedups,
+): Promise<{ answer: Promise<{ errors?: string; how: Typechecked }> }> {
+  const where = { outDir: job.options.out, projectRoot: job.projectRoot };
+  const records = await import('./speed/typecheck-cache.ts');
+  const last = await records.lastChecked(where.projectRoot, where.outDir);
+  const answer = speed.typescript.typecheck(where, last).then(async ({ how, key, errors }) => {
+    if (how === 'cached') records.usedRecord(where.projectRoot, where.outDir);
+    else if (!errors) await records.recordChecked(key, where.projectRoot, where.outDir);
+    return { how, ...(errors ? { errors } : {}) };
+  });
+  return { answer };
 }
 
 /** A suite's files as the templates rendered them, each recorded in the manifest as written. */

@@ -47,7 +47,14 @@ export async function formatFiles(
   // Files that differ only in their strings and comments share one prettier run (format-shapes.ts).
   const byShape = new Map<string, (text: string) => Promise<string>>();
   const out: RenderedFile[] = [];
+  let yielded = performance.now();
   for (const file of files) {
+    // prettier's work is all promises: without a turn of the event loop now and then, the
+    // worker's answers and the type-check's start wait for the whole tree to be formatted.
+    if (performance.now() - yielded > 20) {
+      await new Promise((resolve) => setImmediate(resolve));
+      yielded = performance.now();
+    }
     const known = cache.reuse(file);
     if (known !== undefined) {
       out.push({ path: file.path, content: known });

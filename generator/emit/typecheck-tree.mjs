@@ -9,6 +9,7 @@
 // project has installed. `bundler` resolution: the generated files import `./x.js`, which both
 // `bundler` and `nodenext` accept, and `bundler` does not take the module format from the
 // nearest package.json (a tree written into a scratch folder is not a CommonJS module).
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -25,6 +26,24 @@ function ancestors(dir) {
   const out = [dir];
   for (let d = path.dirname(dir); d !== out.at(-1); d = path.dirname(d)) out.push(d);
   return out;
+}
+
+const sha = (text) => createHash('sha256').update(text).digest('hex');
+
+/**
+ * The key of a tree's check (../speed/typecheck-cache.ts): the toolkit's key, the output folder
+ * and the tree's TypeScript files as checked.
+ * @param {string} toolkit
+ * @param {string} outDir
+ * @param {{ path: string; content: string }[]} files
+ * @returns {string}
+ */
+export function treeKey(toolkit, outDir, files) {
+  const hash = createHash('sha256').update(`${toolkit}\0${path.resolve(outDir)}\0`);
+  const ts = files.filter((f) => /\.(ts|mts)$/.test(f.path));
+  for (const f of ts.sort((a, b) => (a.path < b.path ? -1 : 1)))
+    hash.update(`${f.path}\0${sha(f.content)}\0`);
+  return hash.digest('hex');
 }
 
 /**

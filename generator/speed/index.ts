@@ -54,6 +54,8 @@ export interface Speedups {
     operations: number,
     formatTemplates: () => Promise<T>,
     finishTypes: () => Promise<U>,
+    /** The worker has more to do after the types (the tree's type-check). */
+    workerStays?: boolean,
   ): Promise<[T, U]>;
   /** Records the run, so that a re-run with the same inputs and output is skipped. */
   stamp(
@@ -69,6 +71,7 @@ const notStarted = () => Promise.reject(new Error('no TypeScript worker in this 
 const noTypeScript: TypeScriptWorker = {
   render: notStarted,
   check: notStarted,
+  checkTypes: notStarted,
   typecheck: notStarted,
   close: () => undefined,
 };
@@ -90,8 +93,10 @@ export async function startSpeedups(
   return {
     typescript,
     formatCache: (existing) => (cache = new ManifestCache(existing)),
-    overlap: async (operations, formatTemplates, finishTypes) => {
-      if (operations <= OVERLAP_MAX_OPERATIONS) {
+    overlap: async (operations, formatTemplates, finishTypes, workerStays = false) => {
+      // When the worker stays for the tree's type-check, its heap stays too: waiting for it saves
+      // no memory, only time.
+      if (operations <= OVERLAP_MAX_OPERATIONS || workerStays) {
         const templates = await formatTemplates();
         return [templates, await finishTypes()];
       }

@@ -36,39 +36,41 @@ async function toolkitKey(projectRoot: string): Promise<string> {
     files.push(...found.filter((f) => /\.(ts|mts|mjs)$/.test(f)).map((f) => path.join(abs, f)));
   }
   files.push(path.join(projectRoot, 'package-lock.json'));
-  for (const file of files.sort()) {
-    const content = await readFile(file).catch(() => undefined);
+  // Read together: one by one, each read would wait for a turn of a busy main thread.
+  const sorted = files.sort();
+  const contents = await Promise.all(sorted.map((f) => readFile(f).catch(() => undefined)));
+  for (const [i, file] of sorted.entries()) {
+    const content = contents[i];
     hash.update(`${path.relative(projectRoot, file)}\0${content ? sha(content) : '-'}\0`);
   }
   return hash.digest('hex');
 }
 
-/** The key of this tree's check: its TypeScript files (as checked) and the toolkit. */
-export async function typecheckKey(
-  files: { path: string; content: string }[],
-  where: { outDir: string; projectRoot: string },
-): Promise<string> {
-  const hash = createHash('sha256');
-  hash.update(
-    `${await (toolkit ??= toolkitKey(where.projectRoot))}\0${path.resolve(where.outDir)}\0`,
-  );
-  const ts = files.filter((f) => /\.(ts|mts)$/.test(f.path));
-  for (const f of ts.sort((a, b) => (a.path < b.path ? -1 : 1)))
-    hash.update(`${f.path}\0${sha(f.content)}\0`);
-  return hash.digest('hex');
+/**
+ * What the tree's check is compared with (its key is made where the tree is: the worker,
+ * typecheck-tree.mjs `treeKey`): the toolkit's key, and the key this output folder's last checked
+ * run recorded, if any.
+ */
+export async function lastChecked(
+  projectRoot: string,
+  outDir: string,
+): Promise<{ toolkit: string; recorded?: string }> {
+  const [toolkitHash, text] = await Promise.all([
+    (toolkit ??= toolkitKey(projectRoot)),
+    readFile(recordFile(projectRoot, outDir), 'utf8').catch(() => undefined),
+  ]);
+  let recorded: unknown;
+  try {
+    recorded = text === undefined ? undefined : (JSON.parse(text) as { key?: unknown }).key;
+  } catch {
+    // a damaged record: the tree is checked
+  }
+  return { toolkit: toolkitHash, ...(typeof recorded === 'string' ? { recorded } : {}) };
 }
 
-/** Whether a tree with this key type-checked in this output folder's last checked run. */
-export async function checkedBefore(key: string, projectRoot: string, outDir: string) {
-  const text = await readFile(recordFile(projectRoot, outDir), 'utf8').catch(() => undefined);
-  if (text === undefined) return false;
-  try {
-    const same = (JSON.parse(text) as { key?: unknown }).key === key;
-    if (same) touchCached(recordFile(projectRoot, outDir)); // used: kept over records used less
-    return same;
-  } catch {
-    return false;
-  }
+/** The record matched this run's tree: kept over records used less. */
+export function usedRecord(projectRoot: string, outDir: string): void {
+  touchCached(recordFile(projectRoot, outDir));
 }
 
 /** Records a tree that type-checked; only the records written or used last are kept (KEPT_RECORDS). */

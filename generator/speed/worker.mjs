@@ -5,16 +5,28 @@
 // thread loads and validates the same file: the main thread then asks for types.ts by the hash of
 // the text it read, and gets this result when its document is that text as JSON.parse reads it
 // (it sends its document otherwise). Every document here is this thread's own copy.
+//
+// Jobs run one after another in the order they were asked for. The main thread asks for the whole
+// chain at once (types, the syntax checks, the tree's type-check): this thread goes from one to
+// the next without waiting for the main thread, which is busy formatting meanwhile.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
 import { parsed, renderTypes, syntaxError, typeErrors } from '../emit/typescript-side.mjs';
-import { treeTypeErrors } from '../emit/typecheck-tree.mjs';
+import { treeKey, treeTypeErrors } from '../emit/typecheck-tree.mjs';
 import { keepCompilerCode } from './compiler-cache.mjs';
 
 const sha = (text) => createHash('sha256').update(text).digest('hex');
 /** @type {{ hash: string; types: Promise<string> } | undefined} */
 let ahead;
+/** types.ts's content (header included), once asked for. @type {Promise<string> | undefined} */
+let types;
+/** The files of the last kept syntax check: the tree, but for types.ts. */
+let kept = [];
+
+/** @param {{ path: string; content: string }[]} files @param {boolean} keep */
+const syntaxErrors = (files, keep) =>
+  files.map((f) => syntaxError(f, keep) ?? (keep ? undefined : typeErrors(f))).filter(Boolean);
 
 const jobs = {
   /** @param {string} file */
@@ -33,40 +45,61 @@ const jobs = {
     ahead = { hash: sha(text), types };
     return null;
   },
-  /** @param {{ hash?: string; document?: unknown }} payload */
-  async types({ hash, document }) {
-    if (hash !== undefined && ahead?.hash === hash) return ahead.types;
-    ahead = undefined;
-    return document === undefined ? null : renderTypes(document, { owned: true });
+  /** @param {{ hash?: string; document?: unknown; header: string }} payload */
+  async types({ hash, document, header }) {
+    let text;
+    if (hash !== undefined && ahead?.hash === hash) text = ahead.types;
+    else {
+      ahead = undefined;
+      if (document === undefined) return null;
+      text = renderTypes(document, { owned: true });
+    }
+    types = text.then((t) => header + t);
+    types.catch(() => undefined); // answered below; the later jobs fail with it
+    return types;
   },
   /** @param {{ files: { path: string; content: string }[]; keep: boolean }} payload */
   async check({ files, keep }) {
     // With `keep`, the tree's type-check that follows checks types.ts too, in its own program:
     // a program of its own for types.ts here would parse and bind its 150,000 lines once more.
-    return files
-      .map((f) => syntaxError(f, keep) ?? (keep ? undefined : typeErrors(f)))
-      .filter(Boolean);
+    if (keep) kept = files;
+    return syntaxErrors(files, keep);
   },
-  /** @param {{ files: { path: string; content: string }[]; outDir: string; projectRoot: string }} payload */
-  async typecheck({ files, outDir, projectRoot }) {
+  /** @param {{ keep: boolean }} payload */
+  async checkTypes({ keep }) {
+    if (!types) throw new Error('types.ts was not rendered');
+    return syntaxErrors([{ path: 'types.ts', content: await types }], keep);
+  },
+  /** @param {{ outDir: string; projectRoot: string; toolkit: string; recorded?: string }} payload */
+  async typecheck({ outDir, projectRoot, toolkit, recorded }) {
     try {
-      return treeTypeErrors(files, { outDir, projectRoot }, parsed) ?? null;
+      if (!types) throw new Error('types.ts was not rendered');
+      const files = [...kept, { path: 'types.ts', content: await types }];
+      const key = treeKey(toolkit, outDir, files);
+      if (key === recorded) return { how: 'cached', key };
+      const errors = treeTypeErrors(files, { outDir, projectRoot }, parsed);
+      return { how: 'checked', key, ...(errors ? { errors } : {}) };
     } finally {
       parsed.clear();
+      kept = [];
     }
   },
 };
 
-parentPort.on('message', async ({ id, kind, payload }) => {
-  let reply;
-  try {
-    reply = { id, result: await jobs[kind](payload) };
-  } catch (err) {
-    reply = { id, error: err instanceof Error ? err.message : String(err) };
-  }
-  // The compiler's code, with what this job compiled of it, for the next run: before the answer,
-  // since the main thread ends this thread once it has the last one (once per machine and depth).
-  if (kind === 'check' || kind === 'types') keepCompilerCode('parse');
-  else if (kind === 'typecheck') keepCompilerCode('check');
-  parentPort.postMessage(reply);
+let queue = Promise.resolve();
+parentPort.on('message', ({ id, kind, payload }) => {
+  queue = queue.then(async () => {
+    let reply;
+    try {
+      reply = { id, result: await jobs[kind](payload) };
+    } catch (err) {
+      reply = { id, error: err instanceof Error ? err.message : String(err) };
+    }
+    // The compiler's code, with what this job compiled of it, for the next run: before the
+    // answer, since the main thread ends this thread once it has the last one (once per machine
+    // and depth).
+    if (kind === 'check' || kind === 'checkTypes' || kind === 'types') keepCompilerCode('parse');
+    else if (kind === 'typecheck') keepCompilerCode('check');
+    parentPort.postMessage(reply);
+  });
 });

@@ -11,24 +11,38 @@ import type { LoadedSpec } from '../load-text.ts';
 import type { RenderedFile } from '../emit/render.ts';
 
 export interface TypeScriptWorker {
-  /** generated/types.ts's text for the loaded description (openapi-typescript). */
-  render(spec: LoadedSpec): Promise<string>;
   /**
-   * The parse errors of emitted TypeScript files, and types.ts's type errors (empty when none).
-   * `keep`: the parse trees are kept for the tree's type-check, which is asked for next and
-   * checks types.ts's types itself (they are not checked here then).
+   * generated/types.ts's content for the loaded description: `header`, then openapi-typescript's
+   * text. The checks below read this types.ts.
+   */
+  render(spec: LoadedSpec, header: string): Promise<string>;
+  /**
+   * The parse errors of emitted TypeScript files (empty when none). `keep`: the files and their
+   * parse trees are kept for the tree's type-check, which is asked for next.
    */
   check(files: RenderedFile[], keep?: boolean): Promise<string[]>;
   /**
-   * The whole tree type-checked in memory at the paths it is about to be written to: the first
-   * errors as one message, or undefined (../emit/typecheck-tree.mjs).
+   * types.ts's parse errors, and without `keep` its type errors (with `keep`, the tree's
+   * type-check checks its types).
+   */
+  checkTypes(keep?: boolean): Promise<string[]>;
+  /**
+   * The whole tree (the kept files and types.ts) type-checked in memory at the paths it is about
+   * to be written to (../emit/typecheck-tree.mjs), unless its key is the one `last` recorded.
    */
   typecheck(
-    files: RenderedFile[],
     where: { outDir: string; projectRoot: string },
-  ): Promise<string | undefined>;
+    last: { toolkit: string; recorded?: string },
+  ): Promise<TreeCheck>;
   /** Ends the worker (its heap goes with it); later calls fail. */
   close(): void;
+}
+
+/** The tree's check: run (`checked`, with its first errors as one message) or not needed. */
+export interface TreeCheck {
+  how: 'checked' | 'cached';
+  key: string;
+  errors?: string;
 }
 
 type Reply = { id: number; result?: unknown; error?: string };
@@ -72,47 +86,62 @@ export function startTypeScriptWorker(specFile: string, inWorker = true): TypeSc
     });
   ask('prepare', path.resolve(specFile)).catch(() => undefined);
   return {
-    render: async (spec) => {
+    render: async (spec, header) => {
       if (spec.jsonText !== undefined) {
         const hash = createHash('sha256').update(spec.jsonText).digest('hex');
-        const ahead = await ask<string | null>('types', { hash });
+        const ahead = await ask<string | null>('types', { hash, header });
         if (ahead !== null) return ahead;
       }
-      return ask<string>('types', { document: spec.document });
+      return ask<string>('types', { document: spec.document, header });
     },
     check: (files, keep = false) =>
       ask<string[]>('check', {
         files: files.map((f) => ({ path: f.path, content: f.content })),
         keep,
       }),
-    typecheck: async (files, where) =>
-      (await ask<string | null>('typecheck', {
-        files: files.map((f) => ({ path: f.path, content: f.content })),
-        ...where,
-      })) ?? undefined,
+    checkTypes: (keep = false) => ask<string[]>('checkTypes', { keep }),
+    typecheck: (where, last) => ask<TreeCheck>('typecheck', { ...where, ...last }),
     close: () => void worker.terminate(),
   };
 }
 
 function inProcess(): TypeScriptWorker {
   const side = import('../emit/typescript-side.mjs');
+  let types: Promise<string> | undefined;
+  let kept: RenderedFile[] = [];
+  const syntaxErrors = async (files: RenderedFile[], keep: boolean) => {
+    const { syntaxError, typeErrors } = await side;
+    return files
+      .map((f) => syntaxError(f, keep) ?? (keep ? undefined : typeErrors(f)))
+      .filter((e): e is string => !!e);
+  };
+  const rendered = () => types ?? Promise.reject(new Error('types.ts was not rendered'));
   return {
-    render: async (spec) => (await side).renderTypes(spec.document),
-    check: async (files, keep = false) => {
-      const { syntaxError, typeErrors } = await side;
-      return files
-        .map((f) => syntaxError(f, keep) ?? (keep ? undefined : typeErrors(f)))
-        .filter((e): e is string => !!e);
+    render: (spec, header) => {
+      types = side.then(async (s) => header + (await s.renderTypes(spec.document)));
+      return types;
     },
-    typecheck: async (files, where) => {
+    check: (files, keep = false) => {
+      if (keep) kept = files;
+      return syntaxErrors(files, keep);
+    },
+    checkTypes: async (keep = false) =>
+      syntaxErrors([{ path: 'types.ts', content: await rendered() }], keep),
+    typecheck: async (where, last) => {
       const { parsed } = await side;
       try {
-        return (await import('../emit/typecheck-tree.mjs')).treeTypeErrors(files, where, parsed);
+        const { treeKey, treeTypeErrors } = await import('../emit/typecheck-tree.mjs');
+        const files = [...kept, { path: 'types.ts', content: await rendered() }];
+        const key = treeKey(last.toolkit, where.outDir, files);
+        if (key === last.recorded) return { how: 'cached', key };
+        const errors = treeTypeErrors(files, where, parsed);
+        return { how: 'checked', key, ...(errors ? { errors } : {}) };
       } finally {
         parsed.clear();
+        kept = [];
       }
     },
-    // The parse trees kept for a type-check that did not run (the tree checked before).
+    // The parse trees kept for a type-check that was not asked for (a run that failed first).
     close: () => void side.then(({ parsed }) => parsed.clear()),
   };
 }
