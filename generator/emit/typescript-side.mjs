@@ -267,10 +267,16 @@ export function syntaxError(file, keep = false) {
   if (!/\.(ts|tsx|mts)$/.test(file.path)) return undefined;
   const ts = (compiler ??= require('typescript'));
   // ES2022: the type-check's target (the parser's output is the same for any ES2015+ target).
+  // JSDoc parsed as `tsc` parses it (typecheck-tree.mjs): in a .ts file only what can give a type
+  // error, not the descriptions openapi-typescript writes above every member; a .ts file's JSDoc
+  // gives no parse error either way.
   const source = ts.createSourceFile(
     file.path,
     file.content,
-    ts.ScriptTarget.ES2022,
+    {
+      languageVersion: ts.ScriptTarget.ES2022,
+      jsDocParsingMode: ts.JSDocParsingMode.ParseForTypeErrors,
+    },
     false,
     ts.ScriptKind.TS,
   );
