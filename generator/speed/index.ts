@@ -8,8 +8,9 @@
  *   formatted text from the output folder, without prettier;
  * - the TypeScript worker (worker.ts): openapi-typescript and the compiler's syntax check on the
  *   other core, started with the run;
- * - the overlap: a small description formats its templates' output while the worker renders the
- *   types; a large one lets the worker finish and go first, so the two memory peaks do not add up.
+ * - the overlap: a small description, or any run that type-checks its tree (the worker stays for
+ *   it), formats its templates' output while the worker renders the types; a large one without
+ *   the type-check lets the worker finish and go first, so the two memory peaks do not add up.
  */
 import type { RenderedFile } from '../emit/render.ts';
 import { readTree } from '../emit/write.ts';

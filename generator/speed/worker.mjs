@@ -60,8 +60,9 @@ const jobs = {
   },
   /** @param {{ files: { path: string; content: string }[]; keep: boolean }} payload */
   async check({ files, keep }) {
-    // With `keep`, the tree's type-check that follows checks types.ts too, in its own program:
-    // a program of its own for types.ts here would parse and bind its 150,000 lines once more.
+    // With `keep`, the tree's type-check that follows checks types.ts's types too, in its own
+    // program: a program of its own for types.ts here would parse and bind its 150,000 lines once
+    // more (checkTypes leaves them to it).
     if (keep) kept = files;
     return syntaxErrors(files, keep);
   },
