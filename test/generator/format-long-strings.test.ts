@@ -5,7 +5,11 @@
  */
 import * as prettier from 'prettier';
 import { describe, expect, it } from 'vitest';
-import { formatWithLongStrings, LONG } from '../../generator/emit/format-long-strings.ts';
+import {
+  formatWithLongStrings,
+  LONG,
+  makeString,
+} from '../../generator/emit/format-long-strings.ts';
 import { jsonLiteral } from '../../generator/emit/escape.ts';
 
 /** A JSON value whose text is longer than LONG, with both quotes, escapes and non-ASCII text. */
@@ -67,5 +71,23 @@ describe('formatWithLongStrings', () => {
     expect(await formatWithLongStrings(`${literal};\n`, false, format)).toBeUndefined();
     const commented = `/*\n${literal},\n*/\nexport const a = 1;\n`;
     expect(await formatWithLongStrings(commented, false, format)).toBeUndefined();
+  });
+});
+
+describe('makeString', () => {
+  it("gives prettier's util.makeString bytes for any text and either quote", () => {
+    // Seeded strings over the characters that matter (escapes, both quotes, line breaks, a
+    // surrogate pair), and the edges: a trailing backslash, escaped backslashes before quotes.
+    let x = 29;
+    const next = () => (x = (x * 1103515245 + 12345) % 2 ** 31);
+    const alphabet = ['\\', "'", '"', 'a', '\n', '0', 'x', '\u2028', '😀', ' '];
+    const texts = ['', '\\', "\\'", '\\"', "\\\\'", '\\\\"', 'a\'b"c', "\\\\\\'"];
+    for (let i = 0; i < 2000; i++)
+      texts.push(
+        Array.from({ length: next() % 24 }, () => alphabet[next() % alphabet.length]).join(''),
+      );
+    for (const text of texts)
+      for (const quote of ['"', "'"] as const)
+        expect(makeString(text, quote)).toBe(prettier.util.makeString(text, quote));
   });
 });
