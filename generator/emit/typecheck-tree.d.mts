@@ -10,11 +10,13 @@ export function treeTypeErrors(
   parsed?: Map<string, import('typescript').SourceFile>,
 ): string | undefined;
 /**
- * The key of a tree's check (generator/speed/typecheck-cache.ts): the toolkit's key, the output
- * folder and the tree's TypeScript files as checked.
+ * The tree's check as a run asks for it: not run when the tree's key (the toolkit's key, the
+ * output folder, its TypeScript files) is the one `last.recorded`, else treeTypeErrors. The parse
+ * trees in `parsed` are used and then dropped.
  */
-export function treeKey(
-  toolkit: string,
-  outDir: string,
+export function checkTree(
   files: { path: string; content: string }[],
-): string;
+  where: { outDir: string; projectRoot: string },
+  last: { toolkit: string; recorded?: string },
+  parsed: Map<string, import('typescript').SourceFile>,
+): { how: 'checked' | 'cached'; key: string; errors?: string };

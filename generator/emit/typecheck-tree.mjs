@@ -38,12 +38,33 @@ const sha = (text) => createHash('sha256').update(text).digest('hex');
  * @param {{ path: string; content: string }[]} files
  * @returns {string}
  */
-export function treeKey(toolkit, outDir, files) {
+function treeKey(toolkit, outDir, files) {
   const hash = createHash('sha256').update(`${toolkit}\0${path.resolve(outDir)}\0`);
   const ts = files.filter((f) => /\.(ts|mts)$/.test(f.path));
   for (const f of ts.sort((a, b) => (a.path < b.path ? -1 : 1)))
     hash.update(`${f.path}\0${sha(f.content)}\0`);
   return hash.digest('hex');
+}
+
+/**
+ * The tree's check as a run asks for it: not run when the tree's key is the one the output
+ * folder's last checked run recorded (`last.recorded`), else treeTypeErrors. The parse trees in
+ * `parsed` are used and then dropped.
+ * @param {{ path: string; content: string }[]} files
+ * @param {{ outDir: string; projectRoot: string }} where
+ * @param {{ toolkit: string; recorded?: string }} last
+ * @param {Map<string, import('typescript').SourceFile>} parsed
+ * @returns {{ how: 'checked' | 'cached'; key: string; errors?: string }}
+ */
+export function checkTree(files, where, last, parsed) {
+  try {
+    const key = treeKey(last.toolkit, where.outDir, files);
+    if (key === last.recorded) return { how: 'cached', key };
+    const errors = treeTypeErrors(files, where, parsed);
+    return { how: 'checked', key, ...(errors ? { errors } : {}) };
+  } finally {
+    parsed.clear();
+  }
 }
 
 /**

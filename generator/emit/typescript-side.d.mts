@@ -26,3 +26,8 @@ export function nullableWithRequired(text: string): string;
  * component (the construct known not to compile); undefined otherwise.
  */
 export function typeErrors(file: { path: string; content: string }): string | undefined;
+/**
+ * Every emitted file's first parse error, and without `keep` types.ts's own type errors (with
+ * `keep`, the parse trees stay in `parsed` for the tree's type-check, which checks them).
+ */
+export function syntaxErrors(files: { path: string; content: string }[], keep: boolean): string[];

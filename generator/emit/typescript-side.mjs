@@ -257,6 +257,19 @@ export function qualifyDiscriminatorMappings(doc) {
 export const parsed = new Map();
 
 /**
+ * Every emitted file's first parse error, and without `keep` types.ts's own type errors (with
+ * `keep`, the parse trees stay in `parsed` for the tree's type-check, which checks them).
+ * @param {{ path: string; content: string }[]} files
+ * @param {boolean} keep
+ * @returns {string[]}
+ */
+export function syntaxErrors(files, keep) {
+  return files
+    .map((f) => syntaxError(f, keep) ?? (keep ? undefined : typeErrors(f)))
+    .filter((e) => e !== undefined);
+}
+
+/**
  * The first parse error of an emitted TypeScript file, with its line and an excerpt; undefined
  * when it parses (or is not TypeScript). `keep`: its parse tree stays in `parsed`.
  * @param {{ path: string; content: string }} file

@@ -12,8 +12,8 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
-import { parsed, renderTypes, syntaxError, typeErrors } from '../emit/typescript-side.mjs';
-import { treeKey, treeTypeErrors } from '../emit/typecheck-tree.mjs';
+import { parsed, renderTypes, syntaxErrors } from '../emit/typescript-side.mjs';
+import { checkTree } from '../emit/typecheck-tree.mjs';
 import { keepCompilerCode } from './compiler-cache.mjs';
 
 const sha = (text) => createHash('sha256').update(text).digest('hex');
@@ -23,10 +23,6 @@ let ahead;
 let types;
 /** The files of the last kept syntax check: the tree, but for types.ts. */
 let kept = [];
-
-/** @param {{ path: string; content: string }[]} files @param {boolean} keep */
-const syntaxErrors = (files, keep) =>
-  files.map((f) => syntaxError(f, keep) ?? (keep ? undefined : typeErrors(f))).filter(Boolean);
 
 const jobs = {
   /** @param {string} file */
@@ -73,17 +69,11 @@ const jobs = {
   },
   /** @param {{ outDir: string; projectRoot: string; toolkit: string; recorded?: string }} payload */
   async typecheck({ outDir, projectRoot, toolkit, recorded }) {
-    try {
-      if (!types) throw new Error('types.ts was not rendered');
-      const files = [...kept, { path: 'types.ts', content: await types }];
-      const key = treeKey(toolkit, outDir, files);
-      if (key === recorded) return { how: 'cached', key };
-      const errors = treeTypeErrors(files, { outDir, projectRoot }, parsed);
-      return { how: 'checked', key, ...(errors ? { errors } : {}) };
-    } finally {
-      parsed.clear();
-      kept = [];
-    }
+    if (!types) throw new Error('types.ts was not rendered');
+    const tree = kept;
+    kept = [];
+    const files = [...tree, { path: 'types.ts', content: await types }];
+    return checkTree(files, { outDir, projectRoot }, { toolkit, recorded }, parsed);
   },
 };
 

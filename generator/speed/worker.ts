@@ -109,12 +109,8 @@ function inProcess(): TypeScriptWorker {
   const side = import('../emit/typescript-side.mjs');
   let types: Promise<string> | undefined;
   let kept: RenderedFile[] = [];
-  const syntaxErrors = async (files: RenderedFile[], keep: boolean) => {
-    const { syntaxError, typeErrors } = await side;
-    return files
-      .map((f) => syntaxError(f, keep) ?? (keep ? undefined : typeErrors(f)))
-      .filter((e): e is string => !!e);
-  };
+  const syntaxErrors = async (files: RenderedFile[], keep: boolean) =>
+    (await side).syntaxErrors(files, keep);
   const rendered = () => types ?? Promise.reject(new Error('types.ts was not rendered'));
   return {
     render: (spec, header) => {
@@ -128,18 +124,14 @@ function inProcess(): TypeScriptWorker {
     checkTypes: async (keep = false) =>
       syntaxErrors([{ path: 'types.ts', content: await rendered() }], keep),
     typecheck: async (where, last) => {
-      const { parsed } = await side;
-      try {
-        const { treeKey, treeTypeErrors } = await import('../emit/typecheck-tree.mjs');
-        const files = [...kept, { path: 'types.ts', content: await rendered() }];
-        const key = treeKey(last.toolkit, where.outDir, files);
-        if (key === last.recorded) return { how: 'cached', key };
-        const errors = treeTypeErrors(files, where, parsed);
-        return { how: 'checked', key, ...(errors ? { errors } : {}) };
-      } finally {
-        parsed.clear();
-        kept = [];
-      }
+      const [{ parsed }, { checkTree }] = await Promise.all([
+        side,
+        import('../emit/typecheck-tree.mjs'),
+      ]);
+      const tree = kept;
+      kept = [];
+      const files = [...tree, { path: 'types.ts', content: await rendered() }];
+      return checkTree(files, where, last, parsed);
     },
     // The parse trees kept for a type-check that was not asked for (a run that failed first).
     close: () => void side.then(({ parsed }) => parsed.clear()),
