@@ -45,6 +45,8 @@ export interface ContractConfig {
   fuzz?: FuzzConfig;
   /** The checks to run, by name (--checks, --exclude-checks); absent: every check. */
   checks?: string[];
+  /** The user's severity per check or warning code (contract.severity, --severity). */
+  severity?: SeveritySettings;
   /** Keep each failing request for a saved test (--save-failures). */
   saveFailures?: boolean;
   /**
@@ -55,6 +57,8 @@ export interface ContractConfig {
   /** The operation ids of the worker's files in run order, when one worker runs them all (run-order.ts). */
   order?: string[];
 }
+
+import type { SeveritySettings } from 'dataapi/model';
 
 export const CONFIG_KEY = 'dataapiContract';
 

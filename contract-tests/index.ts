@@ -8,7 +8,7 @@ import { describe, inject, it, TestRunner } from 'vitest';
 import type { Operation, ServiceModel } from 'dataapi/model';
 import { compileForFewValidations, findOperation, redactorFor } from 'dataapi/runtime/shared';
 import { recheckViolations, runCheck } from './checks/index.ts';
-import { staticSkip, staticSkipResult } from './checks/static-skip.ts';
+import { notTestedBefore, staticSkip, staticSkipResult } from './checks/static-skip.ts';
 import { CONFIG_KEY, configFromEnv, type ContractConfig } from './config.ts';
 import { createTransport, type Transport } from './http.ts';
 import { redactCheckResult } from './redact-results.ts';
@@ -108,29 +108,20 @@ export function contractSuite(model: ServiceModel, operationId: string): void {
         config && runs(op, checks, config) ? setOf(model, op, variant, config) : undefined;
       for (const check of checks) {
         const name = `${check} (${variant}): ${CHECK_TITLES[check]}`;
+        // What the run lacks (credentials, permission to write): not tested, never run.
+        const lacking = config && notTestedBefore(check, op, variant, config);
         // Known now to have nothing to judge: a skipped test carrying its result, never run.
-        const known = config && runs(op, checks, config) && staticSkip(check, model, op, config);
+        const known =
+          lacking?.reason ??
+          (config && runs(op, checks, config) && staticSkip(check, model, op, config));
         if (known) {
-          it(
-            name,
-            { skip: true, meta: { dataapi: staticSkipResult(op.id, variant, check, known) } },
-            () => {},
-          );
-          noteStaticSkip(known);
+          const result = staticSkipResult(op.id, variant, check, known, lacking?.code);
+          it(name, { skip: true, meta: { dataapi: result } }, () => {});
+          noteStaticSkip(result.message);
           continue;
         }
         it(name, async (ctx) => {
           const cfg = config!;
-          if (op.writes && !cfg.allowWrites) {
-            ctx.task.meta.dataapi = skipped(
-              op.id,
-              variant,
-              check,
-              'writes: run with --allow-writes',
-            );
-            ctx.skip('the operation writes; run with --allow-writes');
-            return;
-          }
           const probeSet = await prefetched!.get();
           if (probeSet.fuzz) ctx.task.meta.dataapiFuzz = { operation: op.id, stats: probeSet.fuzz };
           const checkCtx = { model, op, set: probeSet, config: cfg };

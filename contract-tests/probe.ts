@@ -30,6 +30,11 @@ export interface Probe {
   pageSize?: number;
   /** The request used an example id the target may not know (404 is then acceptable). */
   uncertain?: boolean;
+  /**
+   * A path value of the request was made up by the suite (no operation gave it): a 404 on a
+   * valid request is then missing test data, not a failure.
+   */
+  invented?: boolean;
   /** A schema of the request admits no value the sampler finds (RequestSpec.unsatisfied). */
   unsatisfied?: { pointer: string; why: string };
   /** Method sent on a wrong-method probe. */

@@ -3,7 +3,7 @@
  * valid examples, a paging probe, authentication probes, negative cases, wrong method / unknown
  * path / wrong content type, and the stateful sequences its links lead to (sequences.ts).
  */
-import type { Operation, ServiceModel } from 'dataapi/model';
+import { deref, type Operation, type ServiceModel } from 'dataapi/model';
 import type { Transport } from './http.ts';
 import { negativeCases } from './negatives.ts';
 import type { Probe, ProbeSet, Role } from './probe.ts';
@@ -12,6 +12,7 @@ import { responseExampleWarnings } from './example-warnings.ts';
 import { serialise } from './serialise.ts';
 import { linkInto } from './links.ts';
 import { rememberSent } from './recheck.ts';
+import { lacksCredentials } from './checks/static-skip.ts';
 import { pathFromLink, sequences } from './sequences.ts';
 import { operationPreference } from './shared-route.ts';
 import type { DescriptionWarning } from './warnings.ts';
@@ -57,6 +58,7 @@ export async function sendProbe(
   if (extra.negative) probe.negative = extra.negative;
   if (extra.pageSize !== undefined) probe.pageSize = extra.pageSize;
   if (extra.uncertain) probe.uncertain = true;
+  if (extra.invented) probe.invented = true;
   if (spec.unsatisfied && (role === 'valid' || role === 'paging'))
     probe.unsatisfied = spec.unsatisfied;
   if (extra.method) probe.method = extra.method;
@@ -120,19 +122,32 @@ export async function runProbes(
         : responseExampleWarnings(model, op);
   let valid = validRequests(model, op);
   let uncertain = false;
+  // A path value the suite made up (an example or a sample, not an identifier the target gave):
+  // a 404 on it says the target lacks that resource, not that it breaks the description.
+  let invented = inventsPathValues(model, op);
   const linkWarnings: DescriptionWarning[] = [];
   // An operation a link leads to (an async task's status) needs a value the target knows: the
   // link's source is sent first (when it writes, only when writes are allowed).
   if (variant === 'main' && linkInto(model, op)) {
     const { path, warning } = await pathFromLink(model, op, t, send);
     if (warning) linkWarnings.push(warning);
-    if (path) valid = valid.map((v) => ({ ...v, path: { ...v.path, ...path } }));
-    else uncertain = true;
+    if (path) {
+      valid = valid.map((v) => ({ ...v, path: { ...v.path, ...path } }));
+      invented = false;
+    } else uncertain = true;
+  }
+  // Without credentials a secured operation is not tested (static-skip.ts); only its refusals of
+  // no key and a wrong key are, and nothing else is sent.
+  if (lacksCredentials(op, variant, t.config)) {
+    await send('no-key', op, valid[0]!, 'no key', { keyMode: 'none' });
+    await send('wrong-key', op, valid[0]!, 'wrong key', { keyMode: 'wrong' });
+    return { variant, probes };
   }
   for (const spec of valid) {
     const asked = askedPageSize(op, spec);
     await send('valid', op, spec, `valid request (${spec.name})`, {
       uncertain,
+      invented,
       ...(asked !== undefined ? { pageSize: asked } : {}),
     });
   }
@@ -146,6 +161,7 @@ export async function runProbes(
     await send('paging', op, spec, `paging probe (${paging.name}=${paging.min})`, {
       pageSize: paging.min,
       uncertain,
+      invented,
     });
   }
   const warnings = examples ? [...requestWarnings(model, op), ...examples, ...linkWarnings] : [];
@@ -276,4 +292,17 @@ function templatesMatching(model: ServiceModel, path: string): Operation[] {
     ...(index.get(ANY) ?? []),
   ];
   return candidates.filter((c) => c.re.test(path)).flatMap((c) => c.ops);
+}
+
+/**
+ * Whether the operation's path takes a value the suite can only make up: a path parameter that is
+ * not fixed to one value (const, a one-value enum, a value the path key fixes). An enum of several
+ * values names resources the description itself lists, so a 404 on one is the target's.
+ */
+export function inventsPathValues(model: ServiceModel, op: Operation): boolean {
+  return op.parameters.path.some((p) => {
+    if (p.fixed !== undefined) return false;
+    const s = deref(model, p.schema);
+    return !(typeof s === 'object' && ('const' in s || Array.isArray(s['enum'])));
+  });
 }

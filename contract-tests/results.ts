@@ -7,6 +7,7 @@
  * The key never appears in any field: URLs and messages are redacted before they get here.
  */
 
+import type { NotTestedCode } from 'dataapi/model';
 import type { CheckName } from './checks/definitions.ts';
 import type { CheckStatus, ExchangeRecord, Variant } from './exchange.ts';
 import type { DescriptionWarning } from './warnings.ts';
@@ -66,6 +67,11 @@ export interface CheckResult {
   toolkitFaults?: ToolkitFault[];
   /** The failing request as a saved test replays it (--save-failures; the key replaced by a marker). */
   saved?: SavedRequest;
+  /**
+   * On a skipped check: what the run lacked to test it (no-credentials, missing-test-data,
+   * writes-not-allowed), a code of the catalogue; the message says why.
+   */
+  notTested?: NotTestedCode;
 }
 
 /** Raw coverage: what the run exercised (reporters compare it with the model for "never reached"). */

@@ -72,6 +72,49 @@ export function parseBaseUrl(baseUrl: string, redactor: Redactor): URL {
   return url;
 }
 
+/**
+ * The path of the description's first server URL (its variables at their defaults), without a
+ * trailing slash: `/api/v1` for `https://example.com/api/v1/` or `/api/v1`; '' when it has none.
+ */
+export function serverPath(model: ServiceModel): string {
+  const server = model.servers[0];
+  if (!server) return '';
+  const url = server.url.replace(
+    /\{([^}]+)\}/g,
+    (whole, name: string) => server.variables[name]?.default ?? whole,
+  );
+  let pathname: string;
+  try {
+    pathname = new URL(url, 'http://base.invalid').pathname;
+  } catch {
+    return '';
+  }
+  // A variable with no default left in the path: no path the run can join.
+  if (/[{}]/.test(decodeURIComponent(pathname))) return '';
+  return pathname.replace(/\/+$/, '');
+}
+
+/**
+ * --base-url for the run: given with no path, for a description whose server URL has one
+ * (`/api/v2`), the server's path is joined to it (as every client of the description would send
+ * it); given with a path, it is used as it is. `joined` says what was added.
+ */
+export function baseUrlFor(
+  given: string,
+  model: ServiceModel,
+): { baseUrl: string; joined?: string } {
+  const trimmed = given.replace(/\/+$/, '');
+  const path = serverPath(model);
+  let pathname = '/';
+  try {
+    pathname = new URL(given).pathname;
+  } catch {
+    return { baseUrl: trimmed };
+  }
+  if (path === '' || pathname.replace(/\/+$/, '') !== '') return { baseUrl: trimmed };
+  return { baseUrl: `${trimmed}${path}`, joined: path };
+}
+
 /** ANSI colours on a terminal unless NO_COLOR; FORCE_COLOR (not 0) forces them. */
 export function colorFor(out: NodeJS.WritableStream): boolean {
   const force = process.env.FORCE_COLOR;

@@ -4,7 +4,7 @@
  * provided to the workers, collects each test's CheckResult and writes the run's results file.
  */
 import path from 'node:path';
-import { toFileStem, type ServiceModel } from 'dataapi/model';
+import { severityOf, toFileStem, type SeveritySettings, type ServiceModel } from 'dataapi/model';
 import { findOperation, keyWarning, redactorFor, type Redactor } from 'dataapi/runtime/shared';
 import { responseExampleWarnings } from './example-warnings.ts';
 import { RETRY_DEFAULTS, type ContractConfig } from './config.ts';
@@ -12,6 +12,7 @@ import { Collector } from './collector.ts';
 import { coverageOf, type CheckName, type ContractRunResult, type Variant } from './results.ts';
 import { RunError } from './run-error.ts';
 import {
+  baseUrlFor,
   colorFor,
   loadModel,
   parseBaseUrl,
@@ -22,7 +23,7 @@ import { unreachable } from './reachable.ts';
 import { LocalScheduler, serveScheduler } from './scheduler.ts';
 import { serveSchedulerChannel } from './scheduler-channel.ts';
 import { startEmbeddedMock } from './target.ts';
-import { modelWarnings, RunDiagnostics } from './warnings.ts';
+import { modelWarnings, RunDiagnostics, type DescriptionWarning } from './warnings.ts';
 import { chooseSeed, writeReplays } from './fuzz/replay-file.ts';
 import { writeReports } from './reports/index.ts';
 import { runSuite } from './run-suite.ts';
@@ -62,6 +63,8 @@ export interface RunOptions {
   checks?: CheckName[];
   /** --save-failures DIR: each failure written there as a vitest test that replays it. */
   saveFailures?: string;
+  /** --severity / contract.severity: a check's or a warning code's severity for this run. */
+  severity?: SeveritySettings;
 }
 
 export interface RunOutcome {
@@ -168,16 +171,27 @@ async function pickTarget(run: Run): Promise<Target> {
     run.closers.push(mock.close);
     return { baseUrl: mock.url, appkey, keyProvided, embedded: true };
   }
-  const baseUrl = o.baseUrl.replace(/\/+$/, '');
+  parseBaseUrl(o.baseUrl, redactor);
+  const { baseUrl, joined } = baseUrlFor(o.baseUrl, run.model);
+  if (joined !== undefined)
+    process.stderr.write(
+      `dataapi contract: the description's server URL has the path ${joined}: requests go to ${redactor.url(baseUrl)}/... (give --base-url with a path to send them elsewhere)\n`,
+    );
   const why = await unreachable(parseBaseUrl(baseUrl, redactor), o.timeoutMs);
   if (why !== undefined) {
     const message = `cannot reach the target ${redactor.url(baseUrl)}: ${redactor.text(why)}. Nothing was tested.`;
     process.stderr.write(`dataapi contract: ${message}\n`);
     run.sink.error(message);
-  } else if (!keyProvided)
-    process.stderr.write(
-      'dataapi contract: DATAAPI_APPKEY is not set: requests that need a key are sent without one and will be refused (401)\n',
-    );
+  } else if (!keyProvided) {
+    // One line up front, and only where the description declares security at all.
+    const secured = run.model.operations.filter(
+      (op) => op.auth.required && op.auth.transports.length > 0,
+    ).length;
+    if (secured > 0)
+      process.stderr.write(
+        `dataapi contract: no credentials (DATAAPI_APPKEY is not set): ${secured} of ${run.model.operations.length} operations need one and are not tested (no-credentials), only their refusal of no key and a wrong key\n`,
+      );
+  }
   return { baseUrl, appkey: given, keyProvided, embedded: false };
 }
 
@@ -219,6 +233,7 @@ function contractConfig(run: Run, target: Target, fuzz: Fuzz): ContractConfig {
     ...(o.budget !== undefined ? { budget: o.budget } : {}),
     ...(fuzz ? { fuzz } : {}),
     ...(o.checks ? { checks: o.checks } : {}),
+    ...(o.severity ? { severity: o.severity } : {}),
     ...(o.saveFailures !== undefined ? { saveFailures: true } : {}),
     operationsAtOnce: target.embedded ? EMBEDDED_AT_ONCE : DEPLOYMENT_AT_ONCE,
   };
@@ -265,7 +280,11 @@ function collectFindings(
   empty: boolean,
 ): ContractRunResult['results'] {
   const results = collector.sorted();
-  run.sink.warn(...modelWarnings(run.model), ...results.flatMap((r) => r.warnings ?? []));
+  // A warning code the user turned off is not listed (--severity CODE=off).
+  const kept = (w: DescriptionWarning) => severityOf(w.code, run.o.severity) !== 'off';
+  run.sink.warn(
+    ...[...modelWarnings(run.model), ...results.flatMap((r) => r.warnings ?? [])].filter(kept),
+  );
   run.sink.error(...collector.errors, ...scheduler.breakers.notes());
   if (results.length === 0 && run.sink.errors.length === 0 && !empty)
     run.sink.error(
@@ -395,6 +414,8 @@ function exitCodeOf(run: Run, result: ContractRunResult): number {
   const failed =
     result.summary.failed > 0 ||
     result.errors.length > 0 ||
-    (run.o.strict === true && result.warnings.length > 0);
+    (run.o.strict === true && result.warnings.length > 0) ||
+    // A warning code the user set to failure (--severity CODE=failure).
+    result.warnings.some((w) => severityOf(w.code, run.o.severity) === 'failure');
   return failed ? 1 : 0;
 }

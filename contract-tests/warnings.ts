@@ -7,6 +7,7 @@
  */
 import {
   escapeToken,
+  type CheckCode,
   type Finding,
   type ModelFindingCode,
   type ServiceModel,
@@ -14,8 +15,11 @@ import {
 } from 'dataapi/model';
 
 export interface DescriptionWarning {
-  /** Stable code of the diagnostics catalogue: `example-invalid`, `undeclared-status`, a normaliser finding's, ... */
-  code: WarningCode;
+  /**
+   * Stable code of the diagnostics catalogue: `example-invalid`, `undeclared-status`, a normaliser
+   * finding's, ...; a check's name where the user set that check's severity to warning.
+   */
+  code: WarningCode | CheckCode;
   message: string;
   /** JSON pointer into the (bundled) description, e.g. `/paths/~1pets/get/responses`. */
   pointer: string;

@@ -22,11 +22,12 @@ const lint = (severity: 'error' | 'warning', title: string, action: string): Dia
 });
 
 /** Blamed on the description by a contract run (or the proxy): never a failure unless `--strict`. */
-const blamed = (title: string, action: string): DiagnosticEntry => ({
+const blamed = (title: string, action: string, norm?: string): DiagnosticEntry => ({
   severity: 'warning',
   title,
   action,
   sources: ['contract'],
+  ...(norm !== undefined ? { norm } : {}),
 });
 
 export const DESCRIPTION_DIAGNOSTICS = {
@@ -276,18 +277,37 @@ export const DESCRIPTION_DIAGNOSTICS = {
   'undeclared-status': blamed(
     'the target answered a status the operation does not declare',
     'declare the status (or a range or default response), or fix the target',
+    'OpenAPI 3.1 §4.8.16 Responses Object (the description does not cover the status)',
+  ),
+  'undeclared-content': blamed(
+    'a response carries a body where its status declares no content: the description says nothing of it',
+    "declare the response's content (media type and schema), or send no body",
+    'OpenAPI 3.1 §4.8.17 Response Object (content absent: the body is not described)',
+  ),
+  'path-parameter-greedy': blamed(
+    "a path under an operation's path answered as the operation: its last parameter takes the rest of the URL, slashes and all",
+    'say so in the parameter (a description or x-dataapi-greedy), or let the server refuse paths with more segments',
+    'OpenAPI 3.1 §4.8.12 Parameter Object (a path parameter is one segment); RFC 9110 §15.5.5',
+  ),
+  undocumented: blamed(
+    'a request the description does not document (no path, or not that method) was answered as if it were',
+    'document the route, or have the server refuse it with 404 (path) or 405 (method)',
+    'OpenAPI 3.1 §4.8.8 Paths Object; RFC 9110 §15.5.5 and §15.5.6',
   ),
   'unsatisfiable-schema': blamed(
     'a response schema admits no value the sampler can find',
     'loosen the schema: its constraints contradict each other',
+    'JSON Schema 2020-12 Validation',
   ),
   'ambiguous-one-of': blamed(
     "the body fits more than one option of a oneOf: the description's options overlap",
     'make the options exclusive (a discriminator, const or required properties), or use anyOf',
+    'JSON Schema 2020-12 Core §10.2.1.3 (oneOf: exactly one)',
   ),
   'no-responses': blamed(
     'the operation declares no responses (or none for a valid request)',
     'declare its success response with its media type and schema',
+    'OpenAPI 3.1 §4.8.16 Responses Object',
   ),
   'paging-contradiction': blamed(
     "a page size asks for fewer items than the answer's schema requires (minItems)",

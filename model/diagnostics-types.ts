@@ -1,11 +1,16 @@
 /** The shape of one entry of the diagnostics catalogue (model/diagnostics.ts). */
 
-/** lint and the mock say error or warning; `dataapi diff` says breaking, warning or compatible. */
-export type DiagnosticSeverity = 'error' | 'warning' | 'breaking' | 'compatible';
+/**
+ * lint and the mock say error or warning; `dataapi diff` says breaking, warning or compatible; a
+ * check of an exchange says failure (the target breaks the description), a description warning
+ * warning, and what a run lacked not-tested.
+ */
+export type DiagnosticSeverity =
+  'error' | 'warning' | 'breaking' | 'compatible' | 'failure' | 'not-tested';
 
 /** Which part of the toolkit reports a code. */
 export type DiagnosticSource =
-  'load' | 'normalise' | 'lint' | 'server' | 'mock' | 'contract' | 'diff';
+  'load' | 'normalise' | 'lint' | 'server' | 'mock' | 'contract' | 'check' | 'diff';
 
 export interface DiagnosticEntry {
   /** The usual severity (a lint rule may report some cases one step lower: see its message). */
@@ -15,4 +20,6 @@ export interface DiagnosticEntry {
   /** What to do about it. */
   action: string;
   sources: readonly DiagnosticSource[];
+  /** The norm a check or warning enforces: the OpenAPI clause, the RFC 9110 section. */
+  norm?: string;
 }

@@ -19,6 +19,17 @@ import { sharedRouteNote, siblingsOf } from '../shared-route.ts';
 const onlyAnswers = (op: Operation, status: number) =>
   op.success === undefined && declaredResponse(op, status) !== undefined;
 
+/**
+ * A server may check credentials before it routes (most gateways do): a 401 or 403 to a path
+ * nothing serves refuses it as surely as a 404, and the description says nothing of either.
+ */
+const REFUSED_BEFORE_ROUTING = new Set([401, 403]);
+/**
+ * A body of a media type the operation does not take: 415 is HTTP's word for it (RFC 9110
+ * §15.5.16), but a 400 or 422 refuses it too, and the description promises no particular one.
+ */
+const REFUSED_MEDIA = new Set([415, 400, 422]);
+
 export const BEHAVIOUR_JUDGES = {
   auth(ctx) {
     if (ctx.set.variant === 'preview') {
@@ -126,12 +137,25 @@ export const BEHAVIOUR_JUDGES = {
             expected: `Allow: ${declared.join(', ')}`,
             actual: `Allow: ${p.exchange.headers['allow']}`,
           });
-      } else if (p.role === 'unknown-path' && s !== 404)
-        violations.push({ probe: p, expected: 'HTTP 404 on an unknown path', actual: actualOf(p) });
-      else if (p.role === 'wrong-content-type' && s !== 415)
+      } else if (p.role === 'unknown-path' && s !== 404 && !REFUSED_BEFORE_ROUTING.has(s)) {
+        const v = { probe: p, expected: 'HTTP 404 on an unknown path', actual: actualOf(p) };
+        // Under a path whose last segment is a parameter, the server may read the rest of the URL
+        // into it (a file path, a key with slashes): answered, not failed, the description is
+        // silent on that, not the target wrong.
+        violations.push(
+          /\}$/.test(ctx.op.path) && s < 500
+            ? descriptionWarning(
+                v,
+                'path-parameter-greedy',
+                ctx.op.pointer,
+                `${ctx.op.path} answered HTTP ${s} to a path one segment longer (its last parameter takes the rest of the URL)`,
+              )
+            : v,
+        );
+      } else if (p.role === 'wrong-content-type' && !REFUSED_MEDIA.has(s))
         violations.push({
           probe: p,
-          expected: 'HTTP 415 for a body of the wrong content type',
+          expected: 'HTTP 415 (or 400, 422) for a body of the wrong content type',
           actual: actualOf(p),
         });
     }

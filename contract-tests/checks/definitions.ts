@@ -6,11 +6,12 @@
  * so that what only names checks (the command line, the runner's reports) does not load them and
  * what they read (XML, the sampler).
  */
+import { CHECK_DIAGNOSTICS, type CheckCode } from 'dataapi/model';
 import type { Variant } from '../exchange.ts';
 
 export interface CheckInfo {
   name: string;
-  /** What the check verifies, one line. */
+  /** What the check verifies, one line (the catalogue's title: model/diagnostics-verdicts.ts). */
   title: string;
   /** Two characters, unique: the column heading of narrow matrices. */
   abbreviation: string;
@@ -23,98 +24,89 @@ export interface CheckInfo {
 }
 
 const BOTH = ['main', 'preview'] as const;
+/** A check's name, title and norm are its catalogue entry's. */
+const named = <N extends CheckCode>(name: N) => ({ name, title: CHECK_DIAGNOSTICS[name].title });
 const MAIN = ['main'] as const;
 
 export const CHECK_DEFINITIONS = [
   {
-    name: 'status',
-    title: 'the HTTP status is one the operation declares (its success status on a valid request)',
+    ...named('status'),
     abbreviation: 'st',
     variants: BOTH,
   },
   {
-    name: 'content-type',
-    title: 'the response media type is the declared one',
+    ...named('content-type'),
     abbreviation: 'ct',
     variants: BOTH,
   },
   {
-    name: 'envelope',
-    title: "the body uses the operation's envelope spelling, never the other",
+    ...named('envelope'),
     abbreviation: 'en',
     variants: BOTH,
   },
   {
-    name: 'business-code',
-    title: "the body's business code is of the operation's group (success on a valid request)",
+    ...named('business-code'),
     abbreviation: 'bc',
     variants: BOTH,
   },
   {
-    name: 'schema',
-    title: 'the body validates against the declared schema',
+    ...named('schema'),
     abbreviation: 'sc',
     variants: BOTH,
   },
   {
-    name: 'paging',
-    title: 'no more items than the page size asked for',
+    ...named('paging'),
     abbreviation: 'pg',
     variants: BOTH,
   },
   {
-    name: 'auth',
-    title:
-      'no key and a wrong key are refused with 401 and the wrong-key code; preview needs no key',
+    ...named('auth'),
     abbreviation: 'au',
     variants: BOTH,
   },
   {
-    name: 'negative',
-    title: 'invalid parameters and bodies are refused with 400 or the parameter-error code',
+    ...named('negative'),
     abbreviation: 'ng',
     variants: MAIN,
   },
   {
-    name: 'method-path',
-    title: 'wrong method -> 405 with Allow; unknown path -> 404; wrong content type -> 415',
+    ...named('method-path'),
     abbreviation: 'mp',
     variants: MAIN,
   },
   {
-    name: 'lifecycle',
-    title: 'asynchronous submit/poll/result and the upload round trip',
+    ...named('lifecycle'),
     abbreviation: 'lc',
     variants: MAIN,
   },
   {
-    name: 'headers',
-    title: 'declared response headers are present (when required) and of their type',
+    ...named('headers'),
     abbreviation: 'hd',
     variants: BOTH,
   },
   {
-    name: 'deprecation',
-    title:
-      'a deprecated operation sends Deprecation, Sunset and its successor Link; others send none',
+    ...named('deprecation'),
     abbreviation: 'dp',
     variants: BOTH,
   },
   {
-    name: 'response-time',
-    title: 'every response arrives within --max-response-time',
+    ...named('response-time'),
     abbreviation: 'rt',
     variants: BOTH,
   },
   {
-    name: 'server-errors',
-    title: 'no 5xx and no timeout on any valid or invalid request',
+    ...named('server-errors'),
     abbreviation: '5x',
     variants: BOTH,
   },
 ] as const satisfies readonly CheckInfo[];
 
 export type CheckName = (typeof CHECK_DEFINITIONS)[number]['name'];
+// Every check of the catalogue is defined here, and nothing else: these stop compiling otherwise.
+const everyCheck: [CheckCode] extends [CheckName] ? true : never = true;
+const onlyChecks: [CheckName] extends [CheckCode] ? true : never = true;
+void everyCheck;
+void onlyChecks;
 
 /** Every check, in the order each operation's file runs them. */
 export const CHECKS: readonly CheckName[] = CHECK_DEFINITIONS.map((d) => d.name);

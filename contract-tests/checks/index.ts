@@ -9,6 +9,7 @@ import { checkDefinition, type CheckName } from './registry.ts';
 import type { Probe } from '../probe.ts';
 import type { SavedRequest } from '../saved.ts';
 import { faultOf, recheck, recheckable, type ToolkitFault } from '../recheck.ts';
+import { expectedGot, verdictsOf, warningOf } from './verdict.ts';
 
 export { declaredResponse, type CheckContext } from './judge.ts';
 
@@ -33,38 +34,33 @@ export function runCheck(
 ): CheckResult {
   const judged = checkDefinition(check).judge(ctx);
   const { covered, skip } = judged;
-  // Violations the description is to blame for become warnings; those of a request the suite
-  // built wrong, toolkit faults; the rest fail the check.
+  const verdicts = verdictsOf(check, judged.violations, ctx.config.severity);
+  // A failure of a request the suite built wrong is the toolkit's fault (recheck.ts), not the
+  // target's; the description's own faults are not rechecked.
   const faults: ToolkitFault[] = [];
-  const violations = judged.violations.filter((v) => {
-    if (v.description) return false;
-    const why = faultOf(check, v.probe);
-    if (why === undefined) return true;
-    const req = v.probe.exchange.record.request;
-    faults.push({
-      code: 'toolkit-fault',
-      operation: ctx.op.id,
-      check,
-      purpose: req.purpose,
-      request: { method: req.method, url: req.url },
-      expected: v.expected,
-      actual: v.actual,
-      message: why,
+  const violations = verdicts
+    .filter((f) => f.severity === 'failure')
+    .map((f) => f.violation)
+    .filter((v) => {
+      if (v.description) return true;
+      const why = faultOf(check, v.probe);
+      if (why === undefined) return true;
+      const req = v.probe.exchange.record.request;
+      faults.push({
+        code: 'toolkit-fault',
+        operation: ctx.op.id,
+        check,
+        purpose: req.purpose,
+        request: { method: req.method, url: req.url },
+        expected: v.expected,
+        actual: v.actual,
+        message: why,
+      });
+      return false;
     });
-    return false;
-  });
   const warnings: DescriptionWarning[] = [
     ...(check === 'status' ? (ctx.set.warnings ?? []) : []),
-    ...judged.violations
-      .filter((v) => v.description)
-      .map((v) => ({
-        code: v.description!.code,
-        pointer: v.description!.pointer,
-        operation: ctx.op.id,
-        message:
-          v.description!.message ??
-          `${v.probe.exchange.record.request.purpose}: expected ${v.expected}, got ${v.actual}`,
-      })),
+    ...verdicts.filter((f) => f.severity === 'warning').map((f) => warningOf(f, ctx.op)),
   ];
   const warned = {
     ...(warnings.length > 0 ? { warnings } : {}),
@@ -89,7 +85,7 @@ export function runCheck(
       ...(saved ? { saved } : {}),
       ...(first.probe.fuzz ? { fuzz: first.probe.fuzz } : {}),
       status: 'failed',
-      message: `${req.purpose}: expected ${first.expected}, got ${first.actual}`,
+      message: expectedGot(first),
       request: { method: req.method, url: req.url },
       expected: first.expected,
       actual: first.actual,
@@ -97,9 +93,7 @@ export function runCheck(
         .flatMap((v) =>
           v.errors && v.errors.length > 0
             ? v.errors.map((e) => `${v.probe.exchange.record.request.purpose}: ${e}`)
-            : [
-                `${v.probe.exchange.record.request.purpose}: expected ${v.expected}, got ${v.actual}`,
-              ],
+            : [expectedGot(v)],
         )
         .slice(0, 20),
       ...(first.excerpt !== undefined
@@ -109,6 +103,14 @@ export function runCheck(
           : {}),
     };
   }
+  if (judged.notTested)
+    return {
+      ...base,
+      status: 'skipped',
+      message: `not tested (${judged.notTested.code}): ${judged.notTested.reason}`,
+      notTested: judged.notTested.code,
+      errors: [],
+    };
   const refused = covered.filter((p) => p.exchange.budgetRefused);
   const unanswered = check !== 'server-errors' && covered.length > 0 && !covered.some(answered);
   if (skip || covered.length === 0 || refused.length > 0 || unanswered) {

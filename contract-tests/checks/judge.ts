@@ -1,6 +1,7 @@
 /** What every check is built from: the probes it judges and the violations it finds. */
 import {
   declaredResponse,
+  type NotTestedCode,
   type Operation,
   type Response,
   type ServiceModel,
@@ -33,6 +34,8 @@ export type Judge = (ctx: CheckContext) => {
   covered: Probe[];
   violations: Violation[];
   skip?: string;
+  /** What the check could not judge for want of something (test data, credentials), and why. */
+  notTested?: { code: NotTestedCode; reason: string };
 };
 
 // The one status-to-response matcher lives in the model; checks import it from here.

@@ -45,6 +45,17 @@ function minItemsOf(model: ServiceModel, schema: JsonSchema | undefined, key: st
   return typeof list === 'object' && typeof list['minItems'] === 'number' ? list['minItems'] : 0;
 }
 
+/** Why a 404 on a made-up identifier is no verdict: the values and where they came from. */
+function missingData(p: Probe): string {
+  const values = Object.entries(p.spec?.path ?? {})
+    .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+    .join(', ');
+  return `${p.exchange.record.request.purpose} answered HTTP 404 for ${values || 'its path'}, a value the suite made up (an example or a sample): no operation of the description creates the resource first`;
+}
+
+/** Statuses HTTP gives no body. */
+const BODILESS = new Set([204, 205, 304]);
+
 /** A status a client receives as a final answer: not 1xx, not 407 (fetch makes it an error). */
 export const receivable = (status: string) => !/^1/.test(status) && status !== '407';
 
@@ -86,6 +97,8 @@ export const RESPONSE_JUDGES = {
     // 401 is declared): one warning per status, naming the probes that got it. A valid request
     // answered with an undeclared status, or a probe let through or broken, is the target's fault.
     const undeclared = new Map<number, Probe[]>();
+    // A valid request on a resource the suite made up, answered 404: the target lacks it.
+    const missing: Probe[] = [];
     for (const p of covered.filter(answered)) {
       const s = statusOf(p);
       // Built from a schema no value satisfies: its refusal is the description's doing.
@@ -113,7 +126,15 @@ export const RESPONSE_JUDGES = {
         if (isProbeOfRefusal(p) && s >= 400 && s < 500)
           undeclared.set(s, [...(undeclared.get(s) ?? []), p]);
         else violations.push({ probe: p, expected: `one of ${declared}`, actual: actualOf(p) });
-      } else if (isValid(p) && !ok(p) && success !== undefined && !(p.uncertain && s === 404))
+      } else if (
+        isValid(p) &&
+        !ok(p) &&
+        success !== undefined &&
+        (p.uncertain || p.invented) &&
+        s === 404
+      )
+        missing.push(p);
+      else if (isValid(p) && !ok(p) && success !== undefined)
         violations.push({
           probe: p,
           expected: `${success} on a valid request`,
@@ -137,7 +158,12 @@ export const RESPONSE_JUDGES = {
         expected: `${success ?? 'a declared status'} on a valid request`,
         actual: actualOf(p),
       });
-    return { covered, violations };
+    const first = missing[0];
+    return {
+      covered,
+      violations,
+      ...(first ? { notTested: { code: 'missing-test-data', reason: missingData(first) } } : {}),
+    };
   },
 
   'content-type'(ctx) {
@@ -173,13 +199,27 @@ export const RESPONSE_JUDGES = {
             actual: body ? 'a body that is not JSON' : 'an empty body',
             excerpt: excerpt(body),
           });
-      } else if (r.kind === 'empty' && body.length > 0)
-        violations.push({
+      } else if (r.kind === 'empty' && body.length > 0) {
+        const v = {
           probe: p,
           expected: 'no body',
           actual: got || 'a body',
           excerpt: excerpt(body),
-        });
+        };
+        // HTTP forbids a body on 204, 205 and 304 (RFC 9110 §15.3.5, §15.3.6, §15.4.5): the
+        // target's fault. Elsewhere a response declared without content says nothing of its
+        // body: the description is silent, not the target wrong.
+        violations.push(
+          BODILESS.has(statusOf(p))
+            ? v
+            : descriptionWarning(
+                v,
+                'undeclared-content',
+                pointerOf(ctx.op.pointer, 'responses', r.status),
+                `HTTP ${statusOf(p)} came with a body (${got || 'no content-type'}) where the response declares no content`,
+              ),
+        );
+      }
     }
     return { covered, violations };
   },

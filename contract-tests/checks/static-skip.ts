@@ -3,7 +3,7 @@
  * judge. The judges start with these, and the suite registers such a check as a skipped vitest test
  * carrying its result, so it costs no test run (GitHub's 1,223 operations: 3,669 of 17,122 tests).
  */
-import type { Operation, ServiceModel } from 'dataapi/model';
+import type { NotTestedCode, Operation, ServiceModel } from 'dataapi/model';
 import { codeGroupOf } from 'dataapi/runtime/shared';
 import type { ContractConfig } from '../config.ts';
 import type { Variant } from '../exchange.ts';
@@ -29,13 +29,47 @@ export function staticSkip(
   return Object.hasOwn(STATIC_SKIPS, check) ? STATIC_SKIPS[check]!(model, op, config) : undefined;
 }
 
+/**
+ * Whether the run lacks the credentials a secured operation's main variant needs: without them
+ * only its refusal of no key and a wrong key is tested (the auth check); the rest is not tested.
+ */
+export const lacksCredentials = (op: Operation, variant: Variant, config: ContractConfig) =>
+  variant === 'main' && config.appkey === '' && op.auth.required && op.auth.transports.length > 0;
+
+/** What the run lacks to test this check of this variant at all, known before any request. */
+export function notTestedBefore(
+  check: string,
+  op: Operation,
+  variant: Variant,
+  config: ContractConfig,
+): { code: NotTestedCode; reason: string } | undefined {
+  if (op.writes && !config.allowWrites)
+    return {
+      code: 'writes-not-allowed',
+      reason: 'the operation writes: run with --allow-writes',
+    };
+  if (check !== 'auth' && lacksCredentials(op, variant, config))
+    return {
+      code: 'no-credentials',
+      reason: 'the operation needs a credential and none was given (DATAAPI_APPKEY)',
+    };
+  return undefined;
+}
+
 /** The result such a check gives, field for field (and in order) as runCheck's own skip. */
 export function staticSkipResult<C extends string>(
   operation: string,
   variant: Variant,
   check: C,
   message: string,
+  notTested?: NotTestedCode,
 ) {
   const base = { operation, variant, check, durationMs: 0, waitedMs: 0, exchanges: [] };
-  return { ...base, status: 'skipped' as const, message, errors: [] as never[] };
+  return {
+    ...base,
+    status: 'skipped' as const,
+    message: notTested ? `not tested (${notTested}): ${message}` : message,
+    ...(notTested ? { notTested } : {}),
+    errors: [] as never[],
+  };
 }

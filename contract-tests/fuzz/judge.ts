@@ -8,6 +8,7 @@ import { JUDGED_CHECKS, type CheckName } from '../checks/registry.ts';
 import type { ContractConfig } from '../config.ts';
 import type { Probe } from '../probe.ts';
 import type { DescriptionWarning } from '../warnings.ts';
+import { verdictsOf, warningOf } from '../checks/verdict.ts';
 
 export interface Failure {
   check: string;
@@ -26,17 +27,14 @@ export function judgeProbe(model: ServiceModel, probe: Probe, config: ContractCo
   const ctx = { model, op: probe.op, set: { variant: 'main' as const, probes: [probe] }, config };
   for (const d of JUDGED_CHECKS) {
     if (config.checks && !config.checks.includes(d.name as CheckName)) continue; // --checks, --exclude-checks
-    for (const v of d.judge(ctx).violations) {
-      if (v.description)
-        warnings.push({
-          code: v.description.code,
-          pointer: v.description.pointer,
-          operation: probe.op.id,
-          message:
-            v.description.message ??
-            `${probe.exchange.record.request.purpose}: expected ${v.expected}, got ${v.actual}`,
+    for (const f of verdictsOf(d.name as CheckName, d.judge(ctx).violations, config.severity)) {
+      if (f.severity === 'warning') warnings.push(warningOf(f, probe.op));
+      else
+        failures.push({
+          check: d.name,
+          expected: f.violation.expected,
+          actual: f.violation.actual,
         });
-      else failures.push({ check: d.name, expected: v.expected, actual: v.actual });
     }
   }
   return { failures, warnings };

@@ -10,6 +10,7 @@ import { REDACTED, redactorFor } from 'dataapi/runtime/shared';
 import { sentKeys } from './credentials.ts';
 import { readHar } from './har.ts';
 import { judgeObserved } from './judge.ts';
+import type { SeveritySettings } from 'dataapi/model';
 import { BODY_CAP, type Observed } from './observed.ts';
 import { routeOf } from './route.ts';
 import { TrafficSession } from './session.ts';
@@ -25,6 +26,8 @@ export interface FromHarOptions {
   reportDir: string;
   root: string;
   out: NodeJS.WritableStream;
+  /** --severity: a check's or a warning code's severity (the same verdicts as a run's). */
+  severity?: SeveritySettings;
 }
 
 /** Exit code: 1 when an exchange failed a check, else 0. */
@@ -59,7 +62,7 @@ export async function judgeHar(o: FromHarOptions): Promise<number> {
       }
       observed = await resend(r, o.replayTo, o.appkey, o.timeoutMs);
     }
-    session.observe(observed, judgeObserved(o.model, observed, redactor()));
+    session.observe(observed, judgeObserved(o.model, observed, redactor(), o.severity));
   }
   if (skipped > 0)
     o.out.write(

@@ -4,7 +4,14 @@
  * method, the deployment not answering. Every finding is one `Finding`; nothing here touches the
  * traffic itself.
  */
-import { declaredResponse, type ServiceModel, type WarningCode } from 'dataapi/model';
+import {
+  declaredResponse,
+  severityOf,
+  type DiagnosticCode,
+  type SeveritySettings,
+  type ServiceModel,
+  type WarningCode,
+} from 'dataapi/model';
 import type { Redactor } from 'dataapi/runtime/shared';
 import { checkDefinition, type CheckName } from '../checks/registry.ts';
 import { RETRY_DEFAULTS, type ContractConfig } from '../config.ts';
@@ -14,6 +21,7 @@ import { describeTransport, sentKeys } from './credentials.ts';
 import { headerOf, truncated, type Observed } from './observed.ts';
 import { probeOf } from './probe.ts';
 import { routeOf } from './route.ts';
+import { verdictsOf } from '../checks/verdict.ts';
 
 export interface Finding {
   /** A failure is the deployment's (or the client's) fault; a warning the description's. */
@@ -21,7 +29,7 @@ export interface Finding {
   /** Absent for a request no operation documents. */
   operation?: string;
   variant?: Variant;
-  /** A check of the registry, or `undocumented`. */
+  /** A check of the registry, or `undocumented` (a catalogue code too). */
   check: CheckName | 'undocumented';
   method: string;
   /** Key redacted. */
@@ -31,9 +39,9 @@ export interface Finding {
   actual: string;
   errors?: string[];
   excerpt?: string;
-  /** JSON pointer and code of the description's fault (warnings). */
+  /** JSON pointer and code of a warning (the description's fault, or a check set to warning). */
   pointer?: string;
-  code?: WarningCode;
+  code?: WarningCode | CheckName;
 }
 
 export interface Judgement {
@@ -64,7 +72,23 @@ const CONFIG: ContractConfig = {
   ...RETRY_DEFAULTS,
 };
 
-export function judgeObserved(model: ServiceModel, o: Observed, redactor: Redactor): Judgement {
+/**
+ * The route a request took and what it got back: a route the description does not document,
+ * refused with 404 (path) or 405 (method), is the right answer and no finding; answered otherwise,
+ * the description is silent about it (a warning, code `undocumented`).
+ */
+const refusedAsUndocumented = (kind: string, status: number | undefined) =>
+  status === 404 || (kind === 'undocumented-method' && status === 405);
+
+export function judgeObserved(
+  model: ServiceModel,
+  o: Observed,
+  redactor: Redactor,
+  settings?: SeveritySettings,
+): Judgement {
+  const severity = (code: DiagnosticCode) => severityOf(code, settings);
+  const kindOf = (code: CheckName | 'undocumented') =>
+    severity(code) === 'failure' ? ('failure' as const) : ('warning' as const);
   const method = o.method.toUpperCase();
   const url = redactor.url(`${o.origin}${o.pathAndQuery}`);
   const path = new URL(o.pathAndQuery, 'http://x').pathname;
@@ -75,12 +99,16 @@ export function judgeObserved(model: ServiceModel, o: Observed, redactor: Redact
   const base = { method, url, ...(o.status !== undefined ? { status: o.status } : {}) };
   if (route.kind !== 'operation') {
     const shown = `${method} ${redactor.url(path)}`;
+    if (refusedAsUndocumented(route.kind, o.status) || severity('undocumented') === 'off')
+      return { judged: [], findings: [] };
     return {
       judged: [],
       findings: [
         {
-          kind: 'failure',
+          kind: kindOf('undocumented'),
           check: 'undocumented',
+          code: 'undocumented',
+          pointer: '/paths',
           ...base,
           expected:
             route.kind === 'undocumented-method'
@@ -94,6 +122,10 @@ export function judgeObserved(model: ServiceModel, o: Observed, redactor: Redact
   const { op, variant } = route;
   const at = { operation: op.id, variant, ...base };
   const findings: Finding[] = [];
+  // What the checks' verdicts do not give (below): dropped when the user turned the check off.
+  const add = (f: Finding) => {
+    if (severity(f.check) !== 'off') findings.push(f);
+  };
   const keys = variant === 'main' ? sentKeys(model, o) : [];
   const takes = op.auth.transports.map(describeTransport);
   // A key sent the wrong way is one finding (below), not also a request without a key.
@@ -104,8 +136,8 @@ export function judgeObserved(model: ServiceModel, o: Observed, redactor: Redact
     keyed &&
     !keys.some((k) => takes.includes(describeTransport(k.transport)))
   )
-    findings.push({
-      kind: 'failure',
+    add({
+      kind: kindOf('auth'),
       ...at,
       check: 'auth',
       expected: `the key in ${takes.join(' or ')}`,
@@ -113,8 +145,8 @@ export function judgeObserved(model: ServiceModel, o: Observed, redactor: Redact
     });
   const probe = probeOf(op, variant, o, keyed, redactor);
   if (o.status === undefined) {
-    findings.push({
-      kind: 'failure',
+    add({
+      kind: kindOf('server-errors'),
       ...at,
       check: 'server-errors',
       expected: 'an answer from the deployment',
@@ -126,16 +158,24 @@ export function judgeObserved(model: ServiceModel, o: Observed, redactor: Redact
   if (probe.role === 'no-key') judged.push('auth');
   const ctx = { model, op, set: { variant, probes: [probe] }, config: CONFIG };
   for (const check of judged)
-    for (const v of checkDefinition(check).judge(ctx).violations)
+    for (const { violation: v, severity, code } of verdictsOf(
+      check,
+      checkDefinition(check).judge(ctx).violations,
+      settings,
+    ))
       findings.push({
-        kind: v.description ? 'warning' : 'failure',
+        kind: severity,
         ...at,
         check,
         expected: v.expected,
         actual: redactor.composed(v.actual),
         ...(v.errors?.length ? { errors: v.errors.map((e) => redactor.composed(e)) } : {}),
         ...(v.excerpt !== undefined ? { excerpt: redactor.composed(v.excerpt) } : {}),
-        ...(v.description ? { pointer: v.description.pointer, code: v.description.code } : {}),
+        ...(v.description
+          ? { pointer: v.description.pointer, code: v.description.code }
+          : severity === 'warning'
+            ? { pointer: op.pointer, code }
+            : {}),
       });
   // A body in the wrong envelope also lacks the right code and fails its schema: one violation,
   // reported once, by the envelope check.
@@ -152,8 +192,8 @@ export function judgeObserved(model: ServiceModel, o: Observed, redactor: Redact
     probe.exchange.headers['retry-after'] === undefined &&
     !retryAfterRequired
   )
-    findings.push({
-      kind: 'failure',
+    add({
+      kind: kindOf('headers'),
       ...at,
       check: 'headers',
       expected: 'a Retry-After header on HTTP 429',

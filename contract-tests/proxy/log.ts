@@ -91,6 +91,14 @@ export class TrafficLog {
     }
     const summary = { passed: 0, failed: 0, skipped: 0, requests: this.exchanges, warnings: 0 };
     for (const r of results) summary[r.status]++;
+    // A request no operation documents belongs to no check: answered as if documented, it is a
+    // warning about the description (or, set to failure by the user, an error of the run).
+    for (const f of this.undocumented.filter((f) => f.kind === 'warning'))
+      warnings.push({
+        code: 'undocumented',
+        pointer: f.pointer ?? '/paths',
+        message: `${f.actual} (expected ${f.expected})`,
+      });
     const deduped = dedupeWarnings(warnings);
     summary.warnings = deduped.length;
     void model;
@@ -104,8 +112,9 @@ export class TrafficLog {
       budgetExhausted: false,
       results,
       coverage: coverageOf(results),
-      // A request no operation documents belongs to no check: it is listed here.
-      errors: this.undocumented.map((f) => `undocumented: ${f.actual} (expected ${f.expected})`),
+      errors: this.undocumented
+        .filter((f) => f.kind === 'failure')
+        .map((f) => `undocumented: ${f.actual} (expected ${f.expected})`),
       warnings: deduped,
     };
   }

@@ -5,6 +5,7 @@
  */
 import type { Operation, ServiceModel } from 'dataapi/model';
 import type { Variant } from '../exchange.ts';
+import { serverPath } from '../run-input.ts';
 
 export type Route =
   | { kind: 'operation'; op: Operation; variant: Variant }
@@ -45,7 +46,19 @@ function templatesOf(model: ServiceModel): Template[] {
   return list;
 }
 
+/**
+ * The route of a request; a path under the description's server path (`/api/v1/servers` for a
+ * server URL ending in `/api/v1`) is routed as the operation's path without it.
+ */
 export function routeOf(model: ServiceModel, method: string, path: string): Route {
+  const route = routeOfPath(model, method, path);
+  const prefix = serverPath(model);
+  if (route.kind !== 'undocumented-path' || prefix === '' || !path.startsWith(`${prefix}/`))
+    return route;
+  return routeOfPath(model, method, path.slice(prefix.length));
+}
+
+function routeOfPath(model: ServiceModel, method: string, path: string): Route {
   const m = method.toLowerCase();
   // HEAD is answered by a GET route (HTTP semantics), so a documented GET covers it.
   const hits = templatesOf(model).filter((t) => t.re.test(path));

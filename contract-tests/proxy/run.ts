@@ -4,7 +4,7 @@
  * reports are written (and the HAR file, with --record).
  */
 import path from 'node:path';
-import type { ServiceModel } from 'dataapi/model';
+import type { ServiceModel, SeveritySettings } from 'dataapi/model';
 import { redactorFor } from 'dataapi/runtime/shared';
 import { startProxy } from './server.ts';
 import { TrafficSession } from './session.ts';
@@ -27,6 +27,8 @@ export interface ProxyRunOptions {
   stop: Promise<unknown>;
   /** Told the proxy's URL once it listens. */
   onListening?(url: string): void;
+  /** --severity: a check's or a warning code's severity (the same verdicts as a run's). */
+  severity?: SeveritySettings;
 }
 
 /** Exit code: 1 when the traffic gave a failure, else 0. */
@@ -46,6 +48,7 @@ export async function runProxy(o: ProxyRunOptions): Promise<number> {
     ...(o.port !== undefined ? { port: o.port } : {}),
     secrets: given,
     onExchange: (observed, j) => session.observe(observed, j),
+    ...(o.severity ? { severity: o.severity } : {}),
   });
   secrets = proxy.secrets;
   const target = redactorFor(given).url(o.upstream);

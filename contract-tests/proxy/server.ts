@@ -12,6 +12,7 @@ import { codeGroupOf, type ServiceModel } from 'dataapi/model';
 import { buildEnvelope, redactorFor } from 'dataapi/runtime/shared';
 import { sentKeys } from './credentials.ts';
 import { judgeObserved, type Judgement } from './judge.ts';
+import type { SeveritySettings } from 'dataapi/model';
 import { CappedBody, type Observed } from './observed.ts';
 import { routeOf } from './route.ts';
 
@@ -25,6 +26,8 @@ export interface ProxyOptions {
   secrets?: string[];
   /** Called once per exchange, after it is over and judged. */
   onExchange(o: Observed, j: Judgement): void;
+  /** --severity: a check's or a warning code's severity (the same verdicts as a run's). */
+  severity?: SeveritySettings;
 }
 
 export interface RunningProxy {
@@ -72,7 +75,7 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
       if (observed.status !== undefined && !ended) observed.aborted = true;
       try {
         for (const k of sentKeys(o.model, observed)) secrets.add(k.value);
-        const j = judgeObserved(o.model, observed, redactorFor([...secrets]));
+        const j = judgeObserved(o.model, observed, redactorFor([...secrets]), o.severity);
         o.onExchange(observed, j);
       } catch (err) {
         // A judging bug must not take the proxy down: say so (no request text) and go on.

@@ -167,6 +167,7 @@ function totalsLine(report: ContractReport, paint: (c: string, t: string) => str
   const errors = report.errors.length;
   return (
     `Checks: ${paint('32', `${s.passed} passed`)}, ${paint(s.failed ? '31;1' : '0', `${s.failed} failed`)}, ${s.skipped} skipped` +
+    notTestedNote(report) +
     // Errors fail the run (exit 1) as failures do: the line says so.
     (errors ? `, ${paint('31;1', `${errors} error${errors === 1 ? '' : 's'} outside any check`)}` : '') +
     (report.warnings?.length
@@ -181,6 +182,16 @@ function totalsLine(report: ContractReport, paint: (c: string, t: string) => str
     `, ${(report.durationMs / 1000).toFixed(1)} s)` +
     (report.budgetExhausted ? '; the request budget ran out: later checks were skipped' : '')
   );
+}
+
+/** ` (of which 12 not tested: no-credentials 10, missing-test-data 2)`: what the run lacked. */
+function notTestedNote(report: ContractReport): string {
+  const by = new Map<string, number>();
+  for (const r of report.results)
+    if (r.notTested) by.set(r.notTested, (by.get(r.notTested) ?? 0) + 1);
+  if (by.size === 0) return '';
+  const total = [...by.values()].reduce((a, b) => a + b, 0);
+  return ` (of which ${total} not tested: ${[...by].map(([c, n]) => `${c} ${n}`).join(', ')})`;
 }
 
 function targetLine(report: ContractReport): string {

@@ -86,10 +86,11 @@ function header(r: ContractReport): string {
 </header>`;
 }
 
-/** A run against a deployment without DATAAPI_APPKEY: every keyed request went without a key. */
+/** A run against a deployment without DATAAPI_APPKEY, on a description that declares security. */
 function keyNote(r: ContractReport): string {
   if (r.target.embeddedMock || r.target.keyProvided !== false) return '';
-  return '\n<p class="meta key-missing" id="key-missing">No key was set (DATAAPI_APPKEY was empty): requests that need a key were sent without one, so their 401s are expected failures.</p>';
+  if (!r.results.some((x) => x.notTested === 'no-credentials')) return '';
+  return '\n<p class="meta key-missing" id="key-missing">No key was set (DATAAPI_APPKEY was empty): operations that need one were not tested (no-credentials), only their refusal of no key and a wrong key.</p>';
 }
 
 function runErrors(r: ContractReport): string {

@@ -63,6 +63,7 @@ export async function runFromHar(
       reportDir: o.reportDir ?? 'reports',
       root,
       out: process.stdout,
+      ...(o.severity ? { severity: o.severity } : {}),
     });
   } catch (err) {
     if (err instanceof HarError || err instanceof SpecInputError) {
@@ -115,6 +116,7 @@ export async function runCompareMock(o: RunOptions & { spec?: string }): Promise
       reportDir: o.reportDir ?? 'reports',
       root,
       out: process.stdout,
+      ...(o.severity ? { severity: o.severity } : {}),
     });
     return exitCode;
   } catch (err) {

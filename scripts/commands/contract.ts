@@ -11,6 +11,7 @@ import { readReplayFile } from '../../contract-tests/fuzz/replay-file.ts';
 import { compareFlags, harFlags, runCompareMock, runFromHar } from './contract-har.ts';
 import { CHECKS, type CheckName } from '../../contract-tests/checks/definitions.ts';
 import { didYouMean } from '../../model/suggest.ts';
+import { checksOff, parseSeverity } from '../severity-flag.ts';
 
 /** Words wrapped at 100 columns, continuation lines indented. */
 function wrapped(text: string, indent: number): string {
@@ -27,6 +28,7 @@ export const usage = `Usage: dataapi contract [--spec FILE] [--base-url URL] [--
                         [--checks NAME,...] [--exclude-checks NAME,...]
                         [--save-failures DIR] [--timeout ms] [--shard i/n] [--allow-writes] [--max-response-time ms]
                         [--budget N] [--report-dir DIR] [--results FILE] [--strict]
+                        [--severity CODE=LEVEL,...]
                         [--fuzz N [--seed S]]
        dataapi contract --replay FILE [--spec FILE] [--base-url URL] [--allow-writes]
        dataapi contract --from-har FILE [--replay-to URL [--allow-writes]] [--spec FILE]
@@ -65,6 +67,10 @@ export const usage = `Usage: dataapi contract [--spec FILE] [--base-url URL] [--
   --results FILE            the JSON report, written by every run
                                                      default: <report-dir>/contract-results.json
   --strict                  description warnings fail the run too
+  --severity CODE=LEVEL,... a check or a warning code at another severity for this run: failure,
+                            warning or off (method-path=warning: its violations are listed as
+                            warnings; undeclared-content=failure; a check set to off does not
+                            run). Codes and their usual severities: docs/diagnostics.md
   --fuzz N                  property-based testing: per operation, N valid requests generated
                             from the schemas (patterns, formats, enums, bounds and boundary
                             values, lengths, optional fields present and absent, Unicode) and N
@@ -94,11 +100,12 @@ Checks: ${wrapped(CHECKS.join(', '), 'Checks: '.length)}
 
 Three kinds of finding: the target is wrong (a failure: exit 1); the description is wrong or
 silent (an example that does not match its schema, a status a probe received that the operation
-does not declare, a schema no value satisfies: a warning with its JSON pointer, in every report;
-exit 0 unless --strict); or the suite built a request wrong (before a failure of a request meant
-to be refused, or of a generated one, is reported, that request is checked once more against the
-description as it was sent; one that is not what it was meant to be is a toolkit fault, code
-toolkit-fault, listed and counted apart, exit 0: it says nothing against the target).
+does not declare, a body where the response declares no content, a schema no value satisfies: a
+warning with its JSON pointer, in every report; exit 0 unless --strict); or the suite lacked what
+it needed: not tested, with the reason (no-credentials: a secured operation without
+DATAAPI_APPKEY; missing-test-data: a 404 on an identifier the suite made up because no operation
+creates the resource; writes-not-allowed; toolkit-fault: a request the suite built wrong, found by
+checking it once more against the description as it was sent). Not tested is never a failure.
 
 The key comes from DATAAPI_APPKEY and never appears in any output. Requests stay under each
 operation's declared rate limit; a 429 is retried after Retry-After.
@@ -148,6 +155,7 @@ export function parseContractFlags(argv: string[]): RunOptions & {
       checks: { type: 'string' },
       'exclude-checks': { type: 'string' },
       'save-failures': { type: 'string' },
+      severity: { type: 'string', multiple: true },
     },
     usage,
     // `contract getAirQuality` must not quietly run everything.
@@ -184,7 +192,12 @@ export function parseContractFlags(argv: string[]): RunOptions & {
   );
   const badReporter = reporterError(reporters);
   if (badReporter) throw new UsageError(`--reporter: ${badReporter}\n\n${usage}`);
-  const checks = chosenChecks(values.checks, values['exclude-checks']);
+  const severity = parseSeverity(values.severity as string[] | undefined);
+  const off = checksOff(severity, CHECKS);
+  const checks = chosenChecks(
+    values.checks,
+    [values['exclude-checks'], ...off].filter((x) => x !== undefined).join(',') || undefined,
+  );
   const baseUrl = values['base-url'] as string | undefined;
   if (baseUrl !== undefined && !/^https?:\/\/[^/?#]/i.test(baseUrl))
     throw new UsageError(
@@ -216,6 +229,7 @@ export function parseContractFlags(argv: string[]): RunOptions & {
     ...(seed !== undefined ? { seed } : {}),
     ...(replay !== undefined ? { replay } : {}),
     ...(checks ? { checks } : {}),
+    ...(severity ? { severity } : {}),
     ...(values['save-failures'] !== undefined
       ? { saveFailures: values['save-failures'] as string }
       : {}),

@@ -8,9 +8,11 @@ import { RunError } from '../../contract-tests/run-error.ts';
 import { runProxy } from '../../contract-tests/proxy/run.ts';
 import { SpecInputError, suiteFor } from '../spec-suite.ts';
 import { toolkitVersion } from '../version.ts';
+import { parseSeverity } from '../severity-flag.ts';
 
 export const usage = `Usage: dataapi proxy --upstream URL [--host H] [--port P] [--spec FILE]
                      [--reporter NAME,...] [--report-dir DIR] [--report-every S] [--record FILE.har]
+                     [--severity CODE=LEVEL,...]
 
   --upstream URL        the deployment to put the proxy in front of (http:// or https://)
   --host HOST           address to listen on                            default: 127.0.0.1
@@ -21,12 +23,16 @@ export const usage = `Usage: dataapi proxy --upstream URL [--host H] [--port P] 
   --report-every S      also write the reports every S seconds while it runs
   --record FILE.har     keep every exchange as HAR 1.2 (keys redacted); judge it later with
                         \`dataapi contract --from-har FILE.har\`
+  --severity CODE=LEVEL,... a check or a warning code at another severity: failure, warning or
+                        off (as \`dataapi contract --severity\`; docs/diagnostics.md)
 
 Every request and answer passes through unchanged and as it comes (uploads, server-sent
 events, large bodies). Each exchange is judged by the contract's checks (status, content type,
 envelope, business code, schema, headers) and by what only traffic shows: the key sent the way
-the operation does not take it, a 429 without Retry-After, an undocumented path or method. Each
-finding prints as one line, keys redacted; the reports (with the coverage the traffic gave) are
+the operation does not take it, a 429 without Retry-After. A path or method the description does
+not document, refused with 404 or 405, is the right answer and no finding; answered otherwise, it
+is a warning about the description (undocumented). Each finding prints as one line (✗ a failure,
+! a warning), keys redacted; the reports (with the coverage the traffic gave) are
 written on SIGINT/SIGTERM. A finding never changes or fails a request. When the deployment does
 not answer, the client gets HTTP 502 in the operation's envelope and a finding is printed.
 Bodies are judged up to 1 MiB; past that only the status and headers are.
@@ -52,6 +58,7 @@ export function parseProxyFlags(argv: string[]) {
       'report-dir': { type: 'string', default: 'reports' },
       'report-every': { type: 'string' },
       record: { type: 'string' },
+      severity: { type: 'string', multiple: true },
     },
     usage,
   );
@@ -81,6 +88,7 @@ export function parseProxyFlags(argv: string[]) {
       .map((x) => x.trim())
       .filter(Boolean),
   );
+  const severity = parseSeverity(values.severity as string[] | undefined);
   const bad = reporterError(reporters);
   if (bad) throw new UsageError(`--reporter: ${bad}\n\n${usage}`);
   const vitestOnly = reporters.filter((r) => !['console', 'junit', 'json', 'html'].includes(r));
@@ -97,6 +105,7 @@ export function parseProxyFlags(argv: string[]) {
     reportDir: values['report-dir'] as string,
     ...(every !== undefined ? { reportEverySeconds: Number(every) } : {}),
     ...(record !== undefined ? { record } : {}),
+    ...(severity ? { severity } : {}),
   };
 }
 

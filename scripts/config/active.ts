@@ -31,6 +31,7 @@ const PATH_FLAGS = new Set([
   'handlers',
   'keys-file',
   'save-failures',
+  'record',
 ]);
 
 /** The commands whose --spec is the description they work on (not an alternative to --dir). */
@@ -64,6 +65,9 @@ function asFlag(where: string, value: unknown, option: Options[string]): FlagVal
     return String(v);
   };
   if (Array.isArray(value)) return option.multiple ? value.map(one) : value.map(one).join(',');
+  // A map (`severity: { 'method-path': 'warning' }`) is the flag's KEY=VALUE words.
+  if (option.multiple && value !== null && typeof value === 'object')
+    return Object.entries(value).map(([k, v]) => `${k}=${one(v)}`);
   return option.multiple ? [one(value)] : one(value);
 }
 

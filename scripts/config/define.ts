@@ -32,6 +32,27 @@ export interface ContractConfig {
   excludeChecks?: string[];
   /** Write each failure there as a vitest test that replays it (`--save-failures`). */
   saveFailures?: string;
+  /**
+   * A check's or a description warning's severity (`--severity`): `{ 'method-path': 'warning',
+   * 'undeclared-content': 'failure', deprecation: 'off' }`. Codes: docs/diagnostics.md.
+   */
+  severity?: Record<string, 'failure' | 'warning' | 'off'>;
+}
+
+/** `dataapi proxy`'s flags. */
+export interface ProxyConfig {
+  /** The deployment to put the proxy in front of. */
+  upstream?: string;
+  host?: string;
+  port?: number;
+  reporter?: string[];
+  reportDir?: string;
+  /** Write the reports every this many seconds while it runs. */
+  reportEvery?: number;
+  /** Keep every exchange as HAR 1.2 in this file. */
+  record?: string;
+  /** A check's or a warning code's severity, as `contract.severity`. */
+  severity?: Record<string, 'failure' | 'warning' | 'off'>;
 }
 
 export interface MockConfig {
@@ -62,6 +83,7 @@ export interface DataapiConfig {
   output?: string;
   generate?: { kinds?: OutputKind[] };
   contract?: ContractConfig;
+  proxy?: ProxyConfig;
   start?: Pick<ContractConfig, 'baseUrl' | 'reporter' | 'reportDir' | 'timeout' | 'strict'>;
   mock?: MockConfig;
   serve?: ServeConfig;

@@ -23,6 +23,7 @@ const TOP_LEVEL = [
   'output',
   'generate',
   'contract',
+  'proxy',
   'start',
   'mock',
   'serve',

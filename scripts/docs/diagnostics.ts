@@ -50,10 +50,16 @@ const SECTIONS: { source: DiagnosticSource; title: string; intro: string }[] = [
     intro: 'Reported by `dataapi mock` while it checks examples and compiles schemas.',
   },
   {
+    source: 'check',
+    title: 'Checks of an exchange',
+    intro:
+      "What a target must do, one check each, and the norm that says so. A violation is the target's fault: a failure, in `contract`, `--fuzz`, `proxy`, `--from-har` and `--compare-mock` alike. A check's severity can be set per run (`contract.severity` in the configuration file, `--severity CHECK=warning`); `--checks` and `--exclude-checks` choose which run.",
+  },
+  {
     source: 'contract',
     title: 'Contract runs',
     intro:
-      'Description warnings: what a run (or `dataapi proxy`) blames on the description rather than on the target. They never fail a run, except under `--strict`.',
+      'Description warnings (severity warning): what a run (or `dataapi proxy`) blames on the description rather than on the target; they never fail a run, except under `--strict` or when set to failure. Not tested (severity not-tested): what the run lacked (credentials, test data, permission to write), one line each with the reason; never a failure.',
   },
   {
     source: 'diff',
@@ -66,13 +72,15 @@ const SECTIONS: { source: DiagnosticSource; title: string; intro: string }[] = [
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 function table(codes: [DiagnosticCode, DiagnosticEntry][]): string {
+  // The norm a code enforces (the OpenAPI clause, the RFC section), where the section has any.
+  const norms = codes.some(([, e]) => e.norm !== undefined);
   const rows = codes.map(
     ([code, e]) =>
-      `| \`${code}\` | ${e.severity} | ${cell(e.title)} | ${cell(e.action)} | ${e.sources.join(', ')} |`,
+      `| \`${code}\` | ${e.severity} | ${cell(e.title)} | ${cell(e.action)} |${norms ? ` ${cell(e.norm ?? '')} |` : ''} ${e.sources.join(', ')} |`,
   );
   return [
-    '| Code | Severity | Meaning | What to do | Reported by |',
-    '| --- | --- | --- | --- | --- |',
+    `| Code | Severity | Meaning | What to do |${norms ? ' Norm |' : ''} Reported by |`,
+    `| --- | --- | --- | --- |${norms ? ' --- |' : ''} --- |`,
     ...rows,
   ].join('\n');
 }

@@ -356,9 +356,17 @@ describe('words of the reports', () => {
     expect(none[1]).not.toBe('failed');
   });
 
-  it('the HTML report says when no key was set against a deployment', () => {
+  it('the HTML report says when no key was set against a deployment, where operations needed one', () => {
     const without = loadFixture();
     without.target.keyProvided = false;
+    // No operation went untested for want of a key (a description without security): no note.
+    expect(renderHtml(buildReport(without, model))).not.toContain('No key was set');
+    without.results[0] = {
+      ...without.results[0]!,
+      status: 'skipped',
+      notTested: 'no-credentials',
+      message: 'not tested (no-credentials): the operation needs a credential',
+    };
     expect(renderHtml(buildReport(without, model))).toContain(
       'No key was set (DATAAPI_APPKEY was empty)',
     );
