@@ -13,6 +13,7 @@ import { serialise } from './serialise.ts';
 import { linkInto } from './links.ts';
 import { rememberSent } from './recheck.ts';
 import { lacksCredentials } from './checks/static-skip.ts';
+import { createdBy, testDataFor, type Created } from './test-data.ts';
 import { pathFromLink, sequences } from './sequences.ts';
 import { operationPreference } from './shared-route.ts';
 import type { DescriptionWarning } from './warnings.ts';
@@ -20,6 +21,7 @@ import type { Variant } from './exchange.ts';
 
 export type { Probe, ProbeSet, Role } from './probe.ts';
 export { ok } from './probe.ts';
+import { ok } from './probe.ts';
 
 export interface SendExtra extends Partial<Probe> {
   keyMode?: KeyMode;
@@ -143,6 +145,17 @@ export async function runProbes(
     await send('wrong-key', op, valid[0]!, 'wrong key', { keyMode: 'wrong' });
     return { variant, probes };
   }
+  // Identifiers the target has (its list) or gives (a resource created for the operation).
+  let created: Created | undefined;
+  if (variant === 'main' && invented) {
+    const data = await testDataFor(model, op, t, send, (name) =>
+      inventedParameter(model, op, name),
+    );
+    if (Object.keys(data.path).length > 0)
+      valid = valid.map((v) => ({ ...v, path: { ...v.path, ...data.path } }));
+    invented = data.invented;
+    created = data.created;
+  }
   for (const spec of valid) {
     const asked = askedPageSize(op, spec);
     await send('valid', op, spec, `valid request (${spec.name})`, {
@@ -195,6 +208,30 @@ export async function runProbes(
   }
   const { warnings: found, ...lifecycle } = await sequences(model, op, probes, t, send);
   set.lifecycle = lifecycle;
+  // What the operation's own requests created (a POST on a collection) is deleted again.
+  for (const c of createdBy(model, op, probes)) {
+    const spec = validRequests(model, c.remover)[0]!;
+    await sendProbe(
+      model,
+      t,
+      op,
+      'main',
+      'lifecycle',
+      c.remover,
+      { ...spec, path: { ...spec.path, ...c.path } },
+      `clean up what ${op.id} created`,
+      { keyMode: 'key' },
+    );
+  }
+  if (created) {
+    const after = await afterCreated(model, op, created, probes, t, send);
+    if (after)
+      set.lifecycle = {
+        ran: true,
+        problems: [...(lifecycle.ran ? lifecycle.problems : []), ...after.problems],
+        note: [lifecycle.ran ? lifecycle.note : '', after.note].filter(Boolean).join('; '),
+      };
+  }
   if (found) set.warnings = [...(set.warnings ?? []), ...found];
   return set;
 }
@@ -300,9 +337,86 @@ function templatesMatching(model: ServiceModel, path: string): Operation[] {
  * values names resources the description itself lists, so a 404 on one is the target's.
  */
 export function inventsPathValues(model: ServiceModel, op: Operation): boolean {
-  return op.parameters.path.some((p) => {
-    if (p.fixed !== undefined) return false;
-    const s = deref(model, p.schema);
-    return !(typeof s === 'object' && ('const' in s || Array.isArray(s['enum'])));
-  });
+  return op.parameters.path.some((p) => inventedParameter(model, op, p.name));
+}
+
+/** Whether the suite can only make up this path parameter's value (see inventsPathValues). */
+export function inventedParameter(model: ServiceModel, op: Operation, name: string): boolean {
+  const p = op.parameters.path.find((x) => x.name === name);
+  if (!p || p.fixed !== undefined) return false;
+  const s = deref(model, p.schema);
+  return !(typeof s === 'object' && ('const' in s || Array.isArray(s['enum'])));
+}
+
+/**
+ * Once an operation's probes have their answers: the resource the suite created for it is
+ * deleted again; where the operation itself deleted it, the resource must be gone. A target that
+ * answers any identifier alike (a stateless mock) cannot show that, and is not held to it.
+ */
+async function afterCreated(
+  model: ServiceModel,
+  op: Operation,
+  created: Created,
+  probes: Probe[],
+  t: Transport,
+  send: (
+    role: Role,
+    target: Operation,
+    spec: RequestSpec,
+    purpose: string,
+    extra?: SendExtra,
+  ) => Promise<Probe>,
+): Promise<{ problems: string[]; note: string } | undefined> {
+  const base = (target: Operation) => {
+    const spec = validRequests(model, target)[0]!;
+    return { ...spec, path: { ...spec.path, ...created.path } };
+  };
+  const deleted = op === created.remover && probes.some((p) => p.role === 'valid' && ok(p));
+  if (!deleted) {
+    if (created.remover)
+      await sendProbe(
+        model,
+        t,
+        op,
+        'main',
+        'lifecycle',
+        created.remover,
+        base(created.remover),
+        `clean up what ${created.how}`,
+        { keyMode: 'key' },
+      );
+    return undefined;
+  }
+  if (!created.reader) return undefined;
+  const after = await send(
+    'lifecycle',
+    created.reader,
+    base(created.reader),
+    `${created.reader.id} after the delete`,
+    { keyMode: 'key' },
+  );
+  if (!ok(after))
+    return {
+      problems: [],
+      note: `the deleted resource is gone (${created.reader.id} answered HTTP ${after.exchange.record.status})`,
+    };
+  const spec = validRequests(model, created.reader)[0]!;
+  const other = await send(
+    'lifecycle',
+    created.reader,
+    spec,
+    `${created.reader.id} with a made-up identifier`,
+    { keyMode: 'key' },
+  );
+  if (ok(other))
+    return {
+      problems: [],
+      note: 'whether the deleted resource is gone is not checked: the target answers a made-up identifier alike',
+    };
+  return {
+    problems: [
+      `${created.reader.id} still answers HTTP ${after.exchange.record.status} for what ${op.id} deleted (${created.how})`,
+    ],
+    note: 'a deleted resource is gone',
+  };
 }

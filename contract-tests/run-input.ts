@@ -4,7 +4,9 @@
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { ServiceModel } from 'dataapi/model';
+import { serverPath, type ServiceModel } from 'dataapi/model';
+
+export { serverPath };
 import type { Redactor } from 'dataapi/runtime/shared';
 import { didYouMean } from '../model/suggest.ts';
 import { MissingModelError, readModelFile } from '../runtime/shared/model-file.ts';
@@ -70,28 +72,6 @@ export function parseBaseUrl(baseUrl: string, redactor: Redactor): URL {
       2,
     );
   return url;
-}
-
-/**
- * The path of the description's first server URL (its variables at their defaults), without a
- * trailing slash: `/api/v1` for `https://example.com/api/v1/` or `/api/v1`; '' when it has none.
- */
-export function serverPath(model: ServiceModel): string {
-  const server = model.servers[0];
-  if (!server) return '';
-  const url = server.url.replace(
-    /\{([^}]+)\}/g,
-    (whole, name: string) => server.variables[name]?.default ?? whole,
-  );
-  let pathname: string;
-  try {
-    pathname = new URL(url, 'http://base.invalid').pathname;
-  } catch {
-    return '';
-  }
-  // A variable with no default left in the path: no path the run can join.
-  if (/[{}]/.test(decodeURIComponent(pathname))) return '';
-  return pathname.replace(/\/+$/, '');
 }
 
 /**

@@ -98,3 +98,28 @@ export function isXmlMedia(type: string | undefined): boolean {
 export function sentBody(op: Operation): Operation['body'] {
   return op.method === 'get' || op.method === 'head' ? undefined : op.body;
 }
+
+/**
+ * The path of the description's first server URL (its variables at their defaults), without a
+ * trailing slash: `/api/v1` for `https://example.com/api/v1/` or `/api/v1`; '' when it has none
+ * or when an operation's own path already starts with it (then it is part of the paths).
+ */
+export function serverPath(model: ServiceModel): string {
+  const server = model.servers[0];
+  if (!server) return '';
+  const url = server.url.replace(
+    /\{([^}]+)\}/g,
+    (whole, name: string) => server.variables[name]?.default ?? whole,
+  );
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(new URL(url, 'http://base.invalid').pathname);
+  } catch {
+    return '';
+  }
+  // A variable with no default left in the path: no path to join.
+  if (/[{}]/.test(pathname)) return '';
+  const path = pathname.replace(/\/+$/, '');
+  if (path === '' || model.operations.some((o) => o.path.startsWith(`${path}/`))) return '';
+  return path;
+}

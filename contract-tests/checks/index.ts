@@ -4,7 +4,7 @@
  * is skipped when it does not apply or the budget refused its requests, and passes otherwise.
  */
 import type { CheckResult, DescriptionWarning } from '../results.ts';
-import { answered, type CheckContext } from './judge.ts';
+import { answered, type CheckContext, type Judge } from './judge.ts';
 import { checkDefinition, type CheckName } from './registry.ts';
 import type { Probe } from '../probe.ts';
 import type { SavedRequest } from '../saved.ts';
@@ -32,7 +32,7 @@ export function runCheck(
   ctx: CheckContext,
   save?: (probe: Probe) => SavedRequest | undefined,
 ): CheckResult {
-  const judged = checkDefinition(check).judge(ctx);
+  const judged = resourceMissing(check, ctx) ?? checkDefinition(check).judge(ctx);
   const { covered, skip } = judged;
   const verdicts = verdictsOf(check, judged.violations, ctx.config.severity);
   // A failure of a request the suite built wrong is the toolkit's fault (recheck.ts), not the
@@ -134,5 +134,27 @@ export function runCheck(
     ].join('; '),
     request: { method: main.method, url: main.url },
     errors: [],
+  };
+}
+
+/**
+ * Checks whose probes mean something only on a resource the target has (its refusals of a key,
+ * of invalid input, of a wrong method): when every valid request named a resource the suite made
+ * up and got 404, their answers say nothing of the operation, and they are not tested either.
+ */
+const ON_THE_RESOURCE = new Set<CheckName>(['auth', 'negative', 'method-path', 'paging']);
+
+function resourceMissing(check: CheckName, ctx: CheckContext): ReturnType<Judge> | undefined {
+  if (!ON_THE_RESOURCE.has(check) || ctx.set.variant !== 'main') return undefined;
+  const valid = ctx.set.probes.filter((p) => p.op === ctx.op && p.role === 'valid');
+  const missing = (p: Probe) => (p.invented || p.uncertain) && p.exchange.record.status === 404;
+  if (valid.length === 0 || !valid.every(missing)) return undefined;
+  return {
+    covered: [],
+    violations: [],
+    notTested: {
+      code: 'missing-test-data',
+      reason: `every valid request named a resource the suite made up and got HTTP 404, so ${check} has no resource to judge on`,
+    },
   };
 }

@@ -118,6 +118,11 @@ export const RESPONSE_JUDGES = {
         );
         continue;
       }
+      // A valid request on a resource the suite made up, answered 404 (declared or not).
+      if (isValid(p) && (p.uncertain || p.invented) && s === 404) {
+        missing.push(p);
+        continue;
+      }
       if (!declaredResponse(ctx.op, s)) {
         // HTTP's own answer to the suite's own provocation (405 to a wrong method, 415 to a wrong
         // content type) is no gap in the description: few declare them, and method-path judges
@@ -126,15 +131,7 @@ export const RESPONSE_JUDGES = {
         if (isProbeOfRefusal(p) && s >= 400 && s < 500)
           undeclared.set(s, [...(undeclared.get(s) ?? []), p]);
         else violations.push({ probe: p, expected: `one of ${declared}`, actual: actualOf(p) });
-      } else if (
-        isValid(p) &&
-        !ok(p) &&
-        success !== undefined &&
-        (p.uncertain || p.invented) &&
-        s === 404
-      )
-        missing.push(p);
-      else if (isValid(p) && !ok(p) && success !== undefined)
+      } else if (isValid(p) && !ok(p) && success !== undefined)
         violations.push({
           probe: p,
           expected: `${success} on a valid request`,

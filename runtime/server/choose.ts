@@ -13,7 +13,13 @@
  * URLs of their own, which `sharedRouteRewriter` (Fastify's `rewriteUrl`) sends requests to.
  */
 import type { IncomingMessage } from 'node:http';
-import { allParameters, type Operation, type Parameter, type ServiceModel } from 'dataapi/model';
+import {
+  allParameters,
+  serverPath,
+  type Operation,
+  type Parameter,
+  type ServiceModel,
+} from 'dataapi/model';
 
 export const OPERATION_CONSTRAINT = 'dataapiOperation';
 
@@ -192,10 +198,27 @@ export function rewrittenOperations(model: ServiceModel): Set<Operation> {
   return out;
 }
 
-/** `{ rewriteUrl }` for `Fastify(...)` when the model needs it, else nothing. */
+/**
+ * `{ rewriteUrl }` for `Fastify(...)` when the model needs it, else nothing: shared routes, and
+ * the description's server path (`/api/v1` of a server URL `https://host/api/v1`), under which the
+ * operations are answered as well as at the root, as a client of the description sends them.
+ */
 export function rewriteOption(model: ServiceModel): {
   rewriteUrl?: (req: IncomingMessage) => string;
 } {
-  const rewriteUrl = sharedRouteRewriter(model);
-  return rewriteUrl ? { rewriteUrl } : {};
+  const shared = sharedRouteRewriter(model);
+  const prefix = serverPath(model);
+  if (prefix === '') return shared ? { rewriteUrl: shared } : {};
+  const strip = (url: string) =>
+    url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`) || url === prefix
+      ? url.slice(prefix.length).replace(/^(?!\/)/, '/')
+      : url;
+  return {
+    rewriteUrl: (req) => {
+      const url = strip(req.url ?? '/');
+      if (!shared) return url;
+      req.url = url;
+      return shared(req);
+    },
+  };
 }
