@@ -39,6 +39,8 @@ export interface Probe {
   unsatisfied?: { pointer: string; why: string };
   /** Method sent on a wrong-method probe. */
   method?: string;
+  /** Sent to another operation for test data (its list or its create: test-data.ts). */
+  testData?: boolean;
   /** A request fuzzing generated (its failures are rechecked against the description). */
   generated?: boolean;
   /** Set on a generated request (--fuzz) that failed: seed, shrinking, replay. */

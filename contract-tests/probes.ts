@@ -61,6 +61,7 @@ export async function sendProbe(
   if (extra.pageSize !== undefined) probe.pageSize = extra.pageSize;
   if (extra.uncertain) probe.uncertain = true;
   if (extra.invented) probe.invented = true;
+  if (extra.testData) probe.testData = true;
   if (spec.unsatisfied && (role === 'valid' || role === 'paging'))
     probe.unsatisfied = spec.unsatisfied;
   if (extra.method) probe.method = extra.method;
@@ -147,7 +148,8 @@ export async function runProbes(
   }
   // Identifiers the target has (its list) or gives (a resource created for the operation).
   let created: Created | undefined;
-  if (variant === 'main' && invented) {
+  // Inferred only where the description gives no link into the operation (explicit links rule).
+  if (variant === 'main' && invented && !linkInto(model, op)) {
     const data = await testDataFor(model, op, t, send, (name) =>
       inventedParameter(model, op, name),
     );

@@ -48,6 +48,11 @@ export interface RequestSpec {
    * overlap): what was sent may be invalid, and a refusal is the description's fault.
    */
   unsatisfied?: { pointer: string; why: string };
+  /**
+   * A value of the request was generated from a schema, not taken from the description's
+   * examples: a declared refusal of it may be a rule the schema does not state (not tested).
+   */
+  sampled?: boolean;
 }
 
 export type KeyMode = 'key' | 'none' | 'wrong';
@@ -81,6 +86,7 @@ function build(
     if (carriesCredential(op, p)) continue;
     const found = parameterValue(model, op, p, warnings);
     if (found === undefined) continue;
+    if (found.sampled) base.sampled = true;
     const drawn = p.in === 'query' ? sendableObject(model, p, found, clashes) : found;
     base[p.in === 'cookie' ? 'header' : p.in][p.name] = drawn.value;
     // A parameter no value satisfies (`type: integer` with an enum of strings): what it sends
@@ -119,6 +125,7 @@ function build(
         ...base,
         name: 'schema sample',
         body: d.value,
+        sampled: true,
         ...(d.valid ? {} : { unsatisfied: { pointer: at, why: d.errors[0] ?? 'invalid' } }),
       };
     };
@@ -178,8 +185,9 @@ function parameterValue(
   op: Operation,
   p: Parameter,
   warnings: DescriptionWarning[],
-): { value: unknown; valid: boolean; why: string } | undefined {
+): { value: unknown; valid: boolean; why: string; sampled?: boolean } | undefined {
   const s = p.schema as Obj;
+  const sampled = (v: { value: unknown; valid: boolean; why: string }) => ({ ...v, sampled: true });
   const given =
     p.example !== undefined
       ? p.example
@@ -191,18 +199,20 @@ function parameterValue(
   if (given !== undefined) {
     const check = validatorFor(model).compile(p.schema);
     if (check(given) && sendable(given)) return { value: given, valid: true, why: '' };
-    if (!sendable(given)) return requestSample(model, p.schema, sendable);
+    if (!sendable(given)) return sampled(requestSample(model, p.schema, sendable));
     warnings.push({
       code: 'example-invalid',
       operation: op.id,
       pointer: pointerOf(op.pointer, 'parameters'),
       message: `example of ${p.in} parameter ${p.name} (${JSON.stringify(given)}) does not match its schema (a schema sample is sent instead): ${describeErrors(check.errors, given, 2).join('; ')}`,
     });
-    return requestSample(model, p.schema);
+    return sampled(requestSample(model, p.schema));
   }
   // Optional parameters without an example stay out: the spec gives no value to trust; but a
   // header that fetch would fill with a value its schema refuses is sent with a valid one.
-  return p.required || mustSend(model, p) ? requestSample(model, p.schema, sendable) : undefined;
+  return p.required || mustSend(model, p)
+    ? sampled(requestSample(model, p.schema, sendable))
+    : undefined;
 }
 
 /**

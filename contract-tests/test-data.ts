@@ -15,8 +15,8 @@
  * is the inference where a description has none, as Schemathesis infers its links. A value found
  * for a collection is kept for the run (one list request per collection, not one per operation).
  */
-import type { Operation, ServiceModel } from 'dataapi/model';
-import { readEnvelope } from 'dataapi/runtime/shared';
+import { deref, type Operation, type ServiceModel } from 'dataapi/model';
+import { readEnvelope, validatorFor } from 'dataapi/runtime/shared';
 import type { Transport } from './http.ts';
 import { ok, type Probe } from './probe.ts';
 import { validRequests } from './requests.ts';
@@ -48,7 +48,17 @@ export function idFields(param: string): string[] {
   const stem = snake.replace(/_?id$/, '');
   const stemCamel = stem.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
   return [
-    ...new Set([param, camel, snake, 'id', stem ? `${stem}_id` : '', stem ? `${stemCamel}Id` : '']),
+    ...new Set([
+      param,
+      camel,
+      snake,
+      'id',
+      stem ? `${stem}_id` : '',
+      stem ? `${stemCamel}Id` : '',
+      // Last: some items are named, not numbered (Jupyter's terminals); the parameter's own
+      // schema still has to admit the value.
+      'name',
+    ]),
   ].filter(Boolean);
 }
 
@@ -84,6 +94,14 @@ function segments(template: string): { name: string; collection: string }[] {
 const opAt = (model: ServiceModel, method: string, path: string) =>
   model.operations.find((o) => o.method === method && o.path === path);
 
+/**
+ * The collection's operation: at the path before the parameter, or at its plural where the item
+ * is named in the singular (`/silences` for `/silence/{silenceID}`, as Alertmanager has it).
+ */
+const collectionOp = (model: ServiceModel, method: string, collection: string) =>
+  opAt(model, method, collection) ??
+  (/[a-z]$/i.test(collection) ? opAt(model, method, `${collection}s`) : undefined);
+
 const fill = (template: string, values: Record<string, unknown>) =>
   template.replace(/\{([^}]+)\}/g, (whole, n: string) =>
     values[n] === undefined ? whole : encodeURIComponent(String(values[n])),
@@ -114,11 +132,25 @@ export async function testDataFor(
         created = c.created;
       }
     }
-    if (value === undefined) break;
+    // A value the parameter's own schema refuses is no identifier of it (another field's).
+    if (value === undefined || !fits(model, op, s.name, value)) break;
     path[s.name] = value;
   }
   const left = op.parameters.path.some((p) => invented(p.name) && path[p.name] === undefined);
   return { path, invented: left, ...(created ? { created } : {}) };
+}
+
+/** Whether a value fits the operation's path parameter of that name (as text, as a path sends it). */
+function fits(model: ServiceModel, op: Operation, name: string, value: string | number): boolean {
+  const p = op.parameters.path.find((x) => x.name === name);
+  if (!p) return false;
+  const validate = validatorFor(model).compile(p.schema);
+  const numeric = typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value));
+  return (
+    validate(value) ||
+    (typeof value === 'number' && validate(String(value))) ||
+    (numeric && validate(Number(value)))
+  );
 }
 
 /** Whether every parameter of a collection path has a value the target gave (or needs none). */
@@ -135,7 +167,7 @@ async function fromList(
   t: Transport,
   send: Send,
 ): Promise<string | number | undefined> {
-  const lister = opAt(model, 'get', s.collection);
+  const lister = collectionOp(model, 'get', s.collection);
   if (!lister) return undefined;
   const key = `${fill(s.collection, path)} ${s.name}`;
   let cache = listed.get(model);
@@ -150,7 +182,7 @@ async function fromList(
         lister,
         { ...spec, path: { ...spec.path, ...path } },
         `${lister.id} for a ${s.name} the target has`,
-        { keyMode: 'key' },
+        { keyMode: 'key', testData: true },
       );
       if (!ok(p)) return undefined;
       const fields = idFields(s.name);
@@ -173,15 +205,19 @@ async function create(
   t: Transport,
   send: Send,
 ): Promise<{ value: string | number; created: Created } | undefined> {
-  const creator = opAt(model, 'post', s.collection);
+  const creator = collectionOp(model, 'post', s.collection);
   const spec = creator && validRequests(model, creator)[0];
   if (!creator || !spec) return undefined;
   const p: Probe = await send(
     'lifecycle',
     creator,
-    { ...spec, path: { ...spec.path, ...path } },
+    {
+      ...spec,
+      path: { ...spec.path, ...path },
+      ...withoutOwnId(model, creator, spec.body, s.name),
+    },
     `${creator.id} to create a ${s.name} for ${op.id}`,
-    { keyMode: 'key' },
+    { keyMode: 'key', testData: true },
   );
   if (!ok(p)) return undefined;
   const value =
@@ -200,6 +236,26 @@ async function create(
       ...(reader ? { reader } : {}),
     },
   };
+}
+
+/**
+ * A create request's body without an optional id of the resource (a POST naming its own id is,
+ * to many servers, an update of that resource: Alertmanager's silences).
+ */
+function withoutOwnId(
+  model: ServiceModel,
+  creator: Operation,
+  body: unknown,
+  name: string,
+): { body?: unknown } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || !creator.body) return {};
+  const schema = deref(model, creator.body.schema);
+  const required = new Set(
+    typeof schema === 'object' && Array.isArray(schema['required']) ? schema['required'] : [],
+  );
+  const copy = { ...(body as Record<string, unknown>) };
+  for (const f of idFields(name)) if (!required.has(f)) delete copy[f];
+  return { body: copy };
 }
 
 /** The last segment of a Location header's path: `/books/b7` -> `b7`. */

@@ -135,7 +135,20 @@ function newAjv(options: {
   for (const name of ['int32', 'int64', 'float', 'double', 'binary', 'password']) {
     ajv.addFormat(name, { validate: () => true });
   }
+  // `url` is no format of JSON Schema or OpenAPI; ajv-formats' regex for it refuses loopback and
+  // private hosts (http://127.0.0.1:8080/x), which real answers carry. An absolute URL is asked.
+  ajv.addFormat('url', { type: 'string', validate: isAbsoluteUrl });
   return ajv;
+}
+
+function isAbsoluteUrl(value: string): boolean {
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(value)) return false;
+  try {
+    new URL(value);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 let checker: Ajv2020 | undefined;

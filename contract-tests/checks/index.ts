@@ -139,22 +139,25 @@ export function runCheck(
 
 /**
  * Checks whose probes mean something only on a resource the target has (its refusals of a key,
- * of invalid input, of a wrong method): when every valid request named a resource the suite made
- * up and got 404, their answers say nothing of the operation, and they are not tested either.
+ * of invalid input, of a wrong method): when every valid request got 404 (a resource the suite
+ * made up, or a route the target does not serve), their answers say nothing of the operation,
+ * and they are not tested either; the status check says whether the 404 itself is a failure.
  */
 const ON_THE_RESOURCE = new Set<CheckName>(['auth', 'negative', 'method-path', 'paging']);
 
 function resourceMissing(check: CheckName, ctx: CheckContext): ReturnType<Judge> | undefined {
   if (!ON_THE_RESOURCE.has(check) || ctx.set.variant !== 'main') return undefined;
   const valid = ctx.set.probes.filter((p) => p.op === ctx.op && p.role === 'valid');
-  const missing = (p: Probe) => (p.invented || p.uncertain) && p.exchange.record.status === 404;
-  if (valid.length === 0 || !valid.every(missing)) return undefined;
+  if (valid.length === 0 || !valid.every((p) => p.exchange.record.status === 404)) return undefined;
+  const madeUp = valid.every((p: Probe) => p.invented || p.uncertain);
   return {
     covered: [],
     violations: [],
     notTested: {
       code: 'missing-test-data',
-      reason: `every valid request named a resource the suite made up and got HTTP 404, so ${check} has no resource to judge on`,
+      reason: madeUp
+        ? `every valid request named a resource the suite made up and got HTTP 404, so ${check} has no resource to judge on`
+        : `every valid request got HTTP 404 (the target does not serve the operation there; status judges that), so ${check} has nothing to judge on`,
     },
   };
 }

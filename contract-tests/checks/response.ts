@@ -13,6 +13,7 @@ import {
   pageListKey,
   propertiesOf,
   type JsonSchema,
+  type Operation,
   type ServiceModel,
 } from 'dataapi/model';
 import { pointerOf } from '../warnings.ts';
@@ -45,12 +46,33 @@ function minItemsOf(model: ServiceModel, schema: JsonSchema | undefined, key: st
   return typeof list === 'object' && typeof list['minItems'] === 'number' ? list['minItems'] : 0;
 }
 
-/** Why a 404 on a made-up identifier is no verdict: the values and where they came from. */
-function missingData(p: Probe): string {
-  const values = Object.entries(p.spec?.path ?? {})
-    .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
-    .join(', ');
-  return `${p.exchange.record.request.purpose} answered HTTP 404 for ${values || 'its path'}, a value the suite made up (an example or a sample): no operation of the description creates the resource first`;
+/**
+ * Why a valid request's refusal is no verdict, or undefined when it is one: a 404 (or another
+ * declared refusal) on an identifier the suite made up, or a declared 4xx to a body the suite
+ * generated from the schema (the server may hold rules a schema cannot say: a start before an
+ * end). The description's own examples are held to their success.
+ */
+function missingData(op: Operation, p: Probe, s: number): string | undefined {
+  const declared = declaredResponse(op, s) !== undefined;
+  if ((p.uncertain || p.invented) && (s === 404 || (declared && s >= 400))) {
+    const values = Object.entries(p.spec?.path ?? {})
+      .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+      .join(', ');
+    return `${p.exchange.record.request.purpose} answered HTTP ${s} for ${values || 'its path'}, a value the suite made up (an example or a sample): no operation of the description lists or creates the resource first`;
+  }
+  if (declared && s >= 400 && s < 500 && s !== 401 && s !== 403 && p.spec?.sampled)
+    return `${p.exchange.record.request.purpose} was refused with the declared HTTP ${s}: values generated from the schemas, which the server may hold to rules a schema does not state (give the parameters and the request body examples)`;
+  return undefined;
+}
+
+const REFERENCE_HEADERS = new Set(['location', 'content-location']);
+
+function resolvedReference(raw: string, base: string): string {
+  try {
+    return new URL(raw, base).href;
+  } catch {
+    return raw;
+  }
 }
 
 /** Statuses HTTP gives no body. */
@@ -98,7 +120,7 @@ export const RESPONSE_JUDGES = {
     // answered with an undeclared status, or a probe let through or broken, is the target's fault.
     const undeclared = new Map<number, Probe[]>();
     // A valid request on a resource the suite made up, answered 404: the target lacks it.
-    const missing: Probe[] = [];
+    const missing: string[] = [];
     for (const p of covered.filter(answered)) {
       const s = statusOf(p);
       // Built from a schema no value satisfies: its refusal is the description's doing.
@@ -118,9 +140,10 @@ export const RESPONSE_JUDGES = {
         );
         continue;
       }
-      // A valid request on a resource the suite made up, answered 404 (declared or not).
-      if (isValid(p) && (p.uncertain || p.invented) && s === 404) {
-        missing.push(p);
+      // A valid request the target refused for want of test data: not tested, not failed.
+      const lacking = isValid(p) && !ok(p) ? missingData(ctx.op, p, s) : undefined;
+      if (lacking !== undefined) {
+        missing.push(lacking);
         continue;
       }
       if (!declaredResponse(ctx.op, s)) {
@@ -159,7 +182,7 @@ export const RESPONSE_JUDGES = {
     return {
       covered,
       violations,
-      ...(first ? { notTested: { code: 'missing-test-data', reason: missingData(first) } } : {}),
+      ...(first ? { notTested: { code: 'missing-test-data', reason: first } } : {}),
     };
   },
 
@@ -391,7 +414,12 @@ export const RESPONSE_JUDGES = {
             });
           continue;
         }
-        const value = typed(raw, h.schema as Record<string, unknown>);
+        // Location and Content-Location are URI-references, resolved against the request's
+        // URL (RFC 9110 §10.2.2, §8.7): a relative one is judged as the URL it names.
+        const resolved = REFERENCE_HEADERS.has(h.name.toLowerCase())
+          ? resolvedReference(raw, p.exchange.record.request.url)
+          : raw;
+        const value = typed(resolved, h.schema as Record<string, unknown>);
         const validate = v.compile(h.schema);
         if (!validate(value))
           violations.push({

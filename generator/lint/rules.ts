@@ -88,7 +88,15 @@ export function checkCatalogue(doc: Obj, model: ServiceModel, add: Add): void {
       .filter((n): n is string => typeof n === 'string'),
   );
   const rootRate = doc['x-dataapi-rate-limit'] !== undefined;
-  const examples = new ExampleRules(doc, model, add);
+  // The service's own rules (categories, envelopes, business codes, rate limits, its error table,
+  // previews, an example everywhere) bind descriptions written in its conventions only; any other
+  // gets the generic ones (operation ids, examples that validate, extensions well formed).
+  const service = usesServiceConventions(doc, model);
+  const examples = new ExampleRules(
+    doc,
+    model,
+    service ? add : withoutRule('example-missing', add),
+  );
   const all = rawOperations(doc);
   const previewPointers = new Set<string>();
 
@@ -96,7 +104,8 @@ export function checkCatalogue(doc: Obj, model: ServiceModel, add: Add): void {
     const raw = getAt(doc, op.pointer);
     if (!isObject(raw)) continue;
     const name = op.operationId ?? `${op.method.toUpperCase()} ${op.path}`;
-    checkCommon({ method: op.method, path: op.path, pointer: op.pointer, raw, name }, tags, add);
+    if (service)
+      checkCommon({ method: op.method, path: op.path, pointer: op.pointer, raw, name }, tags, add);
 
     if (op.operationId !== undefined && op.id !== op.operationId) {
       add({
@@ -107,13 +116,35 @@ export function checkCatalogue(doc: Obj, model: ServiceModel, add: Add): void {
         message: `generated code calls it ${op.id} (the operationId is not a safe, unique identifier)`,
       });
     }
-    checkExtensions(op, raw, name, { model, rootRate }, add);
-    checkPreview(doc, op, raw, name, add, previewPointers);
+    if (service) {
+      checkExtensions(op, raw, name, { model, rootRate }, add);
+      checkPreview(doc, op, raw, name, add, previewPointers);
+    }
     examples.check(op, name);
   }
 
-  checkDemoPaths(all, model, previewPointers, tags, add);
+  if (service) checkDemoPaths(all, model, previewPointers, tags, add);
 }
+
+/**
+ * Whether a description is written in the service's conventions: an `x-dataapi-` extension at its
+ * root or on an operation, or an operation answering in one of the service's envelopes.
+ */
+export function usesServiceConventions(doc: Obj, model: ServiceModel): boolean {
+  const marked = (o: unknown) =>
+    isObject(o) && Object.keys(o).some((k) => k.startsWith('x-dataapi-'));
+  return (
+    marked(doc) ||
+    model.operations.some((op) => op.envelope !== undefined || marked(getAt(doc, op.pointer)))
+  );
+}
+
+/** `add` without one rule's findings. */
+const withoutRule =
+  (rule: string, add: Add): Add =>
+  (f) => {
+    if (f.rule !== rule) add(f);
+  };
 
 /** The service's extensions an operation declares: envelope, business-code group, rate limit. */
 function checkExtensions(

@@ -42,6 +42,9 @@ export async function loadHandlers(
     for (const [exported, value] of [...Object.entries(mod), ...byDefault]) {
       if (!ids.has(exported) || typeof value !== 'function') continue;
       const earlier = from.get(exported);
+      // Loaded as CommonJS (a file outside any "type": "module" package), a module's default
+      // export is its exports object: the same function again, not a second handler.
+      if (earlier === name && out[exported] === value) continue;
       if (earlier !== undefined) {
         throw new Error(
           `${exported} has a handler in both ${earlier} and ${name} (handlers in ${dir})`,

@@ -23,6 +23,11 @@ operationId, the error responses of docs/service.md §4, and a deprecated operat
 (a day still to come) and successor (an operationId). Each finding names the line, the JSON pointer
 and a stable rule id (see docs/integrators.md).
 
+The service's own rules (categories, envelopes, business codes, rate limits, the error table,
+previews, an example everywhere) apply to descriptions written in its conventions: one with an
+x-dataapi- extension (at its root or on an operation) or an enveloped operation. Any other
+description gets the generic rules only: operationIds, examples that validate, extensions.
+
 Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 bad input (spec, flags).`;
 
 export const command: Command = {

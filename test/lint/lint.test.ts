@@ -35,6 +35,45 @@ describe('dataapi lint', () => {
     expect(report.operations).toBeGreaterThan(20);
   });
 
+  it("keeps the service's rules to descriptions in its conventions; others get the generic ones", async () => {
+    // Museum (Redocly's example) has no x-dataapi- extension and no envelope: no category, rate
+    // limit, error table, preview or example-missing finding, but its examples are still judged.
+    const museum = await lintSpec(path.join(root, 'test/fixtures/third-party/museum.yaml'));
+    const serviceRules = [
+      'operation-category',
+      'operation-envelope',
+      'business-code-group',
+      'rate-limit',
+      'error-responses',
+      'preview-variant',
+      'preview-consistent',
+      'preview-declared',
+      'example-missing',
+    ];
+    expect(museum.findings.filter((f) => serviceRules.includes(f.rule))).toEqual([]);
+    // The same description with one operation invalid in a generic way: still reported.
+    const broken = path.join(work, 'museum-bad-example.yaml');
+    const doc = parseDocument(
+      readFileSync(path.join(root, 'test/fixtures/third-party/museum.yaml'), 'utf8'),
+    );
+    doc.setIn(['paths', '/museum-hours', 'get', 'parameters', 0], {
+      name: 'startDate',
+      in: 'query',
+      schema: { type: 'integer' },
+      example: 'not a number',
+    });
+    writeFileSync(broken, doc.toString());
+    const generic = await lintSpec(broken);
+    expect(generic.findings.map((f) => f.rule)).toContain('example-invalid');
+    // Marked as the service's (one x-dataapi- extension at its root): the service's rules apply.
+    doc.set('x-dataapi-rate-limit', { limit: 10, per: 'second' });
+    writeFileSync(broken, doc.toString());
+    const marked = await lintSpec(broken);
+    expect(marked.findings.map((f) => f.rule)).toEqual(
+      expect.arrayContaining(['operation-envelope', 'error-responses', 'preview-declared']),
+    );
+  });
+
   it('reports each broken rule with its pointer, line and rule id', async () => {
     const report = await lintSpec(fixture);
     expect(brief(report).sort()).toEqual(

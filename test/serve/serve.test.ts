@@ -149,6 +149,29 @@ describe('serve with a keys file and handlers', () => {
   });
 });
 
+describe('handlers outside the project', () => {
+  it('--handlers with an absolute folder outside any package: each handler counted once', async () => {
+    // Loaded as CommonJS there (no "type": "module" above it): a module's default export is its
+    // exports object, which once made every handler "a handler in both FILE and FILE".
+    const dir = path.join(tmpdir(), `dataapi-handlers-outside-${process.pid}`);
+    await mkdir(dir, { recursive: true });
+    await writeFile(
+      path.join(dir, 'ip-location.ts'),
+      'export const getIpLocation = async () => ({ Ip: "127.0.0.1" });\n',
+    );
+    let serve: ServeProcess | undefined;
+    try {
+      serve = await startServe(['--handlers', dir], { DATAAPI_KEYS: 'outside-key' });
+      // It started (a duplicate stops the start with exit 2) and says nothing of a duplicate.
+      expect(serve.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(serve.stderr()).not.toContain('has a handler in both');
+    } finally {
+      await serve?.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('graceful shutdown', () => {
   it('SIGTERM lets the requests in flight finish, then refuses new connections and exits 0', async () => {
     const serve = await startServe([
