@@ -6,6 +6,9 @@
  * --base-url that has none; and a user's severity setting moves a check between failure and
  * warning, --strict still failing on every warning.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { find, failedOf, reportDir, runCli, type CliRun } from './harness.ts';
 import { SHELF_KEY, startShelf, type Shelf } from './shelf-server.ts';
@@ -127,6 +130,27 @@ describe('severity set by the user', () => {
     ]);
     expect(off.code).toBe(0);
     expect(warningsOf(off)).toEqual([]);
+  }, 300_000);
+
+  it('takes contract.severity from the configuration file (a proxy section is known too)', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'dataapi-severity-config-'));
+    try {
+      const config = path.join(dir, 'dataapi.config.json');
+      await writeFile(
+        config,
+        JSON.stringify({
+          contract: { severity: { schema: 'warning' } },
+          proxy: { severity: { 'method-path': 'warning' } },
+        }),
+      );
+      const r = await run('verdicts-sev-config', ['--config', config, '--only', 'listBooks']);
+      const tail = r.stdout.slice(-3000) + r.stderr;
+      expect(failedOf(r), tail).toEqual([]);
+      expect(r.code, tail).toBe(0);
+      expect(r.result!.warnings.map((w) => w.code)).toContain('schema');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   }, 300_000);
 
   it('refuses an unknown code or level with the closest name (exit 2)', async () => {

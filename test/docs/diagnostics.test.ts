@@ -9,7 +9,15 @@ import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT as ROOT } from '../../generator/root.ts';
 import { RULES as LINT_RULES } from '../../generator/lint/index.ts';
 import { RULES as DIFF_RULES } from '../../generator/diff/index.ts';
-import { CATALOGUE, isDiagnosticCode, type Finding, type WarningCode } from '../../model/index.ts';
+import {
+  CATALOGUE,
+  CHECK_DIAGNOSTICS,
+  isDiagnosticCode,
+  severityOf,
+  type Finding,
+  type WarningCode,
+} from '../../model/index.ts';
+import { CHECKS } from '../../contract-tests/checks/definitions.ts';
 import { DIAGNOSTICS_PAGE, renderDiagnostics } from '../../scripts/docs/diagnostics.ts';
 
 // A code the catalogue lacks does not compile where findings are built (tsc checks this file: the
@@ -42,6 +50,27 @@ describe('the diagnostics catalogue', () => {
       expect(e.action.length, code).toBeGreaterThan(0);
       expect(e.sources.length, code).toBeGreaterThan(0);
     }
+  });
+
+  it("holds every check with the norm it enforces, and decides every verdict's severity", () => {
+    expect(Object.keys(CHECK_DIAGNOSTICS).sort()).toEqual([...CHECKS].sort());
+    for (const check of CHECKS) {
+      expect(CATALOGUE[check].norm, check).toMatch(
+        /OpenAPI|RFC|service|--max-response-time|paging|page/,
+      );
+      expect(severityOf(check, undefined)).toBe('failure');
+    }
+    for (const code of ['undeclared-status', 'undeclared-content', 'undocumented'] as const)
+      expect(severityOf(code, undefined), code).toBe('warning');
+    for (const code of ['no-credentials', 'missing-test-data', 'toolkit-fault'] as const)
+      expect(severityOf(code, undefined), code).toBe('not-tested');
+    // lint's own scale is not a run's: example-invalid is an error to lint, a warning in a run.
+    expect(CATALOGUE['example-invalid'].severity).toBe('error');
+    expect(severityOf('example-invalid', undefined)).toBe('warning');
+    // The user's setting wins, both ways.
+    expect(severityOf('method-path', { 'method-path': 'warning' })).toBe('warning');
+    expect(severityOf('undeclared-content', { 'undeclared-content': 'failure' })).toBe('failure');
+    expect(severityOf('schema', { schema: 'off' })).toBe('off');
   });
 
   it('is the only vocabulary of the lint rule table in docs/integrators.md', async () => {
