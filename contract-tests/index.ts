@@ -8,7 +8,12 @@ import { describe, inject, it, TestRunner } from 'vitest';
 import type { Operation, ServiceModel } from 'dataapi/model';
 import { compileForFewValidations, findOperation, redactorFor } from 'dataapi/runtime/shared';
 import { recheckViolations, runCheck } from './checks/index.ts';
-import { notTestedBefore, staticSkip, staticSkipResult } from './checks/static-skip.ts';
+import {
+  lacksCredentials,
+  notTestedBefore,
+  staticSkip,
+  staticSkipResult,
+} from './checks/static-skip.ts';
 import { CONFIG_KEY, configFromEnv, type ContractConfig } from './config.ts';
 import { createTransport, type Transport } from './http.ts';
 import { redactCheckResult } from './redact-results.ts';
@@ -200,7 +205,8 @@ async function probesWithFuzz(
   t: Transport,
 ): Promise<ProbeSet> {
   const set = await runProbes(model, op, variant, t);
-  if (t.config.fuzz && variant === 'main') {
+  // Without credentials a secured operation is not tested: nothing to fuzz either.
+  if (t.config.fuzz && variant === 'main' && !lacksCredentials(op, variant, t.config)) {
     // Loaded when fuzzing only: the sampler's arbitraries (fast-check).
     const { fuzzOperation } = await import('./fuzz/run.ts');
     await fuzzOperation(model, op, set, t, t.config.fuzz);

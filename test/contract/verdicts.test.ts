@@ -69,7 +69,8 @@ describe('verdicts against a server others could have written', () => {
 
 describe('without credentials', () => {
   it('tests only the refusals of secured operations and says so once, up front', async () => {
-    const r = await run('verdicts-nokey', [], { DATAAPI_APPKEY: '' });
+    // With --fuzz too: nothing is generated for what is not tested.
+    const r = await run('verdicts-nokey', ['--fuzz', '3', '--seed', '7'], { DATAAPI_APPKEY: '' });
     const tail = r.stdout.slice(-3000) + r.stderr;
     expect(failedOf(r), tail).toEqual([]);
     expect(r.code, tail).toBe(0);
@@ -81,6 +82,7 @@ describe('without credentials', () => {
     // The health check takes no key: tested as usual.
     expect(find(r, 'getHealth', 'status')!.status).toBe('passed');
     expect(r.result!.results.filter((x) => x.status === 'failed')).toEqual([]);
+    expect(Object.keys(r.result!.fuzz?.operations ?? {})).toEqual(['getHealth']);
   }, 300_000);
 
   it('says nothing of credentials where the description declares no security', async () => {
