@@ -219,22 +219,3 @@ function saveOf(probe: Probe, appkey: string): SavedRequest | undefined {
   const req = sentOf(probe);
   return req ? savedRequest(probe, req, appkey) : undefined;
 }
-
-function skipped(
-  operation: string,
-  variant: Variant,
-  check: CheckName,
-  message: string,
-): CheckResult {
-  return {
-    operation,
-    variant,
-    check,
-    status: 'skipped',
-    message,
-    errors: [],
-    durationMs: 0,
-    waitedMs: 0,
-    exchanges: [],
-  };
-}

@@ -13,15 +13,14 @@ import { serialise } from './serialise.ts';
 import { linkInto } from './links.ts';
 import { rememberSent } from './recheck.ts';
 import { lacksCredentials } from './checks/static-skip.ts';
-import { createdBy, testDataFor, type Created } from './test-data.ts';
-import { pathFromLink, sequences } from './sequences.ts';
+import { cleanUp, testDataFor, type Created } from './test-data.ts';
+import { pathFromLink, sequences, type Send } from './sequences.ts';
 import { operationPreference } from './shared-route.ts';
 import type { DescriptionWarning } from './warnings.ts';
 import type { Variant } from './exchange.ts';
 
 export type { Probe, ProbeSet, Role } from './probe.ts';
 export { ok } from './probe.ts';
-import { ok } from './probe.ts';
 
 export interface SendExtra extends Partial<Probe> {
   keyMode?: KeyMode;
@@ -184,17 +183,22 @@ export async function runProbes(
   if (variant === 'preview') return set;
 
   if (op.auth.required && op.auth.transports.length > 0) {
-    await send('no-key', op, first, 'no key', { keyMode: 'none', uncertain });
-    await send('wrong-key', op, first, 'wrong key', { keyMode: 'wrong', uncertain });
+    await send('no-key', op, first, 'no key', { keyMode: 'none', uncertain, invented });
+    await send('wrong-key', op, first, 'wrong key', { keyMode: 'wrong', uncertain, invented });
   }
   for (const c of negativeCases(model, op))
-    await send('negative', op, c.apply(first), `negative: ${c.label}`, { negative: c, uncertain });
+    await send('negative', op, c.apply(first), `negative: ${c.label}`, {
+      negative: c,
+      uncertain,
+      invented,
+    });
 
   const wrong = wrongMethod(model, op, first);
   if (wrong)
     await send('wrong-method', op, first, `wrong method ${wrong.toUpperCase()}`, {
       method: wrong,
       uncertain,
+      invented,
     });
   const unknown = `${op.path.replace(/\/$/, '')}/dataapi-contract-no-such-path`;
   if (!templatesMatching(model, unknown).length)
@@ -206,34 +210,22 @@ export async function runProbes(
     await send('wrong-content-type', op, first, `body sent as ${wrongType}`, {
       contentType: wrongType,
       uncertain,
+      invented,
     });
   }
   const { warnings: found, ...lifecycle } = await sequences(model, op, probes, t, send);
   set.lifecycle = lifecycle;
-  // What the operation's own requests created (a POST on a collection) is deleted again.
-  for (const c of createdBy(model, op, probes)) {
-    const spec = validRequests(model, c.remover)[0]!;
-    await sendProbe(
-      model,
-      t,
-      op,
-      'main',
-      'lifecycle',
-      c.remover,
-      { ...spec, path: { ...spec.path, ...c.path } },
-      `clean up what ${op.id} created`,
-      { keyMode: 'key' },
-    );
-  }
-  if (created) {
-    const after = await afterCreated(model, op, created, probes, t, send);
-    if (after)
-      set.lifecycle = {
-        ran: true,
-        problems: [...(lifecycle.ran ? lifecycle.problems : []), ...after.problems],
-        note: [lifecycle.ran ? lifecycle.note : '', after.note].filter(Boolean).join('; '),
-      };
-  }
+  // What the suite created (for the operation, or by the operation's own requests) is deleted
+  // again, without being judged here; a deletion the operation made is checked to have taken.
+  const quiet: Send = (role, target, spec, purpose, extra) =>
+    sendProbe(model, t, op, 'main', role, target, spec, purpose, extra);
+  const after = await cleanUp(model, op, probes, created, send, quiet);
+  if (after)
+    set.lifecycle = {
+      ran: true,
+      problems: [...(lifecycle.ran ? lifecycle.problems : []), ...after.problems],
+      note: [lifecycle.ran ? lifecycle.note : '', after.note].filter(Boolean).join('; '),
+    };
   if (found) set.warnings = [...(set.warnings ?? []), ...found];
   return set;
 }
@@ -334,9 +326,9 @@ function templatesMatching(model: ServiceModel, path: string): Operation[] {
 }
 
 /**
- * Whether the operation's path takes a value the suite can only make up: a path parameter that is
- * not fixed to one value (const, a one-value enum, a value the path key fixes). An enum of several
- * values names resources the description itself lists, so a 404 on one is the target's.
+ * Whether the operation's path takes a value the suite can only make up: a path parameter with no
+ * const, no enum and no value the path key fixes. An enum names resources the description itself
+ * lists, so a 404 on one of them is the target's.
  */
 export function inventsPathValues(model: ServiceModel, op: Operation): boolean {
   return op.parameters.path.some((p) => inventedParameter(model, op, p.name));
@@ -348,77 +340,4 @@ export function inventedParameter(model: ServiceModel, op: Operation, name: stri
   if (!p || p.fixed !== undefined) return false;
   const s = deref(model, p.schema);
   return !(typeof s === 'object' && ('const' in s || Array.isArray(s['enum'])));
-}
-
-/**
- * Once an operation's probes have their answers: the resource the suite created for it is
- * deleted again; where the operation itself deleted it, the resource must be gone. A target that
- * answers any identifier alike (a stateless mock) cannot show that, and is not held to it.
- */
-async function afterCreated(
-  model: ServiceModel,
-  op: Operation,
-  created: Created,
-  probes: Probe[],
-  t: Transport,
-  send: (
-    role: Role,
-    target: Operation,
-    spec: RequestSpec,
-    purpose: string,
-    extra?: SendExtra,
-  ) => Promise<Probe>,
-): Promise<{ problems: string[]; note: string } | undefined> {
-  const base = (target: Operation) => {
-    const spec = validRequests(model, target)[0]!;
-    return { ...spec, path: { ...spec.path, ...created.path } };
-  };
-  const deleted = op === created.remover && probes.some((p) => p.role === 'valid' && ok(p));
-  if (!deleted) {
-    if (created.remover)
-      await sendProbe(
-        model,
-        t,
-        op,
-        'main',
-        'lifecycle',
-        created.remover,
-        base(created.remover),
-        `clean up what ${created.how}`,
-        { keyMode: 'key' },
-      );
-    return undefined;
-  }
-  if (!created.reader) return undefined;
-  const after = await send(
-    'lifecycle',
-    created.reader,
-    base(created.reader),
-    `${created.reader.id} after the delete`,
-    { keyMode: 'key' },
-  );
-  if (!ok(after))
-    return {
-      problems: [],
-      note: `the deleted resource is gone (${created.reader.id} answered HTTP ${after.exchange.record.status})`,
-    };
-  const spec = validRequests(model, created.reader)[0]!;
-  const other = await send(
-    'lifecycle',
-    created.reader,
-    spec,
-    `${created.reader.id} with a made-up identifier`,
-    { keyMode: 'key' },
-  );
-  if (ok(other))
-    return {
-      problems: [],
-      note: 'whether the deleted resource is gone is not checked: the target answers a made-up identifier alike',
-    };
-  return {
-    problems: [
-      `${created.reader.id} still answers HTTP ${after.exchange.record.status} for what ${op.id} deleted (${created.how})`,
-    ],
-    note: 'a deleted resource is gone',
-  };
 }

@@ -5,8 +5,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { serverPath, type ServiceModel } from 'dataapi/model';
-
-export { serverPath };
 import type { Redactor } from 'dataapi/runtime/shared';
 import { didYouMean } from '../model/suggest.ts';
 import { MissingModelError, readModelFile } from '../runtime/shared/model-file.ts';

@@ -296,3 +296,82 @@ export function createdBy(
       return value === undefined ? [] : [{ remover, path: { ...p.spec?.path, [name]: value } }];
     });
 }
+
+/**
+ * Once an operation's probes have their answers: what its own requests created, and the resource
+ * the suite created for it, are deleted again (`quiet`: not judged here); where the operation
+ * itself deleted that resource, it must be gone (`send`: judged). A target that answers any
+ * identifier alike (a stateless mock) cannot show that, and is not held to it.
+ */
+export async function cleanUp(
+  model: ServiceModel,
+  op: Operation,
+  probes: readonly Probe[],
+  created: Created | undefined,
+  send: Send,
+  quiet: Send,
+): Promise<{ problems: string[]; note: string } | undefined> {
+  const withPath = (target: Operation, values: Record<string, unknown>) => {
+    const spec = validRequests(model, target)[0]!;
+    return { ...spec, path: { ...spec.path, ...values } };
+  };
+  for (const c of createdBy(model, op, probes))
+    await quiet(
+      'lifecycle',
+      c.remover,
+      withPath(c.remover, c.path),
+      `clean up what ${op.id} created`,
+      {
+        keyMode: 'key',
+      },
+    );
+  if (!created) return undefined;
+  const deleted = op === created.remover && probes.some((p) => p.role === 'valid' && ok(p));
+  if (!deleted) {
+    if (created.remover)
+      await quiet(
+        'lifecycle',
+        created.remover,
+        withPath(created.remover, created.path),
+        `clean up what ${created.how}`,
+        { keyMode: 'key' },
+      );
+    return undefined;
+  }
+  if (!created.reader) return undefined;
+  const reader = created.reader;
+  const after = await send(
+    'lifecycle',
+    reader,
+    withPath(reader, created.path),
+    `${reader.id} after the delete`,
+    {
+      keyMode: 'key',
+    },
+  );
+  if (!ok(after))
+    return {
+      problems: [],
+      note: `the deleted resource is gone (${reader.id} answered HTTP ${after.exchange.record.status})`,
+    };
+  const other = await send(
+    'lifecycle',
+    reader,
+    validRequests(model, reader)[0]!,
+    `${reader.id} with a made-up identifier`,
+    {
+      keyMode: 'key',
+    },
+  );
+  if (ok(other))
+    return {
+      problems: [],
+      note: 'whether the deleted resource is gone is not checked: the target answers a made-up identifier alike',
+    };
+  return {
+    problems: [
+      `${reader.id} still answers HTTP ${after.exchange.record.status} for what ${op.id} deleted (${created.how})`,
+    ],
+    note: 'a deleted resource is gone',
+  };
+}

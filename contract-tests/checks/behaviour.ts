@@ -8,6 +8,7 @@ import {
   descriptionWarning,
   isValid,
   ok,
+  onMissingResource,
   statusOf,
   type Judge,
   type Violation,
@@ -53,7 +54,7 @@ export const BEHAVIOUR_JUDGES = {
     const statuses = ctx.op.responses.map((r) => r.status);
     const refusals = !statuses.includes('401') && statuses.includes('403') ? [401, 403] : [401];
     const violations: Violation[] = [];
-    for (const p of covered.filter(answered)) {
+    for (const p of covered.filter((p) => answered(p) && !onMissingResource(p))) {
       const code = p.exchange.record.businessCode;
       if (
         !refusals.includes(statusOf(p)) ||
@@ -77,7 +78,7 @@ export const BEHAVIOUR_JUDGES = {
     const paramCode = group?.codes.find((c) => c.outcome === 'invalid_parameters')?.code;
     const violations: Violation[] = [];
     const siblings = siblingsOf(ctx.model, ctx.op);
-    for (const p of covered.filter(answered)) {
+    for (const p of covered.filter((p) => answered(p) && !onMissingResource(p))) {
       const s = statusOf(p);
       const c = p.negative!;
       // Refusals: 400 and 422 for invalid input, 413/414/431 for a value too large to take.
@@ -116,7 +117,7 @@ export const BEHAVIOUR_JUDGES = {
     const declared = ctx.model.operations
       .filter((o) => o.path === ctx.op.path)
       .map((o) => o.method.toUpperCase());
-    for (const p of covered.filter(answered)) {
+    for (const p of covered.filter((p) => answered(p) && !onMissingResource(p))) {
       const s = statusOf(p);
       if (p.role === 'wrong-method') {
         const allow = (p.exchange.headers['allow'] ?? '')

@@ -76,6 +76,13 @@ export const isProbeOfRefusal = (p: Probe) =>
 export const own = (ctx: CheckContext) =>
   ctx.set.probes.filter((p) => p.op === ctx.op && p.role !== 'unknown-path');
 export const answered = (p: Probe) => p.exchange.record.status !== undefined;
+/**
+ * A probe on a resource the suite made up, answered 404: the target lacks the resource, and the
+ * refusal the probe was built to provoke (a key's, invalid input's, a method's) cannot show. Every
+ * judge of a refusal passes over it, in the suite, fuzzing and replays alike.
+ */
+export const onMissingResource = (p: Probe) =>
+  (p.uncertain === true || p.invented === true) && p.exchange.record.status === 404;
 export const statusOf = (p: Probe) => p.exchange.record.status!;
 export const mediaOf = (v: string | undefined) => (v ?? '').split(';')[0]!.trim().toLowerCase();
 export const actualOf = (p: Probe) => {

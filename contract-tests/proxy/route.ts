@@ -3,9 +3,8 @@
  * against every operation's path template and `/demo` variant. A literal segment beats a template
  * one (`/tasks/latest` before `/tasks/{id}`), as routers do.
  */
-import type { Operation, ServiceModel } from 'dataapi/model';
+import { serverPath, type Operation, type ServiceModel } from 'dataapi/model';
 import type { Variant } from '../exchange.ts';
-import { serverPath } from '../run-input.ts';
 
 export type Route =
   | { kind: 'operation'; op: Operation; variant: Variant }
