@@ -4,7 +4,9 @@
  * which validates against the same description), each server in its own process, loaded by
  * autocannon in turns with the same settings.
  */
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { ContractRunResult, TrafficJudging } from '../contract-tests/results.ts';
 import type { BenchContext, Section } from './lib/context.ts';
 import { CONNECTIONS, type LoadSummary } from './lib/load.ts';
 import {
@@ -22,9 +24,16 @@ import { fmtRatio } from './lib/stats.ts';
 export async function proxyOverhead(ctx: BenchContext): Promise<Section> {
   requireGeneratedMock(ctx);
   return withServers(async (servers) => {
-    ctx.log('proxy: starting the mock, dataapi proxy, Prism proxy');
+    ctx.log('proxy: starting the mock, the forwarding floor, dataapi proxy, Prism proxy');
     const mock = await startMock(ctx, 'mock, direct');
     servers.push(mock);
+    const floor = await startServer(
+      'forwarding only (floor)',
+      process.execPath,
+      ['--import', 'tsx', 'bench/servers/forward.ts'],
+      { cwd: ctx.root, env: { ...process.env, BENCH_UPSTREAM: mock.url } },
+    );
+    servers.push(floor);
     const proxy = await startServer(
       'dataapi proxy',
       process.execPath,
@@ -48,26 +57,64 @@ export async function proxyOverhead(ctx: BenchContext): Promise<Section> {
       AIR_QUALITY,
     );
     servers.push(prism);
-    const table = await loadTable(ctx, [mock, proxy, prism], AIR_QUALITY);
-    const [d, p, q] = table.summaries as [LoadSummary, LoadSummary, LoadSummary];
-    // The proxy judged every exchange: its findings would be printed; there must be none.
+    const table = await loadTable(ctx, [mock, floor, proxy, prism], AIR_QUALITY);
+    const [d, f, p, q] = table.summaries as [LoadSummary, LoadSummary, LoadSummary, LoadSummary];
+    // Stopped, the proxy writes its reports: what it judged, and what it let through unjudged.
+    await proxy.stop();
+    const judging = await trafficOf(path.join(ctx.work, 'proxy-reports'));
     const findings = proxy
       .output()
       .split('\n')
       .filter((l) => /^[✗!] /.test(l)).length;
+    const verdicts = [
+      {
+        target: 'dataapi proxy throughput >= 70% of the forwarding-only floor',
+        measured: `${Math.round((p.rps / f.rps) * 100)}%`,
+        met: p.rps >= 0.7 * f.rps,
+      },
+      {
+        target: 'dataapi proxy p50 <= floor + 0.3 ms',
+        measured: `+${(p.p50 - f.p50).toFixed(2)} ms`,
+        met: p.p50 <= f.p50 + 0.3,
+      },
+      {
+        target: 'dataapi proxy p99 <= 1.5x the floor',
+        measured: fmtRatio(p.p99 / f.p99),
+        met: p.p99 <= 1.5 * f.p99,
+      },
+      {
+        target: 'every exchange judged at that load',
+        measured: `${judging.judged} of ${judging.exchanges} judged, ${judging.overloaded} passed through unjudged`,
+        met: judging.exchanges > 0 && judging.judged === judging.exchanges,
+      },
+      {
+        target: "dataapi proxy >= 5x Prism's proxy",
+        measured: fmtRatio(p.rps / q.rps),
+        met: p.rps >= 5 * q.rps,
+      },
+    ];
     return {
       id: 'proxy',
       title: '12. Validation proxy overhead (air quality)',
       body: [
-        `Request: \`GET ${AIR_QUALITY}\`, autocannon ${CONNECTIONS} connections, pipelining 1, ${loadSeconds(ctx)} s per run, on loopback. Upstream: \`generated/mock\` (\`bench/servers/mock.ts\`, rate limits off). dataapi proxy: \`dataapi proxy --upstream <mock>\` (every exchange judged by the contract's checks; findings printed during the load: ${findings}). Prism: \`prism proxy spec/openapi.yaml <mock> -v silent\`. The mock's own row is the floor both proxies add to.`,
+        `Request: \`GET ${AIR_QUALITY}\`, autocannon ${CONNECTIONS} connections, pipelining 1, ${loadSeconds(ctx)} s per run, on loopback. Upstream: \`generated/mock\` (\`bench/servers/mock.ts\`, rate limits off). Forwarding only: \`bench/servers/forward.ts\`, node:http both ways with a keep-alive agent, bodies piped, nothing copied or judged: the floor any proxy on this stack adds. dataapi proxy: \`dataapi proxy --upstream <mock>\` (forwards as the floor does, keeps a copy of each exchange and judges it with the contract's checks on its judging threads; findings printed during the load: ${findings}). Prism: \`prism proxy spec/openapi.yaml <mock> -v silent\`.`,
         '',
         ...table.lines,
         '',
-        `dataapi proxy: p50 +${(p.p50 - d.p50).toFixed(2)} ms and p99 +${(p.p99 - d.p99).toFixed(2)} ms over direct calls; throughput ${Math.round((p.rps / d.rps) * 100)}% of direct; ${fmtRatio(p.rps / q.rps)} Prism's proxy.`,
+        `dataapi proxy: throughput ${Math.round((p.rps / f.rps) * 100)}% of the forwarding floor (${Math.round((p.rps / d.rps) * 100)}% of direct calls); p50 +${(p.p50 - f.p50).toFixed(2)} ms and p99 ${fmtRatio(p.p99 / f.p99)} over the floor; judged ${judging.judged} of ${judging.exchanges} exchanges (unjudged: ${judging.overloaded} while the judges were behind); ${fmtRatio(p.rps / q.rps)} Prism's proxy.`,
         '',
         'Reproduce: `npm run bench -- --only proxy`.',
       ].join('\n'),
-      verdicts: [],
+      verdicts,
     };
   });
+}
+
+/** The proxy's own count of what it judged (its results file, written when it stopped). */
+async function trafficOf(dir: string): Promise<TrafficJudging> {
+  const result = JSON.parse(
+    await readFile(path.join(dir, 'contract-results.json'), 'utf8'),
+  ) as ContractRunResult;
+  if (!result.traffic) throw new Error(`${dir}/contract-results.json has no traffic counts`);
+  return result.traffic;
 }

@@ -135,6 +135,21 @@ export interface ContractRunResult {
   fuzz?: FuzzRunSummary;
   /** Every check's toolkit faults (CheckResult.toolkitFaults), in result order. */
   toolkitFaults?: ToolkitFault[];
+  /** Traffic judged by the proxy: how much of it was judged, and why the rest was not. */
+  traffic?: TrafficJudging;
+}
+
+export interface TrafficJudging {
+  exchanges: number;
+  judged: number;
+  /** Passed through unjudged: the judges were behind (their queue was full). */
+  overloaded: number;
+  /** Judged on status and headers only: a body over the judging limit (1 MiB). */
+  overSize: number;
+  /** The answer broke off (upstream reset or client hang-up): its body was not judged. */
+  incomplete: number;
+  /** Judging itself failed (a toolkit bug, said on stderr). */
+  failed: number;
 }
 
 /** Coverage from check results (every exchange of every check). */

@@ -252,19 +252,20 @@ export const RESPONSE_JUDGES = {
     const violations: Violation[] = [];
     for (const p of covered) {
       const reading = readEnvelope(ctx.op, p.exchange.json);
-      const x = excerpt(p.exchange.json);
+      // Written only for a violation: most answers have none.
+      const x = () => excerpt(p.exchange.json);
       const expected = `${env.spelling} envelope: ${env.statusKey} and ${env.payloadKey}`;
       if (reading.foreignKeys.length > 0)
         violations.push({
           probe: p,
           expected,
           actual: `keys of the other spelling: ${reading.foreignKeys.join(', ')}`,
-          excerpt: x,
+          excerpt: x(),
         });
       else if (!reading.status)
-        violations.push({ probe: p, expected, actual: `no ${env.statusKey} object`, excerpt: x });
+        violations.push({ probe: p, expected, actual: `no ${env.statusKey} object`, excerpt: x() });
       else if (ok(p) && !reading.wellFormed)
-        violations.push({ probe: p, expected, actual: `no ${env.payloadKey}`, excerpt: x });
+        violations.push({ probe: p, expected, actual: `no ${env.payloadKey}`, excerpt: x() });
     }
     return { covered, violations };
   },
@@ -280,14 +281,15 @@ export const RESPONSE_JUDGES = {
     for (const p of covered) {
       const code = p.exchange.record.businessCode;
       const s = statusOf(p);
-      const x = excerpt(p.exchange.json);
+      // Written only for a violation: most answers have none.
+      const x = () => excerpt(p.exchange.json);
       if (ok(p) && isValid(p) && !p.uncertain) {
         if (code !== group.successCode)
           violations.push({
             probe: p,
             expected: `success code ${group.successCode} (group ${group.name})`,
             actual: code === undefined ? 'no business code' : `code ${code}`,
-            excerpt: x,
+            excerpt: x(),
           });
       } else if (!ok(p) && group.byHttpStatus[String(s)] !== undefined) {
         const want = group.byHttpStatus[String(s)]!;
@@ -296,14 +298,14 @@ export const RESPONSE_JUDGES = {
             probe: p,
             expected: `code ${want} (group ${group.name}) with HTTP ${s}`,
             actual: code === undefined ? 'no business code' : `code ${code}`,
-            excerpt: x,
+            excerpt: x(),
           });
       } else if (ok(p) && (code === undefined || !codes.includes(code)))
         violations.push({
           probe: p,
           expected: `a code of group ${group.name} (${codes.join(', ')})`,
           actual: code === undefined ? 'no business code' : `code ${code}`,
-          excerpt: x,
+          excerpt: x(),
         });
     }
     return { covered, violations };

@@ -9,7 +9,7 @@ import type { ServiceModel } from 'dataapi/model';
 import { REDACTED, redactorFor } from 'dataapi/runtime/shared';
 import { sentKeys } from './credentials.ts';
 import { readHar } from './har.ts';
-import { judgeObserved } from './judge.ts';
+import { judgedExchange, judgeObserved } from './judge.ts';
 import type { SeveritySettings } from 'dataapi/model';
 import { BODY_CAP, type Observed } from './observed.ts';
 import { routeOf } from './route.ts';
@@ -62,7 +62,10 @@ export async function judgeHar(o: FromHarOptions): Promise<number> {
       }
       observed = await resend(r, o.replayTo, o.appkey, o.timeoutMs);
     }
-    session.observe(observed, judgeObserved(o.model, observed, redactor(), o.severity));
+    session.observe(
+      observed,
+      judgedExchange(judgeObserved(o.model, observed, redactor(), o.severity)),
+    );
   }
   if (skipped > 0)
     o.out.write(

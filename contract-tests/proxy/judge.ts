@@ -15,7 +15,7 @@ import {
 import type { Redactor } from 'dataapi/runtime/shared';
 import { checkDefinition, type CheckName } from '../checks/registry.ts';
 import { RETRY_DEFAULTS, type ContractConfig } from '../config.ts';
-import type { Variant } from '../exchange.ts';
+import type { ExchangeRecord, Variant } from '../exchange.ts';
 import type { Probe } from '../probe.ts';
 import { describeTransport, sentKeys } from './credentials.ts';
 import { headerOf, truncated, type Observed } from './observed.ts';
@@ -52,6 +52,26 @@ export interface Judgement {
   /** The checks that judged the exchange (a passing check counts as exercised). */
   judged: CheckName[];
 }
+
+/**
+ * What a judgement leaves for the reports: plain data, so that it crosses from a judging thread
+ * to the one that reports (the probe holds the model's operation).
+ */
+export interface JudgedExchange {
+  findings: Finding[];
+  judged: CheckName[];
+  variant?: Variant;
+  /** Absent for an undocumented request. */
+  operation?: string;
+  record?: ExchangeRecord;
+}
+
+export const judgedExchange = (j: Judgement): JudgedExchange => ({
+  findings: j.findings,
+  judged: j.judged,
+  ...(j.variant ? { variant: j.variant } : {}),
+  ...(j.probe ? { operation: j.probe.op.id, record: j.probe.exchange.record } : {}),
+});
 
 const BODY_CHECKS: CheckName[] = [
   'status',

@@ -8,7 +8,7 @@ import { CHECKS, PREVIEW_CHECKS, type CheckName } from '../checks/definitions.ts
 import type { ExchangeRecord, Variant } from '../exchange.ts';
 import { coverageOf, type CheckResult, type ContractRunResult } from '../results.ts';
 import { dedupeWarnings, type DescriptionWarning } from '../warnings.ts';
-import type { Finding, Judgement } from './judge.ts';
+import type { Finding, JudgedExchange } from './judge.ts';
 
 /** Exchanges kept per operation and variant beyond those that add coverage. */
 const SAMPLE = 20;
@@ -41,13 +41,13 @@ export class TrafficLog {
   exchanges = 0;
   readonly startedAt = Date.now();
 
-  add(j: Judgement): void {
+  add(j: JudgedExchange): void {
     this.exchanges++;
-    if (!j.probe) {
+    if (j.operation === undefined || !j.record) {
       this.undocumented.push(...j.findings);
       return;
     }
-    const operation = j.probe.op.id;
+    const operation = j.operation;
     const variant = j.variant ?? 'main';
     const key = `${operation}\u0000${variant}`;
     let row = this.rows.get(key);
@@ -55,7 +55,7 @@ export class TrafficLog {
       row = { operation, variant, exchanges: [], seen: new Set(), judged: new Set(), findings: [] };
       this.rows.set(key, row);
     }
-    const r = j.probe.exchange.record;
+    const r = j.record;
     const marks = [`s${r.status}`, `c${r.businessCode}`, ...r.parameters.map((p) => `p${p}`)];
     // A failing exchange is kept too (reports show its answer), up to a ceiling.
     const failing = j.findings.some((f) => f.kind === 'failure') && row.exchanges.length < KEPT;

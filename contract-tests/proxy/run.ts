@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { ServiceModel, SeveritySettings } from 'dataapi/model';
 import { redactorFor } from 'dataapi/runtime/shared';
-import { startProxy } from './server.ts';
+import { startProxy, type ProxyOptions, type RunningProxy } from './server.ts';
 import { TrafficSession } from './session.ts';
 
 export interface ProxyRunOptions {
@@ -29,17 +29,21 @@ export interface ProxyRunOptions {
   onListening?(url: string): void;
   /** --severity: a check's or a warning code's severity (the same verdicts as a run's). */
   severity?: SeveritySettings;
+  /** Judging threads and the bound of their queue (defaults: judge-pool.ts). */
+  judging?: ProxyOptions['judging'];
 }
 
 /** Exit code: 1 when the traffic gave a failure, else 0. */
 export async function runProxy(o: ProxyRunOptions): Promise<number> {
   const given = o.appkey ? [o.appkey] : [];
   let secrets = (): string[] => given;
+  let judging: RunningProxy['judging'] | undefined;
   const session = new TrafficSession({
     model: o.model,
     out: o.out,
     secrets: () => secrets(),
     ...(o.record ? { record: true } : {}),
+    judging: () => judging!(),
   });
   const proxy = await startProxy({
     model: o.model,
@@ -49,8 +53,10 @@ export async function runProxy(o: ProxyRunOptions): Promise<number> {
     secrets: given,
     onExchange: (observed, j) => session.observe(observed, j),
     ...(o.severity ? { severity: o.severity } : {}),
+    ...(o.judging ? { judging: o.judging } : {}),
   });
   secrets = proxy.secrets;
+  judging = proxy.judging;
   const target = redactorFor(given).url(o.upstream);
   const reportDir = path.resolve(o.root, o.reportDir);
   o.out.write(
@@ -80,9 +86,21 @@ export async function runProxy(o: ProxyRunOptions): Promise<number> {
             });
         }, o.reportEverySeconds * 1000)
       : undefined;
+  // Judging that falls behind is said as it happens (once a second at most), not only at the end.
+  let told = 0;
+  const behind = setInterval(() => {
+    const n = proxy.judging().overloaded;
+    if (n > told)
+      o.out.write(
+        `dataapi proxy: the judges are behind: ${n} exchange${n === 1 ? '' : 's'} passed through unjudged so far\n`,
+      );
+    told = n;
+  }, 1000);
+  behind.unref();
   try {
     await o.stop;
   } finally {
+    clearInterval(behind);
     if (timer) clearInterval(timer);
     await proxy.close();
     await writing;

@@ -1,17 +1,20 @@
 /**
  * The validation proxy: a reverse proxy (node:http, streaming both ways) in front of a deployment.
  * Requests and answers pass through byte for byte as they come (server-sent events included);
- * a copy of each body, up to BODY_CAP, is kept aside and the exchange is judged once it is over.
- * A finding never touches the traffic. When the deployment does not answer, the client gets a 502
+ * a copy of each body, up to BODY_CAP, is kept aside and, once the exchange is over, judged by
+ * the pool's threads (judge-pool.ts), never on the path the bytes take. A finding never touches
+ * the traffic. When the deployment does not answer, the client gets a 502
  * in the operation's envelope (the only answer the proxy writes itself).
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { codeGroupOf, type ServiceModel } from 'dataapi/model';
-import { buildEnvelope, redactorFor } from 'dataapi/runtime/shared';
+import { buildEnvelope } from 'dataapi/runtime/shared';
 import { sentKeys } from './credentials.ts';
-import { judgeObserved, type Judgement } from './judge.ts';
+import type { TrafficJudging } from '../results.ts';
+import type { JudgedExchange } from './judge.ts';
+import { JudgePool } from './judge-pool.ts';
 import type { SeveritySettings } from 'dataapi/model';
 import { CappedBody, type Observed } from './observed.ts';
 import { routeOf } from './route.ts';
@@ -24,8 +27,10 @@ export interface ProxyOptions {
   port?: number;
   /** Keys known beforehand (DATAAPI_APPKEY); every key a request carries is added. */
   secrets?: string[];
-  /** Called once per exchange, after it is over and judged. */
-  onExchange(o: Observed, j: Judgement): void;
+  /** Called once per judged exchange, after it is over. */
+  onExchange(o: Observed, j: JudgedExchange): void;
+  /** Judging threads (default: the cores but one) and the bound of the judging queue. */
+  judging?: { threads?: number; maxQueued?: number; maxQueuedBytes?: number };
   /** --severity: a check's or a warning code's severity (the same verdicts as a run's). */
   severity?: SeveritySettings;
 }
@@ -34,8 +39,13 @@ export interface RunningProxy {
   url: string;
   /** Every key seen so far (and the given ones): what no output may contain. */
   secrets(): string[];
+  /** How many exchanges were judged, and how many were not and why. */
+  judging(): JudgingStats;
+  /** Stops listening, lets the judges finish what they hold. */
   close(): Promise<void>;
 }
+
+export type JudgingStats = TrafficJudging;
 
 export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
   const upstream = new URL(o.upstream);
@@ -44,6 +54,17 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
   const client = upstream.protocol === 'https:' ? https : http;
   const agent = new client.Agent({ keepAlive: true });
   const secrets = new Set((o.secrets ?? []).filter(Boolean));
+  const counts = { exchanges: 0, overSize: 0, incomplete: 0 };
+  const pool = new JudgePool({
+    model: o.model,
+    ...(o.severity ? { severity: o.severity } : {}),
+    ...o.judging,
+    onJudged: (observed, j) => o.onExchange(observed, j),
+    // A judging bug must not take the proxy down: say so (no request text) and go on.
+    onError: (message) =>
+      process.stderr.write(`dataapi proxy: could not judge an exchange: ${message}\n`),
+  });
+  pool.setSecrets([...secrets]);
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
@@ -73,16 +94,13 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
       observed.responseBody = resBody.bytes();
       observed.responseSize = resBody.size;
       if (observed.status !== undefined && !ended) observed.aborted = true;
-      try {
-        for (const k of sentKeys(o.model, observed)) secrets.add(k.value);
-        const j = judgeObserved(o.model, observed, redactorFor([...secrets]), o.severity);
-        o.onExchange(observed, j);
-      } catch (err) {
-        // A judging bug must not take the proxy down: say so (no request text) and go on.
-        process.stderr.write(
-          `dataapi proxy: could not judge an exchange: ${(err as Error).message}\n`,
-        );
-      }
+      counts.exchanges++;
+      if (observed.aborted) counts.incomplete++;
+      else if (resBody.size > observed.responseBody.length) counts.overSize++;
+      const known = secrets.size;
+      for (const k of sentKeys(o.model, observed)) secrets.add(k.value);
+      if (secrets.size !== known) pool.setSecrets([...secrets]);
+      pool.submit(observed);
     };
 
     const headers = req.rawHeaders.slice();
@@ -143,11 +161,18 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
   return {
     url: `http://${host}:${a.port}`,
     secrets: () => [...secrets],
+    judging: () => ({
+      ...counts,
+      judged: pool.judged,
+      overloaded: pool.overloaded,
+      failed: pool.failed,
+    }),
     close: async () => {
       // Stopping cuts what is still open (an endless event stream would keep it up for ever).
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
       agent.destroy();
+      await pool.close();
     },
   };
 }

@@ -7,9 +7,9 @@ import path from 'node:path';
 import type { ServiceModel } from 'dataapi/model';
 import { redactorFor } from 'dataapi/runtime/shared';
 import { writeReports } from '../reports/index.ts';
-import type { ContractRunResult } from '../results.ts';
+import type { ContractRunResult, TrafficJudging } from '../results.ts';
 import { harEntry, writeHar, type HarEntry } from './har.ts';
-import type { Judgement } from './judge.ts';
+import type { JudgedExchange } from './judge.ts';
 import { findingLine, TrafficLog } from './log.ts';
 import type { Observed } from './observed.ts';
 
@@ -20,6 +20,8 @@ export interface SessionOptions {
   secrets: () => string[];
   /** Keep HAR entries (the proxy's --record). */
   record?: boolean;
+  /** How much of the traffic was judged (the live proxy: judging may fall behind). */
+  judging?: () => TrafficJudging;
 }
 
 export interface ReportOptions {
@@ -38,7 +40,7 @@ export class TrafficSession {
   readonly entries: HarEntry[] = [];
   constructor(private o: SessionOptions) {}
 
-  observe(observed: Observed, j: Judgement): void {
+  observe(observed: Observed, j: JudgedExchange): void {
     const redactor = redactorFor(this.o.secrets());
     // Lines are composed from redacted values; the pass here covers a key learnt just now.
     for (const f of j.findings) this.o.out.write(`${redactor.composed(findingLine(f))}\n`);
@@ -53,6 +55,7 @@ export class TrafficSession {
   /** Writes the reports of the traffic so far; the run result they were written from. */
   async report(r: ReportOptions): Promise<ContractRunResult> {
     const result = this.log.result(this.o.model, r.target);
+    if (this.o.judging) result.traffic = this.o.judging();
     const reporters = r.quiet ? (r.reporters ?? []).filter((n) => n !== 'console') : r.reporters;
     await writeReports(result, {
       model: this.o.model,

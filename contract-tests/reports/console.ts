@@ -10,6 +10,7 @@ import { oneLine } from './escape.ts';
 import {
   answerLine,
   counted,
+  unjudgedNote,
   responseOf,
   CHECK_ABBREVIATIONS,
   failuresOf,
@@ -180,7 +181,8 @@ function totalsLine(report: ContractReport, paint: (c: string, t: string) => str
     (report.fuzz ? ` of which ${generatedRequests(report)} generated` : '') +
     (waits.retries ? `, 429 retries: ${waits.retries} (waited ${Math.round(waits.waitedMs)} ms)` : '') +
     `, ${(report.durationMs / 1000).toFixed(1)} s)` +
-    (report.budgetExhausted ? '; the request budget ran out: later checks were skipped' : '')
+    (report.budgetExhausted ? '; the request budget ran out: later checks were skipped' : '') +
+    (unjudgedNote(report) ? `; traffic: ${unjudgedNote(report)}` : '')
   );
 }
 

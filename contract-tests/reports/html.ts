@@ -21,6 +21,7 @@ import {
   responseOf,
   matrixOf,
   percent,
+  unjudgedNote,
   waitsOf,
   type ContractReport,
   type MatrixRow,
@@ -81,7 +82,7 @@ function header(r: ContractReport): string {
 <p class="meta">Started ${html(r.startedAt)}, took ${(r.durationMs / 1000).toFixed(1)} s; ${html(opts.join('; '))}</p>
 <ul class="totals" id="totals">
 <li class="passed">${s.passed} passed</li><li class="${s.failed ? 'failed' : 'none-failed'}">${s.failed} failed</li><li class="skipped">${s.skipped} skipped</li>
-<li class="info">${counted(new Set(r.results.map((x) => x.operation)).size, 'operation')}</li><li class="info">${counted(s.requests, 'request')}</li>${waits.retries ? `<li class="info">429 retries: ${waits.retries} (waited ${Math.round(waits.waitedMs)} ms)</li>` : ''}${r.budgetExhausted ? '<li class="failed">request budget ran out</li>' : ''}
+<li class="info">${counted(new Set(r.results.map((x) => x.operation)).size, 'operation')}</li><li class="info">${counted(s.requests, 'request')}</li>${waits.retries ? `<li class="info">429 retries: ${waits.retries} (waited ${Math.round(waits.waitedMs)} ms)</li>` : ''}${r.budgetExhausted ? '<li class="failed">request budget ran out</li>' : ''}${unjudgedNote(r) ? `<li class="skipped" id="unjudged">traffic: ${html(unjudgedNote(r))}</li>` : ''}
 </ul>
 </header>`;
 }

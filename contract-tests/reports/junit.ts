@@ -19,6 +19,7 @@ import {
   headline,
   percent,
   responseOf,
+  unjudgedNote,
   type ContractReport,
 } from './report.ts';
 
@@ -58,6 +59,7 @@ export function renderJUnit(report: ContractReport): string {
   out.push(
     ...warningSuite(report),
     ...faultSuite(report),
+    ...trafficSuite(report),
     ...coverageSuite(report),
     '</testsuites>',
     '',
@@ -120,6 +122,19 @@ function warningSuite(report: ContractReport): string[] {
   }
   out.push('  </testsuite>');
   return out;
+}
+
+/** Traffic the proxy passed through without judging it in full: said, never failed on. */
+function trafficSuite(report: ContractReport): string[] {
+  const note = unjudgedNote(report);
+  if (!note) return [];
+  return [
+    '  <testsuite name="dataapi traffic judging" tests="1" failures="0" errors="0" skipped="1" time="0.000">',
+    '    <testcase classname="dataapi.traffic" name="unjudged exchanges" time="0.000">',
+    `      <skipped message="${xmlAttr(note)}"/>`,
+    '    </testcase>',
+    '  </testsuite>',
+  ];
 }
 
 /**

@@ -25,6 +25,32 @@ export function counted(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
+/**
+ * What of the traffic went unjudged, and why (the proxy's reports): empty when all of it was.
+ * `12 of 1,000 exchanges not judged (12 while the judges were behind)`.
+ */
+export function unjudgedNote(r: ContractRunResult): string {
+  const t = r.traffic;
+  if (!t) return '';
+  const reasons = [
+    t.overloaded ? `${t.overloaded} while the judges were behind` : '',
+    t.failed ? `${t.failed} that judging failed on` : '',
+  ].filter(Boolean);
+  const partial = [
+    t.overSize ? `${t.overSize} with a body over the 1 MiB judging limit` : '',
+    t.incomplete ? `${t.incomplete} broken off midway` : '',
+  ].filter(Boolean);
+  const unjudged = t.exchanges - t.judged;
+  return [
+    unjudged > 0
+      ? `${unjudged} of ${counted(t.exchanges, 'exchange')} not judged (${reasons.join(', ') || 'still being judged'})`
+      : '',
+    partial.length ? `judged on status and headers only: ${partial.join(', ')}` : '',
+  ]
+    .filter(Boolean)
+    .join('; ');
+}
+
 export interface ContractReport extends ContractRunResult {
   /** Version of the fields this module adds; changes only if one changes meaning. */
   reportVersion: 1;

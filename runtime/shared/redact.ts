@@ -51,6 +51,11 @@ export interface Redactor {
    * stay. Returns a copy.
    */
   deep<T>(value: T, mode?: 'text' | 'exact'): T;
+  /**
+   * False when no value read out of `raw` (its substrings, or the strings JSON.parse makes of it)
+   * could hold a key: redacting them would change nothing, and can be skipped.
+   */
+  mayHold(raw: string): boolean;
 }
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -214,7 +219,22 @@ export function createRedactor(secrets: readonly (string | undefined)[]): Redact
     headers: (h) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k, text(v)])),
     deep: <T>(value: T, mode: 'text' | 'exact' = 'text'): T =>
       p.keys.length ? (deepWith(value, mode === 'exact' ? exact : text) as T) : value,
+    mayHold: (raw) => mayHoldWith(p, raw),
   };
+}
+
+function mayHoldWith(p: Patterns, raw: string): boolean {
+  if (!p.keys.length) return false;
+  // An escape could spell a key out of other characters (`\u0061`): only a full pass can tell.
+  if (raw.includes('\\') || /basic/i.test(raw)) return true;
+  if (p.anywhere) {
+    p.anywhere.lastIndex = 0;
+    const hit = p.anywhere.test(raw);
+    p.anywhere.lastIndex = 0;
+    if (hit) return true;
+  }
+  for (const form of p.weakForms) if (raw.includes(form)) return true;
+  return false;
 }
 
 /** Long keys: every form anywhere, and a form cut short by an excerpt (`appkey=abcd…`). */

@@ -130,3 +130,44 @@ describe('without Node (the packed client runs in browsers)', () => {
       expect(fromBase64(odd), odd).toBe(Buffer.from(odd, 'base64').toString('utf8'));
   });
 });
+
+describe('mayHold: the scan that spares redacting a body that holds no key', () => {
+  // Bodies as a target sends them: the key in each form, at any place, or not at all.
+  const keys = [LONG, 'test', 'abcdefghij'];
+  const forms = (k: string) => [
+    k,
+    encodeURIComponent(k),
+    JSON.stringify(k).slice(1, -1),
+    Buffer.from(k).toString('base64'),
+    `Basic ${Buffer.from(`u:${k}`).toString('base64')}`,
+    `\\u00${k.charCodeAt(0).toString(16)}${JSON.stringify(k.slice(1)).slice(1, -1)}`,
+  ];
+  let seed = 11;
+  const pick = <T>(list: T[]): T => {
+    seed = (seed * 16807) % 2147483647;
+    return list[seed % list.length]!;
+  };
+  it('is false only where redacting would change nothing', () => {
+    let skipped = 0;
+    for (let i = 0; i < 600; i++) {
+      const key = pick(keys);
+      const r = createRedactor([key]);
+      const value = pick(['plain', 'te', 'test', pick(forms(key)), `x ${pick(forms(key))} y`]);
+      const raw = JSON.stringify({ a: [value, { b: pick(['no key here', value]) }] });
+      if (r.mayHold(raw)) continue;
+      skipped++;
+      expect(r.deep(JSON.parse(raw), 'exact'), raw).toEqual(JSON.parse(raw));
+      expect(r.deep(JSON.parse(raw), 'text'), raw).toEqual(JSON.parse(raw));
+      expect(r.composed(raw), raw).toBe(raw);
+    }
+    // The scan must spare some bodies, or it is worth nothing.
+    expect(skipped).toBeGreaterThan(50);
+  });
+
+  it('is true for a key spelled with JSON escapes, which only parsing reveals', () => {
+    const r = createRedactor([LONG]);
+    const raw = JSON.stringify({ k: LONG }).replace('s3', '\\u0073\\u0033');
+    expect(r.mayHold(raw)).toBe(true);
+    expect(JSON.stringify(r.deep(JSON.parse(raw), 'exact'))).not.toContain('s3cr3t');
+  });
+});

@@ -1,0 +1,214 @@
+/**
+ * The proxy's judges: a pool of worker threads (judge-thread.ts), sized to the cores, that judge
+ * copies of finished exchanges while the forwarding thread goes on forwarding. The queue is
+ * bounded: when the judges fall behind, an exchange is passed through unjudged and counted, never
+ * held back (the traffic is what QA measures; judging is what may give way).
+ */
+import os from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { ServiceModel, SeveritySettings } from 'dataapi/model';
+import { redactorFor } from 'dataapi/runtime/shared';
+import { judgedExchange, judgeObserved, type JudgedExchange } from './judge.ts';
+import type { Observed } from './observed.ts';
+
+/** What every thread is started with. */
+export interface JudgeSetup {
+  model: ServiceModel;
+  severity?: SeveritySettings;
+}
+
+export interface JudgeJob {
+  id: number;
+  observed: Observed;
+  /** The keys to redact, sent when they changed since this thread's last job. */
+  secrets?: string[];
+}
+
+export type JudgeReply = { id: number; judged?: JudgedExchange; error?: string };
+
+export interface JudgePoolOptions extends JudgeSetup {
+  /** Judging threads; 0 judges on the calling thread (still after the exchange, never during). */
+  threads?: number;
+  /** Exchanges waiting or being judged at most; past it an exchange goes unjudged. */
+  maxQueued?: number;
+  /** Bytes of bodies waiting or being judged at most. */
+  maxQueuedBytes?: number;
+  onJudged(o: Observed, j: JudgedExchange): void;
+  /** A judging bug: reported, and the exchange counted as unjudged. */
+  onError(message: string): void;
+}
+
+/** Two cores or more: one for forwarding, the rest judge. */
+export const defaultThreads = () => Math.max(1, os.availableParallelism() - 1);
+export const DEFAULT_MAX_QUEUED = 1000;
+export const DEFAULT_MAX_QUEUED_BYTES = 64 * 1024 * 1024;
+
+interface Judge {
+  send(job: JudgeJob): void;
+  inFlight: number;
+  secretsSent: number;
+  stop(): Promise<void>;
+}
+
+export class JudgePool {
+  private judges: Judge[] = [];
+  private waiting = new Map<number, { o: Observed; judge: Judge; bytes: number }>();
+  private nextId = 0;
+  private bytes = 0;
+  private secrets: string[] = [];
+  private secretsVersion = 0;
+  private idle: (() => void)[] = [];
+  /** Exchanges judged, and those passed through unjudged because the judges were behind. */
+  judged = 0;
+  overloaded = 0;
+  failed = 0;
+
+  constructor(private o: JudgePoolOptions) {
+    const threads = o.threads ?? defaultThreads();
+    for (let i = 0; i < threads; i++) this.judges.push(this.thread());
+    if (threads === 0) this.judges.push(this.inline());
+  }
+
+  /** Keys no judgement may contain (they only grow). */
+  setSecrets(secrets: string[]): void {
+    if (secrets.length === this.secrets.length) return;
+    this.secrets = secrets;
+    this.secretsVersion++;
+  }
+
+  /** Queues an exchange for judging; false when the queue is full (it goes unjudged). */
+  submit(observed: Observed): boolean {
+    const bytes = observed.requestBody.length + observed.responseBody.length;
+    if (
+      this.waiting.size >= (this.o.maxQueued ?? DEFAULT_MAX_QUEUED) ||
+      this.bytes + bytes > (this.o.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES)
+    ) {
+      this.overloaded++;
+      return false;
+    }
+    let judge = this.judges[0]!;
+    for (const j of this.judges) if (j.inFlight < judge.inFlight) judge = j;
+    const id = this.nextId++;
+    this.waiting.set(id, { o: observed, judge, bytes });
+    this.bytes += bytes;
+    judge.inFlight++;
+    const fresh = judge.secretsSent !== this.secretsVersion;
+    judge.secretsSent = this.secretsVersion;
+    judge.send({ id, observed, ...(fresh ? { secrets: this.secrets } : {}) });
+    return true;
+  }
+
+  /** Resolves once every queued exchange is judged. */
+  drained(): Promise<void> {
+    if (this.waiting.size === 0) return Promise.resolve();
+    return new Promise((r) => this.idle.push(r));
+  }
+
+  async close(): Promise<void> {
+    await this.drained();
+    await Promise.all(this.judges.map((j) => j.stop()));
+  }
+
+  private settle(reply: JudgeReply): void {
+    const w = this.waiting.get(reply.id);
+    if (!w) return;
+    this.waiting.delete(reply.id);
+    this.bytes -= w.bytes;
+    w.judge.inFlight--;
+    if (reply.judged) {
+      this.judged++;
+      this.o.onJudged(w.o, reply.judged);
+    } else {
+      this.failed++;
+      this.o.onError(reply.error ?? 'unknown error');
+    }
+    if (this.waiting.size === 0) for (const r of this.idle.splice(0)) r();
+  }
+
+  /** A judge that stopped: what it held is reported as failed, and new work goes to the others. */
+  private lost(judge: Judge, why: string): void {
+    const index = this.judges.indexOf(judge);
+    if (index < 0) return;
+    this.judges.splice(index, 1);
+    if (this.judges.length === 0) this.judges.push(this.inline());
+    for (const [id, w] of this.waiting) if (w.judge === judge) this.settle({ id, error: why });
+  }
+
+  private thread(): Judge {
+    const fromSource = import.meta.url.endsWith('.ts');
+    const worker = new Worker(new URL('./judge-worker.mjs', import.meta.url), {
+      workerData: { model: this.o.model, severity: this.o.severity } satisfies JudgeSetup,
+      // From the sources, the package's own imports resolve to the sources too.
+      ...(fromSource ? { execArgv: ['--conditions=dataapi-source'] } : {}),
+    });
+    // Idle judges must not keep a finished process alive.
+    worker.unref();
+    let stopping = false;
+    // Exchanges that end in the same turn of the event loop cross in one message: posting one
+    // costs the forwarding thread more than copying a body does.
+    let batch: JudgeJob[] = [];
+    let transfer: ArrayBuffer[] = [];
+    const flush = () => {
+      worker.postMessage(batch, transfer);
+      batch = [];
+      transfer = [];
+    };
+    const judge: Judge = {
+      inFlight: 0,
+      secretsSent: -1,
+      send: (job) => {
+        const [requestBody, a] = ownCopy(job.observed.requestBody);
+        const [responseBody, b] = ownCopy(job.observed.responseBody);
+        transfer.push(a, b);
+        if (batch.length === 0) setImmediate(flush);
+        batch.push({ ...job, observed: { ...job.observed, requestBody, responseBody } });
+      },
+      stop: async () => {
+        stopping = true;
+        await worker.terminate();
+      },
+    };
+    worker.on('message', (replies: JudgeReply[]) => {
+      for (const r of replies) this.settle(r);
+    });
+    worker.on('error', (err) => this.lost(judge, `a judging thread failed: ${err.message}`));
+    worker.on('exit', () => {
+      if (!stopping) this.lost(judge, 'a judging thread stopped');
+    });
+    return judge;
+  }
+
+  /** Judging on this thread, one exchange per turn of the event loop (forwarding goes first). */
+  private inline(): Judge {
+    let redactor = redactorFor([]);
+    const judge: Judge = {
+      inFlight: 0,
+      secretsSent: -1,
+      send: (job) => {
+        if (job.secrets) redactor = redactorFor(job.secrets);
+        const r = redactor;
+        setImmediate(() => {
+          try {
+            const j = judgeObserved(this.o.model, job.observed, r, this.o.severity);
+            this.settle({ id: job.id, judged: judgedExchange(j) });
+          } catch (err) {
+            this.settle({ id: job.id, error: (err as Error).message });
+          }
+        });
+      },
+      stop: async () => undefined,
+    };
+    return judge;
+  }
+}
+
+/**
+ * A body in a buffer of its own, to be moved to the judging thread. A small Buffer is a view on
+ * a shared 8 KiB slab, which a message would copy whole (and moving it would take the slab away).
+ */
+function ownCopy(body: Buffer): [Buffer, ArrayBuffer] {
+  const own = new ArrayBuffer(body.length);
+  const copy = Buffer.from(own);
+  body.copy(copy);
+  return [copy, own];
+}

@@ -1,0 +1,33 @@
+/**
+ * One judging thread of the proxy's pool (judge-pool.ts): judges the exchanges it is sent with the
+ * contract's checks and sends back what the reports need, so that forwarding never waits on it.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { redactorFor } from 'dataapi/runtime/shared';
+import { judgedExchange, judgeObserved } from './judge.ts';
+import type { JudgeJob, JudgeReply, JudgeSetup } from './judge-pool.ts';
+import type { Observed } from './observed.ts';
+
+const { model, severity } = workerData as JudgeSetup;
+let redactor = redactorFor([]);
+
+// A Buffer crosses threads as a plain Uint8Array: give it back its Buffer methods (no copy).
+const buffer = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
+
+parentPort!.on('message', (jobs: JudgeJob[]) => {
+  parentPort!.postMessage(jobs.map(judge));
+});
+
+function judge(job: JudgeJob): JudgeReply {
+  if (job.secrets) redactor = redactorFor(job.secrets);
+  const o: Observed = {
+    ...job.observed,
+    requestBody: buffer(job.observed.requestBody),
+    responseBody: buffer(job.observed.responseBody),
+  };
+  try {
+    return { id: job.id, judged: judgedExchange(judgeObserved(model, o, redactor, severity)) };
+  } catch (err) {
+    return { id: job.id, error: (err as Error).message };
+  }
+}
