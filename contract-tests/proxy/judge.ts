@@ -170,7 +170,7 @@ export function judgeObserved(
       ...at,
       check: 'server-errors',
       expected: 'an answer from the deployment',
-      actual: `no answer (${redactor.text(o.error ?? 'unknown error')}); the client got HTTP 502`,
+      actual: `no answer (${redactor.text(o.error ?? 'unknown error')}); the client got HTTP ${o.gatewayStatus ?? 502}`,
     });
     return { findings, probe, variant, judged: ['server-errors'] };
   }

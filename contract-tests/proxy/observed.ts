@@ -27,8 +27,10 @@ export interface Observed {
   /** The response body as sent (still content-encoded, e.g. gzip). */
   responseBody: Buffer;
   responseSize: number;
-  /** Why no answer came from the deployment (the proxy then answered 502 itself). */
+  /** Why no answer came from the deployment (the proxy then answered 502 or 504 itself). */
   error?: string;
+  /** The status the proxy answered with itself when the deployment gave none. */
+  gatewayStatus?: number;
   /** The answer stopped early (client or upstream hung up): body checks skip it. */
   aborted?: boolean;
 }

@@ -31,6 +31,10 @@ export interface ProxyRunOptions {
   severity?: SeveritySettings;
   /** Judging threads and the bound of their queue (defaults: judge-pool.ts). */
   judging?: ProxyOptions['judging'];
+  /** Upstream timeout, ms; trust for an https upstream. */
+  timeoutMs?: number;
+  ca?: string | Buffer;
+  insecure?: boolean;
 }
 
 /** Exit code: 1 when the traffic gave a failure, else 0. */
@@ -54,6 +58,9 @@ export async function runProxy(o: ProxyRunOptions): Promise<number> {
     onExchange: (observed, j) => session.observe(observed, j),
     ...(o.severity ? { severity: o.severity } : {}),
     ...(o.judging ? { judging: o.judging } : {}),
+    ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),
+    ...(o.ca ? { ca: o.ca } : {}),
+    ...(o.insecure ? { insecure: true } : {}),
   });
   secrets = proxy.secrets;
   judging = proxy.judging;
@@ -62,6 +69,10 @@ export async function runProxy(o: ProxyRunOptions): Promise<number> {
   o.out.write(
     `dataapi proxy: ${proxy.url} -> ${target}; findings print below, reports go to ${path.relative(o.root, reportDir) || '.'} when stopped (Ctrl-C)\n`,
   );
+  if (o.insecure)
+    o.out.write(
+      `dataapi proxy: WARNING --insecure: the certificate of ${target} is NOT verified; anyone on the path can read and change the traffic\n`,
+    );
   o.onListening?.(proxy.url);
   // The HAR first: whoever sees reports that count an exchange finds it in the HAR too.
   const write = async (quiet: boolean) => {
@@ -86,16 +97,17 @@ export async function runProxy(o: ProxyRunOptions): Promise<number> {
             });
         }, o.reportEverySeconds * 1000)
       : undefined;
-  // Judging that falls behind is said as it happens (once a second at most), not only at the end.
+  // Judging that falls behind is said as it happens (once a second at most) and when stopping.
   let told = 0;
-  const behind = setInterval(() => {
+  const tellBehind = () => {
     const n = proxy.judging().overloaded;
     if (n > told)
       o.out.write(
         `dataapi proxy: the judges are behind: ${n} exchange${n === 1 ? '' : 's'} passed through unjudged so far\n`,
       );
     told = n;
-  }, 1000);
+  };
+  const behind = setInterval(tellBehind, 1000);
   behind.unref();
   try {
     await o.stop;
@@ -103,6 +115,7 @@ export async function runProxy(o: ProxyRunOptions): Promise<number> {
     clearInterval(behind);
     if (timer) clearInterval(timer);
     await proxy.close();
+    tellBehind();
     await writing;
   }
   await write(false);

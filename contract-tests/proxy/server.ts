@@ -9,6 +9,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { codeGroupOf, type ServiceModel } from 'dataapi/model';
 import { buildEnvelope } from 'dataapi/runtime/shared';
 import { sentKeys } from './credentials.ts';
@@ -18,6 +19,9 @@ import { JudgePool } from './judge-pool.ts';
 import type { SeveritySettings } from 'dataapi/model';
 import { CappedBody, type Observed } from './observed.ts';
 import { routeOf } from './route.ts';
+import { tunnel } from './tunnel.ts';
+
+const DEFAULT_TIMEOUT_MS = 30_000;
 
 export interface ProxyOptions {
   model: ServiceModel;
@@ -29,6 +33,12 @@ export interface ProxyOptions {
   secrets?: string[];
   /** Called once per judged exchange, after it is over. */
   onExchange(o: Observed, j: JudgedExchange): void;
+  /** How long the deployment may take to start answering, ms (then 504).   default: 30 s */
+  timeoutMs?: number;
+  /** PEM certificates the https deployment's certificate may chain to, besides the system's. */
+  ca?: string | Buffer;
+  /** Do not verify the https deployment's certificate (the command announces it loudly). */
+  insecure?: boolean;
   /** Judging threads (default: the cores but one) and the bound of the judging queue. */
   judging?: { threads?: number; maxQueued?: number; maxQueuedBytes?: number };
   /** --severity: a check's or a warning code's severity (the same verdicts as a run's). */
@@ -52,7 +62,15 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
   const origin = upstream.origin;
   const prefix = upstream.pathname.replace(/\/+$/, '');
   const client = upstream.protocol === 'https:' ? https : http;
-  const agent = new client.Agent({ keepAlive: true });
+  const agent =
+    upstream.protocol === 'https:'
+      ? new https.Agent({
+          keepAlive: true,
+          ...(o.ca ? { ca: o.ca } : {}),
+          ...(o.insecure ? { rejectUnauthorized: false } : {}),
+        })
+      : new http.Agent({ keepAlive: true });
+  const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const secrets = new Set((o.secrets ?? []).filter(Boolean));
   const counts = { exchanges: 0, overSize: 0, incomplete: 0 };
   const pool = new JudgePool({
@@ -66,7 +84,11 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
   });
   pool.setSecrets([...secrets]);
 
+  // Exchanges not over yet: stopping waits for their last event, so that none goes unjudged.
+  let open = 0;
+  const waiters: (() => void)[] = [];
   const handle = (req: IncomingMessage, res: ServerResponse) => {
+    open++;
     const started = performance.now();
     const observed: Observed = {
       startedAt: new Date().toISOString(),
@@ -106,21 +128,32 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
     const headers = req.rawHeaders.slice();
     for (let i = 0; i < headers.length; i += 2)
       if (headers[i]!.toLowerCase() === 'host') headers[i + 1] = upstream.host;
-    const up = client.request({
-      protocol: upstream.protocol,
-      hostname: upstream.hostname,
-      port: upstream.port,
-      method: req.method,
-      path: `${prefix}${req.url ?? '/'}`,
-      headers,
-      agent,
-    });
-    req.on('data', (c: Buffer) => reqBody.push(c));
-    // A client that hangs up mid-upload: the deployment is told by the request's end, never a crash.
-    req.on('error', () => up.destroy());
-    res.on('error', () => up.destroy());
-    req.pipe(up);
-    up.on('response', (ur) => {
+    let up!: http.ClientRequest;
+    let retried = false;
+    const ask = () => {
+      up = client.request({
+        protocol: upstream.protocol,
+        hostname: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: `${prefix}${req.url ?? '/'}`,
+        headers,
+        agent,
+      });
+      up.on('response', answered);
+      up.on('error', failed);
+      return up;
+    };
+    // No answer in time: the client gets 504 and the deployment is told to stop.
+    const timer = setTimeout(() => {
+      if (observed.status !== undefined) return;
+      observed.error = `ETIMEDOUT: no answer within ${timeoutMs} ms`;
+      if (!res.headersSent) failedGateway(o.model, observed, res, 504);
+      up.destroy();
+      finish();
+    }, timeoutMs);
+    const answered = (ur: IncomingMessage) => {
+      clearTimeout(timer);
       observed.status = ur.statusCode;
       observed.statusText = ur.statusMessage ?? '';
       observed.responseHeaders = pairs(ur.rawHeaders);
@@ -131,27 +164,65 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
       ur.on('end', () => (ended = true));
       ur.on('error', () => res.destroy());
       ur.pipe(res);
-    });
-    up.on('error', (err) => {
+    };
+    const failed = (err: Error) => {
+      if (observed.error !== undefined) return;
+      // A kept-alive connection the deployment closed just as it was reused: asked again, once,
+      // on a new one, when nothing of the request can have been lost (no body, all of it read).
+      if (
+        !retried &&
+        up.reusedSocket &&
+        observed.status === undefined &&
+        req.complete &&
+        reqBody.size === 0 &&
+        !res.destroyed
+      ) {
+        retried = true;
+        ask().end();
+        return;
+      }
+      clearTimeout(timer);
       if (observed.status !== undefined) {
         // The answer broke off midway: the client sees it break off too.
         res.destroy();
         return;
       }
       observed.error = describe(err);
-      if (!res.headersSent) badGateway(o.model, observed, res);
+      if (!res.headersSent) failedGateway(o.model, observed, res, 502);
       finish();
-    });
+    };
+    req.on('data', (c: Buffer) => reqBody.push(c));
+    // A client that hangs up mid-upload: the deployment is told by the request's end, never a crash.
+    req.on('error', () => up.destroy());
+    res.on('error', () => up.destroy());
+    req.pipe(ask());
     res.on('close', () => {
+      clearTimeout(timer);
       // The client hung up (or the answer is over): stop asking the deployment.
       if (!ended) up.destroy();
       // Hung up before any answer: there is nothing to judge.
       if (observed.status === undefined && observed.error === undefined) done = true;
       finish();
+      if (--open === 0) for (const w of waiters.splice(0)) w();
     });
   };
+  const tunnels = new Set<Duplex>();
 
-  const server = http.createServer(handle);
+  // Clients keep idle connections longer than node's 5 s default: closing them first makes a
+  // client that reuses one meet a reset. Load balancers use a minute or more; so does the proxy.
+  const server = http.createServer({ keepAliveTimeout: 65_000 }, handle);
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    tunnels.add(socket);
+    socket.once('close', () => tunnels.delete(socket));
+    tunnel(req, socket, head, {
+      upstream,
+      prefix,
+      tls: {
+        ...(o.ca ? { ca: o.ca } : {}),
+        ...(o.insecure ? { rejectUnauthorized: false } : {}),
+      },
+    });
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port ?? 0, o.host ?? '127.0.0.1', () => resolve());
@@ -170,7 +241,9 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
     close: async () => {
       // Stopping cuts what is still open (an endless event stream would keep it up for ever).
       server.closeAllConnections();
+      for (const t of tunnels) t.destroy();
       await new Promise<void>((r) => server.close(() => r()));
+      while (open > 0) await new Promise<void>((r) => waiters.push(r));
       agent.destroy();
       await pool.close();
     },
@@ -187,22 +260,35 @@ function describe(err: Error & { code?: string }): string {
   return err.code ? `${err.code}: ${err.message}` : err.message;
 }
 
-/** The proxy's own answer when the deployment gives none: 502 in the operation's envelope. */
-function badGateway(model: ServiceModel, o: Observed, res: ServerResponse): void {
+/**
+ * The proxy's own answer when the deployment gives none: 502 (it could not be reached) or 504 (it
+ * did not answer in time), in the operation's envelope.
+ */
+function failedGateway(
+  model: ServiceModel,
+  o: Observed,
+  res: ServerResponse,
+  status: 502 | 504,
+): void {
   const route = routeOf(model, o.method, new URL(o.pathAndQuery, 'http://x').pathname);
-  const description = 'the deployment behind the dataapi proxy did not answer';
+  const description =
+    status === 504
+      ? 'the deployment behind the dataapi proxy did not answer in time'
+      : 'the deployment behind the dataapi proxy did not answer';
   let body: unknown = { error: description };
   if (route.kind === 'operation' && route.op.envelope) {
     const group = codeGroupOf(model, route.op);
     const code =
+      group?.byHttpStatus[String(status)] ??
       group?.byHttpStatus['502'] ??
       group?.codes.find((c) => c.outcome === 'service_error')?.code ??
-      502;
+      status;
     body = buildEnvelope(route.op, null, { code, description });
   }
-  res.writeHead(502, {
+  o.gatewayStatus = status;
+  res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
-    'x-dataapi-proxy': 'upstream-unreachable',
+    'x-dataapi-proxy': status === 504 ? 'upstream-timeout' : 'upstream-unreachable',
   });
   res.end(JSON.stringify(body));
 }

@@ -1,4 +1,5 @@
 /** `dataapi proxy`: a validation proxy in front of a deployment, judging live traffic. */
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from '../command.ts';
 import { guard, parseFlags, UsageError } from '../args.ts';
@@ -12,7 +13,7 @@ import { parseSeverity } from '../severity-flag.ts';
 
 export const usage = `Usage: dataapi proxy --upstream URL [--host H] [--port P] [--spec FILE]
                      [--reporter NAME,...] [--report-dir DIR] [--report-every S] [--record FILE.har]
-                     [--severity CODE=LEVEL,...]
+                     [--severity CODE=LEVEL,...] [--timeout ms] [--ca FILE] [--insecure]
 
   --upstream URL        the deployment to put the proxy in front of (http:// or https://)
   --host HOST           address to listen on                            default: 127.0.0.1
@@ -25,6 +26,11 @@ export const usage = `Usage: dataapi proxy --upstream URL [--host H] [--port P] 
                         \`dataapi contract --from-har FILE.har\`
   --severity CODE=LEVEL,... a check or a warning code at another severity: failure, warning or
                         off (as \`dataapi contract --severity\`; docs/diagnostics.md)
+  --timeout MS          how long the deployment may take to start answering; then the
+                        client gets 504 and a finding is printed             default: 30000
+  --ca FILE             PEM certificate(s) an https:// deployment's certificate may chain to
+                        (a private CA), besides the system's
+  --insecure            do not verify the https:// deployment's certificate (said loudly)
 
 Every request and answer passes through unchanged and as it comes (uploads, server-sent
 events, large bodies). Each exchange is judged by the contract's checks (status, content type,
@@ -35,7 +41,10 @@ is a warning about the description (undocumented). Each finding prints as one li
 ! a warning), keys redacted; the reports (with the coverage the traffic gave) are
 written on SIGINT/SIGTERM. A finding never changes or fails a request. When the deployment does
 not answer, the client gets HTTP 502 in the operation's envelope and a finding is printed.
-Bodies are judged up to 1 MiB; past that only the status and headers are.
+Bodies are judged up to 1 MiB; past that only the status and headers are. Judging runs on its
+own threads, never on the path the bytes take: when it falls behind, exchanges pass through
+unjudged and the proxy says how many, live and in every report. A WebSocket (any upgraded
+connection) passes through untouched and is not judged.
 
 Exit codes: 0 no failure was seen, 1 a failure was seen, 2 bad input.`;
 
@@ -59,6 +68,9 @@ export function parseProxyFlags(argv: string[]) {
       'report-every': { type: 'string' },
       record: { type: 'string' },
       severity: { type: 'string', multiple: true },
+      timeout: { type: 'string' },
+      ca: { type: 'string' },
+      insecure: { type: 'boolean' },
     },
     usage,
   );
@@ -76,6 +88,16 @@ export function parseProxyFlags(argv: string[]) {
   if (every !== undefined && (!/^\d+$/.test(every) || Number(every) < 1))
     throw new UsageError(
       `--report-every must be a whole number of seconds, at least 1, got ${JSON.stringify(every)}\n\n${usage}`,
+    );
+  const timeout = values.timeout as string | undefined;
+  if (timeout !== undefined && (!/^\d+$/.test(timeout) || Number(timeout) < 1))
+    throw new UsageError(
+      `--timeout must be a whole number of milliseconds, at least 1, got ${JSON.stringify(timeout)}\n\n${usage}`,
+    );
+  const secure = /^https:/i.test(upstream);
+  if (!secure && (values.ca !== undefined || values.insecure === true))
+    throw new UsageError(
+      `--ca and --insecure are for an https:// --upstream; ${JSON.stringify(upstream)} is plain http\n\n${usage}`,
     );
   const record = values.record as string | undefined;
   if (record !== undefined && !record.endsWith('.har'))
@@ -106,6 +128,9 @@ export function parseProxyFlags(argv: string[]) {
     ...(every !== undefined ? { reportEverySeconds: Number(every) } : {}),
     ...(record !== undefined ? { record } : {}),
     ...(severity ? { severity } : {}),
+    ...(timeout !== undefined ? { timeoutMs: Number(timeout) } : {}),
+    ...(values.ca !== undefined ? { ca: values.ca as string } : {}),
+    ...(values.insecure === true ? { insecure: true } : {}),
   };
 }
 
@@ -119,6 +144,8 @@ export const command: Command = {
         const generatedDir =
           spec !== undefined ? (await suiteFor(spec)).generatedDir : path.join(root, 'generated');
         const model = await loadModel(generatedDir);
+        const { ca, ...rest } = flags;
+        const caPem = ca !== undefined ? await readCa(path.resolve(root, ca)) : undefined;
         const stop = new Promise<string>((resolve) => {
           const on = (signal: string) => () => {
             process.off('SIGINT', onInt);
@@ -132,7 +159,8 @@ export const command: Command = {
           process.on('SIGTERM', onTerm);
         });
         return await runProxy({
-          ...flags,
+          ...rest,
+          ...(caPem ? { ca: caPem } : {}),
           model,
           root,
           out: process.stdout,
@@ -155,3 +183,16 @@ export const command: Command = {
       }
     }),
 };
+
+/** --ca: the file must hold at least one PEM certificate (a clear error otherwise, exit 2). */
+async function readCa(file: string): Promise<Buffer> {
+  let pem: Buffer;
+  try {
+    pem = await readFile(file);
+  } catch (err) {
+    throw new RunError(`--ca: cannot read ${file}: ${(err as Error).message}`, 2);
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----'))
+    throw new RunError(`--ca: ${file} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`, 2);
+  return pem;
+}

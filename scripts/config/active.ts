@@ -32,6 +32,7 @@ const PATH_FLAGS = new Set([
   'keys-file',
   'save-failures',
   'record',
+  'ca',
 ]);
 
 /** The commands whose --spec is the description they work on (not an alternative to --dir). */

@@ -53,6 +53,12 @@ export interface ProxyConfig {
   record?: string;
   /** A check's or a warning code's severity, as `contract.severity`. */
   severity?: Record<string, 'failure' | 'warning' | 'off'>;
+  /** How long the deployment may take to start answering, ms (then 504). */
+  timeout?: number;
+  /** PEM file of the private CA an https upstream's certificate chains to. */
+  ca?: string;
+  /** Do not verify the https upstream's certificate. */
+  insecure?: boolean;
 }
 
 export interface MockConfig {

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { model } from '../../generated/model.ts';
-import { runProxy } from '../../contract-tests/proxy/run.ts';
+import { runProxy, type ProxyRunOptions } from '../../contract-tests/proxy/run.ts';
 import { createClient } from '../../generated/client/index.ts';
 
 export const KEY = 'proxy-secret-key-7f3a9c41';
@@ -22,7 +22,13 @@ export interface ProxyHandle {
 
 export async function runTestProxy(
   upstream: string,
-  o: { record?: boolean; reporters?: string[]; reportEverySeconds?: number } = {},
+  o: {
+    record?: boolean;
+    reporters?: string[];
+    reportEverySeconds?: number;
+    /** Passed to runProxy as they are (judging, timeoutMs, ca, insecure). */
+    extra?: Pick<ProxyRunOptions, 'judging' | 'timeoutMs' | 'ca' | 'insecure'>;
+  } = {},
 ): Promise<ProxyHandle> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'dataapi-proxy-'));
   let text = '';
@@ -49,6 +55,7 @@ export async function runTestProxy(
     out,
     stop: stopped,
     onListening: listening,
+    ...o.extra,
   });
   done.catch(() => undefined);
   return {
