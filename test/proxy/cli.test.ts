@@ -3,7 +3,7 @@
  * reports and HAR file when interrupted (SIGINT), exiting 1 because the traffic had a failure.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
@@ -113,4 +113,23 @@ it('rewrites the reports every --report-every seconds while it runs', async () =
   } finally {
     await proxy.stop();
   }
+});
+
+it('refuses a --ca file that holds no certificate, naming it, and starts nothing', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'dataapi-proxy-ca-'));
+  const file = path.join(dir, 'not-a-ca.pem');
+  await writeFile(file, 'hello');
+  const child = spawn(
+    process.execPath,
+    ['bin/dataapi.js', 'proxy', '--upstream', 'https://127.0.0.1:9', '--port', '0', '--ca', file],
+    { cwd: path.resolve(import.meta.dirname, '../..') },
+  );
+  started = child;
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d));
+  const code = await new Promise<number | null>((r) => child.on('close', r));
+  expect(code).toBe(2);
+  expect(stderr).toBe(
+    `dataapi proxy: --ca: ${file} holds no PEM certificate (-----BEGIN CERTIFICATE-----)\n`,
+  );
 });

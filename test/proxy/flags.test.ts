@@ -31,6 +31,15 @@ describe('flags', () => {
       firstLine(() => parseProxyFlags(['--upstream', 'http://x', '--reporter', 'dot'])),
     ).toMatch(/^--reporter: the proxy writes console, junit, json and html/);
     expect(
+      firstLine(() => parseProxyFlags(['--upstream', 'http://x', '--timeout', '1.5'])),
+    ).toMatch(/^--timeout must be a whole number of milliseconds/);
+    expect(firstLine(() => parseProxyFlags(['--upstream', 'http://x', '--insecure']))).toMatch(
+      /^--ca and --insecure are for an https:\/\/ --upstream/,
+    );
+    expect(
+      parseProxyFlags(['--upstream', 'https://x', '--timeout', '250', '--ca', 'ca.pem']),
+    ).toMatchObject({ timeoutMs: 250, ca: 'ca.pem' });
+    expect(
       parseProxyFlags(['--upstream', 'http://x', '--port', '0', '--reporter', 'junit,html']),
     ).toMatchObject({
       upstream: 'http://x',
