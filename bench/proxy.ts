@@ -4,9 +4,8 @@
  * which validates against the same description), each server in its own process, loaded by
  * autocannon in turns with the same settings.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ContractRunResult, TrafficJudging } from '../contract-tests/results.ts';
+import { largeAnswer, startDataapiProxy, startFloor, trafficOf } from './proxy-large.ts';
 import type { BenchContext, Section } from './lib/context.ts';
 import { CONNECTIONS, type LoadSummary } from './lib/load.ts';
 import {
@@ -27,28 +26,9 @@ export async function proxyOverhead(ctx: BenchContext): Promise<Section> {
     ctx.log('proxy: starting the mock, the forwarding floor, dataapi proxy, Prism proxy');
     const mock = await startMock(ctx, 'mock, direct');
     servers.push(mock);
-    const floor = await startServer(
-      'forwarding only (floor)',
-      process.execPath,
-      ['--import', 'tsx', 'bench/servers/forward.ts'],
-      { cwd: ctx.root, env: { ...process.env, BENCH_UPSTREAM: mock.url } },
-    );
+    const floor = await startFloor(ctx, mock.url);
     servers.push(floor);
-    const proxy = await startServer(
-      'dataapi proxy',
-      process.execPath,
-      [
-        'bin/dataapi.js',
-        'proxy',
-        '--upstream',
-        mock.url,
-        '--port',
-        '0',
-        '--report-dir',
-        path.join(ctx.work, 'proxy-reports'),
-      ],
-      { cwd: ctx.root, ready: /dataapi proxy: (http:\/\/\S+) ->/ },
-    );
+    const proxy = await startDataapiProxy(ctx, mock.url, path.join(ctx.work, 'proxy-reports'));
     servers.push(proxy);
     const prism = await startPrism(
       ctx,
@@ -66,6 +46,7 @@ export async function proxyOverhead(ctx: BenchContext): Promise<Section> {
       .output()
       .split('\n')
       .filter((l) => /^[✗!] /.test(l)).length;
+    const large = await largeAnswer(ctx, mock, servers);
     const verdicts = [
       {
         target: 'dataapi proxy throughput >= 70% of the forwarding-only floor',
@@ -92,6 +73,7 @@ export async function proxyOverhead(ctx: BenchContext): Promise<Section> {
         measured: fmtRatio(p.rps / q.rps),
         met: p.rps >= 5 * q.rps,
       },
+      ...large.verdicts,
     ];
     return {
       id: 'proxy',
@@ -103,18 +85,11 @@ export async function proxyOverhead(ctx: BenchContext): Promise<Section> {
         '',
         `dataapi proxy: throughput ${Math.round((p.rps / f.rps) * 100)}% of the forwarding floor (${Math.round((p.rps / d.rps) * 100)}% of direct calls); p50 +${(p.p50 - f.p50).toFixed(2)} ms and p99 ${fmtRatio(p.p99 / f.p99)} over the floor; judged ${judging.judged} of ${judging.exchanges} exchanges (unjudged: ${judging.overloaded} while the judges were behind); ${fmtRatio(p.rps / q.rps)} Prism's proxy.`,
         '',
+        ...large.lines,
+        '',
         'Reproduce: `npm run bench -- --only proxy`.',
       ].join('\n'),
       verdicts,
     };
   });
-}
-
-/** The proxy's own count of what it judged (its results file, written when it stopped). */
-async function trafficOf(dir: string): Promise<TrafficJudging> {
-  const result = JSON.parse(
-    await readFile(path.join(dir, 'contract-results.json'), 'utf8'),
-  ) as ContractRunResult;
-  if (!result.traffic) throw new Error(`${dir}/contract-results.json has no traffic counts`);
-  return result.traffic;
 }
