@@ -61,7 +61,7 @@ function multipartReader(
       .filter(([k, s]) => !fileFields.includes(k) && isJsonField(model, s))
       .map(([k]) => k),
   );
-  const validate = validators.params.compile(body.schema);
+  const validate = validators.params.compileFor(body.schema, 'request');
   return async (request) => {
     if (!request.isMultipart()) {
       if (body.required) {
