@@ -8,7 +8,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormatsModule from 'ajv-formats';
 import { unescapeToken } from './pointer.ts';
 import { excerpt } from './text.ts';
-import { directedView, flagged, type Direction } from './validate-direction.ts';
+import { flagged, needsView, schemaView, type SchemaView } from './validate-views.ts';
 import type { JsonSchema } from './types.ts';
 import type { ServiceModel } from './service-model.ts';
 
@@ -29,11 +29,11 @@ export interface SchemaValidator {
   /** Compiles once per schema object (cached by identity). */
   compile(schema: JsonSchema): ValidateFunction;
   /**
-   * Compiles the schema as a request or a response reads it: a readOnly property in `required`
-   * binds responses only, a writeOnly one requests only, in a `oneOf` branch too
-   * (validate-direction.ts).
+   * Compiles the schema as a request, a response or a parameter reads it (validate-views.ts): a
+   * readOnly property in `required` binds responses only, a writeOnly one requests only, in a
+   * `oneOf` branch too; a parameter's `oneOf` is an `anyOf`, behind a `$ref` too.
    */
-  compileFor(schema: JsonSchema, direction: Direction): ValidateFunction;
+  compileFor(schema: JsonSchema, view: SchemaView): ValidateFunction;
 }
 
 export interface ValidatorOptions {
@@ -81,15 +81,15 @@ export function createSchemaValidator(
     if (key) cache.set(key, compiled);
     return compiled;
   };
-  const viewsAdded = new Set<Direction>();
+  const viewsAdded = new Set<SchemaView>();
   return {
     ajv,
     compile,
-    compileFor(schema, direction) {
-      const view = directedView(model, direction);
+    compileFor(schema, kind) {
+      const view = needsView(model, schema, kind) ? schemaView(model, kind) : undefined;
       if (!view) return compile(schema);
-      if (!viewsAdded.has(direction)) ajv.addSchema(view.root, undefined, undefined, false);
-      viewsAdded.add(direction);
+      if (!viewsAdded.has(kind)) ajv.addSchema(view.root, undefined, undefined, false);
+      viewsAdded.add(kind);
       return compile(view.of(schema));
     },
   };

@@ -43,7 +43,13 @@ export interface Served {
 /** The fixture's mock, listening for real. */
 export async function serve(name: string, options: MockOptions = {}): Promise<Served> {
   const model = await modelOf(name);
-  const app = await createMock(model, { appkeys: ['corpus-key'], logger: false, ...options });
+  // No rate limits: a test sends more requests than a description's limits allow.
+  const app = await createMock(model, {
+    appkeys: ['corpus-key'],
+    logger: false,
+    rateLimit: false,
+    ...options,
+  });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return { model, app, url, close: () => app.close() };
 }
