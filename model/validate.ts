@@ -8,6 +8,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormatsModule from 'ajv-formats';
 import { unescapeToken } from './pointer.ts';
 import { excerpt } from './text.ts';
+import { safeRegExp } from './safe-regexp.ts';
 import { flagged, needsView, schemaView, type SchemaView } from './validate-views.ts';
 import type { JsonSchema } from './types.ts';
 import type { ServiceModel } from './service-model.ts';
@@ -134,7 +135,8 @@ function newAjv(options: {
   const ajv = new Ajv2020({
     ...AJV_OPTIONS,
     ...options,
-    code: { optimize: optimizeCode },
+    // Description patterns that may backtrack without end run in linear time (safe-regexp.ts).
+    code: { optimize: optimizeCode, regExp: safeRegExp },
     // Third-party descriptions use formats nobody defines (`uriref`, ...): those are not errors
     // (OpenAPI says unknown formats are annotations), so only that warning is dropped.
     logger: {
