@@ -9,6 +9,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec, SpecError } from '../../generator/load.ts';
+import { reportDir, runCli } from '../contract/harness.ts';
 import { fixture, lineOf, linesOf, modelOf, send, serve, type Served } from './helpers.ts';
 
 const where = (model: Awaited<ReturnType<typeof modelOf>>, code: string) =>
@@ -106,4 +107,21 @@ describe('a split description (class 1c)', () => {
       (err as Error).message,
     ).toEqual([]);
   });
+});
+
+describe("a split description's warnings in a contract run (class 1c)", () => {
+  it('name the file and line written, in the results and on the console', async () => {
+    const THING = fixture('split-located/schemas/thing.yaml');
+    const run = await runCli(
+      'contract',
+      ['--spec', fixture('split-located/openapi.yaml'), '--report-dir', reportDir('split')],
+      'corpus-split',
+    );
+    const tail = run.stdout.slice(-3000) + run.stderr.slice(-2000);
+    expect(run.code, tail).toBe(0);
+    const warning = run.result?.warnings.find((w) => w.code === 'schema-openapi31-in-30');
+    const line = lineOf(THING, "type: [string, 'null']");
+    expect(warning, tail).toMatchObject({ file: THING, line });
+    expect(run.stdout).toContain(`[schema-openapi31-in-30] (${THING}:${line})`);
+  }, 120_000);
 });
