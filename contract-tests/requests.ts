@@ -156,7 +156,7 @@ function exampleCheck(
 ): ((value: unknown) => boolean) & { errors?: ErrorObject[] } {
   const text = kind === 'form' || kind === 'multipart';
   const v = text ? coercingValidatorFor(model) : validatorFor(model);
-  const fn = v.compile(schema);
+  const fn = v.compileFor(schema, 'request');
   const check = (value: unknown) => {
     if (kind === 'binary') return true; // bytes: no schema speaks of them
     const copy = structuredClone(value);

@@ -224,7 +224,7 @@ export function multipartParts(body: unknown, fileFields: string[]): Part[] {
       if (fileFields.includes(name)) {
         const f = fileFromExample(v, n++);
         parts.push({ name, file: f.name, type: f.type, text: f.text });
-      } else parts.push({ name, value: scalar(v) });
+      } else parts.push({ name, value: v === null ? '' : scalar(v) }); // a form has no null
     }
   }
   return parts;

@@ -25,6 +25,12 @@ export interface DescriptionWarning {
   pointer: string;
   /** The operation it was found on, when one. */
   operation?: string;
+  /**
+   * The file and line the author wrote it at (the description's own findings): in a split
+   * description the pointer of the bundle may name a place no file has.
+   */
+  file?: string;
+  line?: number;
 }
 
 /** A JSON pointer from a base pointer and raw tokens (escaped here). */
@@ -55,6 +61,7 @@ export function modelWarnings(model: ServiceModel): DescriptionWarning[] {
     message: f.message,
     pointer: f.pointer,
     ...(f.operation !== undefined ? { operation: f.operation } : {}),
+    ...(f.file && f.line !== undefined ? { file: f.file, line: f.line } : {}),
   }));
 }
 

@@ -44,7 +44,11 @@ function parameterLists(doc: Obj): unknown[][] {
 }
 
 /** Moves every parameter a `$ref` points at inside `#/paths` to `components.parameters`. */
-export function hoistPathParameterRefs(doc: Obj): void {
+export function hoistPathParameterRefs(
+  doc: Obj,
+  /** Told each move (plain pointers), as hoistDeepSchemaRefs's `onMove`. */
+  onMove: (home: string, from: string) => void = () => undefined,
+): void {
   // A moved parameter may itself be a `$ref` into paths: rounds until none is left (each
   // target moves once, its old place then pointing into components).
   for (;;) {
@@ -61,6 +65,7 @@ export function hoistPathParameterRefs(doc: Obj): void {
       const home = moveParameter(doc, pointer);
       if (home === undefined) continue; // dangling: load has already reported it
       moved.set(pointer, home);
+      onMove(home.slice(1), pointer);
       for (const h of holders) h['$ref'] = home;
     }
     if (moved.size === 0) return;

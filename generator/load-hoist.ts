@@ -131,6 +131,8 @@ export function hoistDeepSchemaRefs(
   doc: Obj,
   /** The author's name for what sits at a pointer (see SpecFiles.refNameAt). */
   nameHint: (pointer: string) => string | undefined = () => undefined,
+  /** Told each move (plain pointers), so that a place in a moved schema is traced to its source. */
+  onMove: (home: string, from: string) => void = () => undefined,
 ): void {
   for (;;) {
     const refs = deepSchemaRefs(doc);
@@ -142,6 +144,7 @@ export function hoistDeepSchemaRefs(
       const home = hoistOne(doc, pointer, nameHint);
       if (home === undefined) continue; // a dangling ref: load has already reported it
       moved.set(pointer, home);
+      onMove(home.slice(1), pointer);
       for (const [h, key] of holders) h[key] = home;
     }
     if (moved.size === 0) return;

@@ -168,6 +168,12 @@ export class SpecFiles {
     };
   }
 
+  /** Whether the author wrote what sits at `pointer` of the bundled document as a `$ref`. */
+  isRefAt(pointer: string): boolean {
+    const { node } = this.walk(pointer);
+    return isObject(node) && typeof node['$ref'] === 'string';
+  }
+
   /**
    * The name the author gave what sits at `pointer` of the bundled document, when it was written
    * as a `$ref` there: the last token of the reference (`NewPet` of `pet.yaml#/NewPet`) or the

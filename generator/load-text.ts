@@ -25,6 +25,11 @@ export interface LoadedSpec {
   jsonText?: string;
   /** What the loader mended so the description could be read (reported as findings). */
   repairs?: LoadRepair[];
+  /**
+   * The file, pointer and line a pointer of `document` was written at, when that is not simply
+   * `locate` of the root file: a split description, or objects the loader moved.
+   */
+  trace?(pointer: string): SpecProblem;
 }
 
 export interface SpecProblem {

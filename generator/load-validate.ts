@@ -10,15 +10,15 @@
  */
 import { isObject, type Obj } from '../model/object.ts';
 import { escapeToken, splitPointer } from '../model/pointer.ts';
+import {
+  inSchema,
+  mendMisplacedRef,
+  mendOpenApi31,
+  type AjvLikeError,
+  type Mend,
+} from './load-off-spec.ts';
 import type { LoadRepair } from './load-repair.ts';
 import { TYPED_KEYWORDS } from './normalise/schema-keywords.ts';
-
-interface AjvLikeError {
-  instancePath?: string;
-  keyword?: string;
-  message?: string;
-  params?: Record<string, unknown>;
-}
 
 /** Objects inside a schema whose unknown properties are dropped. */
 const CLOSED = new Set(['xml', 'discriminator', 'externalDocs']);
@@ -35,13 +35,6 @@ const KEYWORDS = new Set([
   'externalDocs',
 ]);
 const ROUNDS = 20;
-
-/** Whether the pointer's tokens lie inside a schema (a media type's, a parameter's or a component). */
-function inSchema(tokens: string[]): boolean {
-  return tokens.some(
-    (t, i) => t === 'schema' || (t === 'schemas' && tokens[i - 1] === 'components'),
-  );
-}
 
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
@@ -121,29 +114,50 @@ function repairOne(document: Obj, e: AjvLikeError): LoadRepair | undefined {
   return undefined;
 }
 
+/** What mainstream tools read on (load-off-spec.ts), else a repair of this module's own. */
+function mendOne(
+  document: Obj,
+  e: AjvLikeError,
+  onRefTarget?: (p: string) => void,
+): Mend | undefined {
+  const mend = mendMisplacedRef(document, e, onRefTarget) ?? mendOpenApi31(document, e);
+  if (mend) return mend;
+  const repair = repairOne(document, e);
+  return repair && { repair };
+}
+
 /**
  * Validates the document (throws the validator's error when it stays invalid), repairing where it
  * can: the document validated (`ensureOwn()`'s, a copy the repairs may change, once one is needed)
- * and the repairs made.
+ * and the repairs made. `onRefTarget`: told each pointer a misplaced `$ref` named.
  */
 export function validateRepairing(
   validate: (document: Obj) => void,
   document: Obj,
   ensureOwn: () => Obj,
+  onRefTarget?: (pointer: string) => void,
 ): { document: Obj; repairs: LoadRepair[] } {
   const repairs: LoadRepair[] = [];
+  // Keywords hidden from the check only: back in the document once it has passed.
+  const restores: (() => void)[] = [];
   let current = document;
   for (let round = 0; ; round++) {
     try {
       validate(current);
+      for (const restore of restores) restore();
       return { document: current, repairs };
     } catch (err) {
       const details = (err as { details?: AjvLikeError[] }).details;
       if (round >= ROUNDS || !Array.isArray(details)) throw err;
       if (round === 0) current = ensureOwn();
-      const made = details.map((e) => repairOne(current, e)).filter((r) => r !== undefined);
+      const made = details
+        .map((e) => mendOne(current, e, onRefTarget))
+        .filter((m) => m !== undefined);
       if (made.length === 0) throw err;
-      repairs.push(...made);
+      for (const m of made) {
+        repairs.push(m.repair);
+        if (m.restore) restores.push(m.restore);
+      }
     }
   }
 }

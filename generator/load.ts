@@ -10,6 +10,8 @@ import { hoistDeepSchemaRefs } from './load-hoist.ts';
 import { dropRefsToNonSchemas, hoistPathParameterRefs } from './load-hoist-params.ts';
 import { rewriteExternalMappings } from './load-mapping.ts';
 import { mayHavePropertiesRef, repairPropertiesRefs, type LoadRepair } from './load-repair.ts';
+import { misplacedRef } from './load-off-spec.ts';
+import { Origins } from './load-origins.ts';
 import { validateRepairing } from './load-validate.ts';
 import { validateSchema } from './load-schema.ts';
 import { SpecFiles } from './load-refs.ts';
@@ -89,6 +91,9 @@ export async function loadSpec(
   if (refProblems.length > 0) throw new SpecError(shown, refProblems, 'DATAAPI_SPEC_REF');
   // Bundle first (every `$ref` internal then), then validate the bundle.
   let document: OpenApiDocument;
+  const origins = new Origins();
+  // A pointer of the bundled document -> the file, pointer and line the author wrote.
+  const where = (pointer: string) => files.trace(origins.source(pointer));
   try {
     const repairing = files.paths.length > 1 || converted || mayHavePropertiesRef(text);
     if (files.paths.length === 1 && !converted && !hasDeepRef(text) && !repairing) {
@@ -99,8 +104,8 @@ export async function loadSpec(
       // A `$ref` the author pointed into a path or a schema's inside: hoisted as in a bundle.
       document = structuredClone(raw) as OpenApiDocument;
       repairs.push(...dropRefsToNonSchemas(document));
-      hoistPathParameterRefs(document);
-      hoistDeepSchemaRefs(document, (pointer) => files.refNameAt(pointer));
+      hoistPathParameterRefs(document, origins.moved);
+      hoistDeepSchemaRefs(document, (pointer) => files.refNameAt(pointer), origins.moved);
     } else {
       // The bundler (and its resolver) loads only for a description split over files.
       const SwaggerParser = (await import('@apidevtools/swagger-parser')).default;
@@ -110,8 +115,8 @@ export async function loadSpec(
       )) as unknown as OpenApiDocument;
       rewriteExternalMappings(document, files);
       repairs.push(...dropRefsToNonSchemas(document));
-      hoistPathParameterRefs(document);
-      hoistDeepSchemaRefs(document, (pointer) => files.refNameAt(pointer));
+      hoistPathParameterRefs(document, origins.moved);
+      hoistDeepSchemaRefs(document, (pointer) => files.refNameAt(pointer), origins.moved);
     }
     if (repairing) repairs.push(...repairPropertiesRefs(document));
     // The document against the OpenAPI schema of its version, as it is: each object is checked
@@ -121,18 +126,24 @@ export async function loadSpec(
       (d) => validateSchema(withoutValidatorFalsePositives(d as OpenApiDocument)),
       document,
       () => (document === raw ? (structuredClone(raw) as OpenApiDocument) : document),
+      (target) => {
+        // The object a misplaced `$ref` names was itself written as one (the bundler inlined
+        // the first of several): warned about at that place too.
+        if (files.isRefAt(origins.source(target))) repairs.push(misplacedRef(target));
+      },
     );
     document = checked.document as OpenApiDocument;
     repairs.push(...checked.repairs);
   } catch (err) {
-    throw toSpecError(shown, files, err);
+    throw toSpecError(shown, where, err);
   }
   const spec: LoadedSpec = {
     file: shown,
     document,
     locate,
     inputs: files.paths,
-    ...(repairs.length > 0 ? { repairs } : {}),
+    ...(repairs.length > 0 ? { repairs: unique(repairs) } : {}),
+    ...(files.paths.length > 1 || origins.size > 0 ? { trace: where } : {}),
   };
   // The document is the root file's JSON as parsed (no copy, no bundling, no repair).
   if (document === raw && parsed.jsonText !== undefined) spec.jsonText = parsed.jsonText;
@@ -184,7 +195,19 @@ function describedVariables(holder: unknown): Record<string, unknown>[] {
   );
 }
 
-function toSpecError(file: string, files: SpecFiles, err: unknown): SpecError {
+/** Each repair once (one place may be named by several misplaced `$ref`s). */
+function unique(repairs: LoadRepair[]): LoadRepair[] {
+  const seen = new Set<string>();
+  return repairs.filter(
+    (r) => !seen.has(`${r.code} ${r.pointer}`) && !!seen.add(`${r.code} ${r.pointer}`),
+  );
+}
+
+function toSpecError(
+  file: string,
+  where: (pointer: string) => SpecProblem,
+  err: unknown,
+): SpecError {
   const e = err as { message?: string; details?: AjvLikeError[]; path?: string[]; source?: string };
   if (Array.isArray(e.details) && e.details.length > 0) {
     // The deepest pointers name the real culprit; the oneOf/else noise above them is dropped.
@@ -203,7 +226,7 @@ function toSpecError(file: string, files: SpecFiles, err: unknown): SpecError {
       if (seen.has(key) || problems.length >= 5) continue;
       seen.add(key);
       // Pointers are into the dereferenced tree: trace them back to the file and line written.
-      problems.push({ ...files.trace(pointer), message });
+      problems.push({ ...where(pointer), message });
     }
     return new SpecError(file, problems);
   }
@@ -212,7 +235,7 @@ function toSpecError(file: string, files: SpecFiles, err: unknown): SpecError {
   const pointerMatch = /#(\/[^\s"']*)/.exec(e.message ?? '');
   const pointer = e.path ? joinPointer(...e.path) || '/' : pointerMatch?.[1];
   return new SpecError(file, [
-    pointer !== undefined ? { ...files.trace(pointer), message } : { message },
+    pointer !== undefined ? { ...where(pointer), message } : { message },
   ]);
 }
 

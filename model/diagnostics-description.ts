@@ -57,6 +57,16 @@ export const DESCRIPTION_DIAGNOSTICS = {
     'remove the property, or name it x-... to keep it as an extension',
     true,
   ),
+  'spec-ref-misplaced': normalised(
+    'a $ref where OpenAPI allows no Reference Object (e.g. a whole content map): read as the object it names, as swagger-parser dereference reads it',
+    'write the object in place, or move the $ref to where OpenAPI allows one (a schema, a response, a parameter, a request body, ...)',
+    true,
+  ),
+  'schema-openapi31-in-30': normalised(
+    'an OpenAPI 3.1 (JSON Schema 2020-12) construct in a 3.0 schema (type null, a list of types, const, examples, a numeric exclusive bound, ...): read as 3.1 reads it',
+    'write it the 3.0 way (nullable: true, enum: [value], example, a boolean exclusive bound), or declare openapi: 3.1.0',
+    true,
+  ),
   // The normaliser's findings.
   'path-item-ref-cycle': normalised(
     'a path item $ref leads back to itself',

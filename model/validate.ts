@@ -8,7 +8,8 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormatsModule from 'ajv-formats';
 import { unescapeToken } from './pointer.ts';
 import { excerpt } from './text.ts';
-import { resolveRef } from './schema.ts';
+import { safeRegExp } from './safe-regexp.ts';
+import { flagged, needsView, schemaView, type SchemaView } from './validate-views.ts';
 import type { JsonSchema } from './types.ts';
 import type { ServiceModel } from './service-model.ts';
 
@@ -28,6 +29,12 @@ export interface SchemaValidator {
   ajv: Ajv2020;
   /** Compiles once per schema object (cached by identity). */
   compile(schema: JsonSchema): ValidateFunction;
+  /**
+   * Compiles the schema as a request, a response or a parameter reads it (validate-views.ts): a
+   * readOnly property in `required` binds responses only, a writeOnly one requests only, in a
+   * `oneOf` branch too; a parameter's `oneOf` is an `anyOf`, behind a `$ref` too.
+   */
+  compileFor(schema: JsonSchema, view: SchemaView): ValidateFunction;
 }
 
 export interface ValidatorOptions {
@@ -61,21 +68,30 @@ export function createSchemaValidator(
   // for each new root: keyed by their text, Box's 982 response schemas compiled as 134, in 5 s of
   // CPU instead of 13 (in the mock and in each contract worker).
   const byText = new Map<string, ValidateFunction>();
+  const compile = (schema: JsonSchema): ValidateFunction => {
+    const key = typeof schema === 'object' && schema !== null ? schema : undefined;
+    const known = key && cache.get(key);
+    if (known) return known;
+    const text = textOf(schema);
+    let compiled = text === undefined ? undefined : byText.get(text);
+    if (!compiled) {
+      metaChecked(schema);
+      compiled = ajv.compile(schema);
+      if (text !== undefined) byText.set(text, compiled);
+    }
+    if (key) cache.set(key, compiled);
+    return compiled;
+  };
+  const viewsAdded = new Set<SchemaView>();
   return {
     ajv,
-    compile(schema) {
-      const key = typeof schema === 'object' && schema !== null ? schema : undefined;
-      const known = key && cache.get(key);
-      if (known) return known;
-      const text = textOf(schema);
-      let compiled = text === undefined ? undefined : byText.get(text);
-      if (!compiled) {
-        metaChecked(schema);
-        compiled = ajv.compile(schema);
-        if (text !== undefined) byText.set(text, compiled);
-      }
-      if (key) cache.set(key, compiled);
-      return compiled;
+    compile,
+    compileFor(schema, kind) {
+      const view = needsView(model, schema, kind) ? schemaView(model, kind) : undefined;
+      if (!view) return compile(schema);
+      if (!viewsAdded.has(kind)) ajv.addSchema(view.root, undefined, undefined, false);
+      viewsAdded.add(kind);
+      return compile(view.of(schema));
     },
   };
 }
@@ -119,7 +135,8 @@ function newAjv(options: {
   const ajv = new Ajv2020({
     ...AJV_OPTIONS,
     ...options,
-    code: { optimize: optimizeCode },
+    // Description patterns that may backtrack without end run in linear time (safe-regexp.ts).
+    code: { optimize: optimizeCode, regExp: safeRegExp },
     // Third-party descriptions use formats nobody defines (`uriref`, ...): those are not errors
     // (OpenAPI says unknown formats are annotations), so only that warning is dropped.
     logger: {
@@ -264,19 +281,6 @@ export function describeErrors(
         : '';
     return `${at} ${e.message ?? 'is invalid'}${extra} (got ${excerpt(value, 60)})`;
   });
-}
-
-/** Whether a property schema (or what its `$ref` / `allOf` names) carries `flag: true`. */
-function flagged(model: ServiceModel, schema: unknown, flag: 'readOnly' | 'writeOnly'): boolean {
-  let s = schema;
-  for (let i = 0; i < 8 && typeof s === 'object' && s !== null; i++) {
-    const o = s as Record<string, unknown>;
-    if (o[flag] === true) return true;
-    if (Array.isArray(o['allOf']) && o['allOf'].some((p) => flagged(model, p, flag))) return true;
-    if (typeof o['$ref'] !== 'string') return false;
-    s = resolveRef(model, o['$ref']);
-  }
-  return false;
 }
 
 /**

@@ -342,7 +342,7 @@ export const RESPONSE_JUDGES = {
     for (const [p, body] of bodies) {
       const r = judgedResponse(ctx.op, p);
       if (!r?.schema || (body === undefined && !p.exchange.isJson)) continue;
-      const validate = v.compile(r.schema);
+      const validate = v.compileFor(r.schema, 'response');
       // A writeOnly property in `required` binds requests only: an answer may leave it out.
       const left = validate(body) ? [] : directionalErrors(ctx.model, validate.errors, 'response');
       if (left.length > 0) {

@@ -119,8 +119,13 @@ function warningLines(report: ContractReport, paint: (c: string, t: string) => s
     paint('33;1', `Description warnings (${list.length})`) +
       (report.options.strict ? ' (--strict: they fail the run)' : ' (not failures)'),
   ];
-  for (const w of list.slice(0, MAX_WARNINGS))
-    out.push(`  ${paint('33', '!')} ${oneLine(w.pointer)} [${oneLine(w.code)}]`, `      ${oneLine(w.message)}`);
+  for (const w of list.slice(0, MAX_WARNINGS)) {
+    const at = w.file !== undefined && w.line !== undefined ? ` (${oneLine(w.file)}:${w.line})` : '';
+    out.push(
+      `  ${paint('33', '!')} ${oneLine(w.pointer)} [${oneLine(w.code)}]${at}`,
+      `      ${oneLine(w.message)}`,
+    );
+  }
   if (list.length > MAX_WARNINGS)
     out.push(`  ... ${list.length - MAX_WARNINGS} more warnings: see the report files`);
   return out;

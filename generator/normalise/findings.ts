@@ -14,17 +14,19 @@ export class Findings {
   /** The operation the findings being added concern (set while an operation is read). */
   operation: string | undefined;
 
-  constructor(private readonly spec: Pick<LoadedSpec, 'file' | 'locate'>) {}
+  constructor(private readonly spec: Pick<LoadedSpec, 'file' | 'locate' | 'trace'>) {}
 
   add(code: ModelFindingCode, pointer: string, message: string, operation = this.operation): void {
     const key = `${code}\u0000${pointer}\u0000${operation ?? ''}`;
     if (this.seen.has(key)) return;
     this.seen.add(key);
-    const line = this.spec.locate(pointer)?.line;
+    // A split description's finding names the file (and line) the author wrote it in.
+    const at = this.spec.trace?.(pointer);
+    const line = at ? at.line : this.spec.locate(pointer)?.line;
     this.list.push({
       code,
       message,
-      file: this.spec.file,
+      file: at?.file ?? this.spec.file,
       pointer,
       ...(line !== undefined ? { line } : {}),
       ...(operation !== undefined ? { operation } : {}),

@@ -42,7 +42,7 @@ export interface NormaliseOptions {
 }
 
 export function normalise(
-  spec: Pick<LoadedSpec, 'file' | 'locate' | 'document' | 'repairs'>,
+  spec: Pick<LoadedSpec, 'file' | 'locate' | 'document' | 'repairs' | 'trace'>,
   options: NormaliseOptions = {},
 ): ServiceModel {
   const doc = spec.document;

@@ -3,11 +3,18 @@ import { SpecError, type LoadedSpec, type SpecProblem } from '../load.ts';
 
 export class Problems {
   readonly list: SpecProblem[] = [];
-  constructor(private readonly spec: Pick<LoadedSpec, 'file' | 'locate'>) {}
+  constructor(private readonly spec: Pick<LoadedSpec, 'file' | 'locate' | 'trace'>) {}
 
   add(pointer: string, message: string): void {
-    const pos = this.spec.locate(pointer);
-    this.list.push({ pointer, message, line: pos?.line, column: pos?.column });
+    const at = this.spec.trace?.(pointer);
+    const pos = at ?? this.spec.locate(pointer);
+    this.list.push({
+      pointer,
+      message,
+      line: pos?.line,
+      column: pos?.column,
+      ...(at?.file !== undefined ? { file: at.file } : {}),
+    });
   }
 
   throwIfAny(): void {

@@ -28,6 +28,7 @@ import {
 } from 'dataapi/runtime/server';
 import { buildCatalogue } from './catalogue.ts';
 import { mockErrorDescriber } from './errors.ts';
+import { DEFAULT_ANSWER_MS, installAnswerDeadline } from './deadline.ts';
 import { installDeclaredHeaders } from './headers.ts';
 import { createHandlers, SCENARIO } from './handlers.ts';
 import { readScenario } from './scenarios.ts';
@@ -71,6 +72,11 @@ export interface MockOptions {
    * soon after it). Strict mode (`invalidExamples: 'error'`) always checks at start-up.
    */
   check?: 'start' | 'first-use' | 'background';
+  /**
+   * The longest the mock takes to answer (default 8000 ms, under the contract suite's 10 s): a
+   * request still unanswered then gets a 503 in the operation's error shape, logged.
+   */
+  answerTimeoutMs?: number;
 }
 
 /** The key in DATAAPI_APPKEY, or the documented default `mock-appkey` when that is unset. */
@@ -165,6 +171,7 @@ export async function createMock(
   app.decorateRequest(SCENARIO as unknown as string, undefined);
   app.get('/__health', async () => ({ status: 'ok', operations: model.operations.length }));
   installDeclaredHeaders(app, model, options.seed ?? 1);
+  installAnswerDeadline(app, options.answerTimeoutMs ?? DEFAULT_ANSWER_MS);
   await registerService(app, {
     model,
     handlers: { ...createHandlers(model, catalogue), ...options.handlers },

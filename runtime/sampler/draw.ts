@@ -33,7 +33,7 @@ export function draw(
   options: DrawOptions = {},
 ): Draw {
   if (schema === undefined) return { value: null, valid: true, errors: [] };
-  const validate = validatorFor(model).compile(schema);
+  const validate = validatorFor(model).compileFor(schema, options.direction ?? 'response');
   const seed = options.seed ?? 1;
   const attempts = Math.max(1, options.attempts ?? 12);
   const readOnlyMissing =

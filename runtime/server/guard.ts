@@ -29,7 +29,11 @@ export function createRouteGuard(model: ServiceModel): RouteGuard {
         if (schema === undefined) continue;
         const text = part === 'body' && !(typeof schema === 'object' && TEXT_FIELDS in schema);
         try {
-          (text ? v.body : v.params).compile(schema as never);
+          // As the route compiles it (validation.ts compileOrRefuse): then compiled once.
+          (text ? v.body : v.params).compileFor(
+            schema as never,
+            part === 'body' ? 'request' : 'parameter',
+          );
         } catch (error) {
           return `its ${part} schema cannot be compiled: ${message(error)}`;
         }

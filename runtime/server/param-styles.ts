@@ -20,6 +20,7 @@ import { toRoutePath } from './routes.ts';
 import { carriesJson, complex, itemsOf, typesOf } from './schema-types.ts';
 import { validatorsFor } from './validation.ts';
 import { formEncodingDecoders } from './form-encoding.ts';
+import { shapeFormValue } from './form-shape.ts';
 
 type Bag = Record<string, unknown>;
 /** The query's values as sent (still percent-encoded), by decoded name. */
@@ -320,18 +321,20 @@ function decodingHook(model: ServiceModel, op: Operation): PreValidation | undef
   const cookies = cookieCheck(model, op);
   // Object fields of a form body in the bracket form (`metadata[k]=v`, what deepObject encoding
   // and most form clients send) gathered into their objects; JSON text is still read as such.
-  const formObjects =
-    op.body?.kind === 'form'
-      ? [...propertiesOf(model, op.body.schema)]
-          .filter(([, sub]) => typesOf(model, sub).has('object'))
-          .map(([name]) => name)
-      : [];
+  // List fields too, when they come in the bracket form (`items[0][id]=1`).
+  const formFields = op.body?.kind === 'form' ? [...propertiesOf(model, op.body.schema)] : [];
+  const formObjects = formFields
+    .filter(([, sub]) => typesOf(model, sub).has('object'))
+    .map(([name]) => name);
+  const formLists = formFields
+    .filter(([name, sub]) => typesOf(model, sub).has('array') && !formObjects.includes(name))
+    .map(([name]) => name);
   const formSteps = formEncodingDecoders(model, op);
   if (
     steps.length === 0 &&
     !bodyRequired &&
     !cookies &&
-    formObjects.length === 0 &&
+    formFields.length === 0 &&
     formSteps.length === 0
   )
     return undefined;
@@ -345,6 +348,10 @@ function decodingHook(model: ServiceModel, op: Operation): PreValidation | undef
     if (typeof body === 'object' && body !== null) {
       for (const step of formSteps) step(body);
       for (const name of formObjects) gatherDeep(body, name, true);
+      for (const name of formLists)
+        if (Object.keys(body).some((k) => k.startsWith(`${name}[`))) gatherDeep(body, name, true);
+      // Lists gathered as objects, JSON items, empty texts for null (form-shape.ts).
+      if (op.body?.kind === 'form') shapeFormValue(model, op.body.schema, body);
     }
     const raw = rawQueryOf(request.url);
     for (const { where, decode } of steps) {

@@ -9,6 +9,7 @@ import type { Operation, ServiceModel } from 'dataapi/model';
 import { buildEnvelope, codeGroupOf } from 'dataapi/runtime/shared';
 import { CLOCK, DATE_MARK, DATE_MARK_JSON, nowIso } from './clock.ts';
 import { HttpError, ServiceResult } from './errors.ts';
+import { shapeFormValue } from './form-shape.ts';
 import { formForValidation, readMultipart, type UploadedFile } from './multipart.ts';
 import type { RouteContext } from './route-context.ts';
 import { acceptedKey } from './route-auth.ts';
@@ -60,7 +61,7 @@ function multipartReader(
       .filter(([k, s]) => !fileFields.includes(k) && isJsonField(model, s))
       .map(([k]) => k),
   );
-  const validate = validators.params.compile(body.schema);
+  const validate = validators.params.compileFor(body.schema, 'request');
   return async (request) => {
     if (!request.isMultipart()) {
       if (body.required) {
@@ -71,7 +72,12 @@ function multipartReader(
       return { body: request.body };
     }
     const form = await readMultipart(request);
-    const value = formForValidation(form, fileFields, arrayFields, jsonFields);
+    // An empty field where the schema admits null is null (form-shape.ts).
+    const value = shapeFormValue(
+      model,
+      body.schema,
+      formForValidation(form, fileFields, arrayFields, jsonFields),
+    ) as Record<string, unknown>;
     if (!validate(value)) {
       const text = validators.params.ajv.errorsText(validate.errors, { dataVar: 'body' });
       throw new HttpError(400, `body ${text}`, { outcome: 'invalid_parameters' });

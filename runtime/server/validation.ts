@@ -389,7 +389,9 @@ function compileOrRefuse(
   part: string | undefined,
 ): ValidateFunction {
   try {
-    return ajv.compile(schema);
+    // A body as a request reads it (readOnly properties in `required` waived, in a oneOf too);
+    // a parameter's `oneOf` as an `anyOf`, behind a `$ref` too (a text fits several options).
+    return ajv.compileFor(schema, part === 'body' ? 'request' : 'parameter');
   } catch (err) {
     throw new HttpError(
       501,

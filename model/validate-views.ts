@@ -1,0 +1,137 @@
+/**
+ * Views of the model's schemas for one use, each the schema root copied under an `$id` of its own
+ * with its references pointed at the copy: made once per model and view, and only when the view
+ * changes something (most descriptions: no copy).
+ *
+ * - `request` / `response`: `required` as OpenAPI reads it, wherever it stands. A readOnly
+ *   property named in `required` binds responses only, a writeOnly one requests only. Filtering
+ *   Ajv's `required` errors after the fact (directionalErrors) misses one inside a `oneOf` branch:
+ *   the branch fails, and the `oneOf` with an error of its own. The view drops the waived names.
+ * - `parameter`: a value read from text (a path, query or header parameter) is coerced, so one
+ *   text fits several options ("abc" is a string and, under array coercion, a list of one): any
+ *   option that fits is enough, so every `oneOf` reads as `anyOf`, behind a `$ref` too.
+ */
+import { resolveRef } from './schema.ts';
+import type { ServiceModel } from './service-model.ts';
+import { SCHEMA_ROOT_ID, type JsonSchema } from './types.ts';
+
+export type Direction = 'request' | 'response';
+export type SchemaView = Direction | 'parameter';
+
+const WAIVED = { request: 'readOnly', response: 'writeOnly', parameter: undefined } as const;
+
+/** Keys whose value is data, never a schema. */
+const LITERAL = new Set(['enum', 'const', 'default', 'example', 'examples']);
+/** Keys whose value maps names to schemas (a property named `enum` is still a schema). */
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
+
+export interface View {
+  /** The copy of the schema root, to add to the Ajv that compiles the view's schemas. */
+  root: object;
+  /** A schema of the model as the direction reads it (the same object for the same schema). */
+  of(schema: JsonSchema): JsonSchema;
+}
+
+const views = new WeakMap<ServiceModel, Map<SchemaView, View | null>>();
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Whether a property schema (or what its `$ref` / `allOf` names) carries `flag: true`. */
+export function flagged(
+  model: ServiceModel,
+  schema: unknown,
+  flag: 'readOnly' | 'writeOnly',
+): boolean {
+  let s = schema;
+  for (let i = 0; i < 8 && isObj(s); i++) {
+    if (s[flag] === true) return true;
+    if (Array.isArray(s['allOf']) && s['allOf'].some((p) => flagged(model, p, flag))) return true;
+    if (typeof s['$ref'] !== 'string') return false;
+    s = resolveRef(model, s['$ref']);
+  }
+  return false;
+}
+
+/** A view of the model's schemas, or undefined when it reads them as they are. */
+export function schemaView(model: ServiceModel, kind: SchemaView): View | undefined {
+  let byKind = views.get(model);
+  if (!byKind) views.set(model, (byKind = new Map()));
+  if (byKind.has(kind)) return byKind.get(kind) ?? undefined;
+  const id = `${SCHEMA_ROOT_ID}:${kind}`;
+  const flag = WAIVED[kind];
+  let changed = false;
+  const copy = (node: unknown, map = false, depth = 0): unknown => {
+    if (depth > 200) return node; // deeper than any real schema: left as it is
+    if (Array.isArray(node)) return node.map((v) => copy(v, false, depth + 1));
+    if (!isObj(node)) return node;
+    const out: Obj = {};
+    for (const [k, v] of Object.entries(node)) {
+      if (map) out[k] = copy(v, false, depth + 1);
+      else if (k === '$ref' && typeof v === 'string')
+        out[k] = v.startsWith(`${SCHEMA_ROOT_ID}#`) ? id + v.slice(SCHEMA_ROOT_ID.length) : v;
+      else if (k === '$id' && v === SCHEMA_ROOT_ID) out[k] = id;
+      else if (LITERAL.has(k)) out[k] = v;
+      else out[k] = copy(v, SCHEMA_MAPS.has(k), depth + 1);
+    }
+    if (map) return out;
+    const props = node['properties'];
+    if (flag && Array.isArray(node['required']) && isObj(props)) {
+      const kept = node['required'].filter(
+        (n) =>
+          !(typeof n === 'string' && Object.hasOwn(props, n) && flagged(model, props[n], flag)),
+      );
+      if (kept.length !== node['required'].length) {
+        changed = true;
+        out['required'] = kept;
+      }
+    }
+    if (kind === 'parameter' && Array.isArray(out['oneOf'])) {
+      changed = true;
+      const anyOf = out['oneOf'];
+      delete out['oneOf'];
+      // Beside an `anyOf` of its own, the options go in an `allOf` (both must still hold).
+      if (out['anyOf'] === undefined) out['anyOf'] = anyOf;
+      else out['allOf'] = [...(Array.isArray(out['allOf']) ? out['allOf'] : []), { anyOf }];
+    }
+    return out;
+  };
+  const root = copy(model.schemaRoot) as object;
+  if (!changed) {
+    byKind.set(kind, null);
+    return undefined;
+  }
+  const seen = new WeakMap<object, JsonSchema>();
+  const view: View = {
+    root,
+    of(schema) {
+      if (!isObj(schema)) return schema;
+      let known = seen.get(schema);
+      if (!known) seen.set(schema, (known = copy(schema) as JsonSchema));
+      return known;
+    },
+  };
+  byKind.set(kind, view);
+  return view;
+}
+
+/**
+ * Whether a schema needs its view to read differently: for `parameter`, whether it reaches a
+ * `oneOf` (through `$ref`s), so that a description whose parameters have none never copies its
+ * root for them; for a direction, always (its view exists only when it changes something).
+ */
+export function needsView(model: ServiceModel, schema: JsonSchema, kind: SchemaView): boolean {
+  if (kind !== 'parameter') return true;
+  const seen = new Set<unknown>();
+  const visit = (node: unknown, depth: number): boolean => {
+    if (depth > 64 || typeof node !== 'object' || node === null || seen.has(node)) return false;
+    seen.add(node);
+    if (Array.isArray(node)) return node.some((v) => visit(v, depth + 1));
+    const o = node as Obj;
+    if (Array.isArray(o['oneOf'])) return true;
+    if (typeof o['$ref'] === 'string' && visit(resolveRef(model, o['$ref']), depth + 1))
+      return true;
+    return Object.entries(o).some(([k, v]) => !LITERAL.has(k) && visit(v, depth + 1));
+  };
+  return visit(schema, 0);
+}
