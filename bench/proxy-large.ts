@@ -7,7 +7,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ContractRunResult, TrafficJudging } from '../contract-tests/results.ts';
-import type { BenchContext, Verdict } from './lib/context.ts';
+import type { BenchContext } from './lib/context.ts';
+import type { Verdict } from './lib/stats.ts';
 import type { LoadSummary } from './lib/load.ts';
 import { AIR_QUALITY, loadTable, sampleAnswer, startBare } from './lib/load-table.ts';
 import { startServer, type RunningServer } from './lib/servers.ts';
