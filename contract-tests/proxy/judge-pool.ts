@@ -41,7 +41,7 @@ export interface JudgePoolOptions extends JudgeSetup {
 /** Two cores or more: one for forwarding, the rest judge. */
 export const defaultThreads = () => Math.max(1, os.availableParallelism() - 1);
 export const DEFAULT_MAX_QUEUED = 1000;
-export const DEFAULT_MAX_QUEUED_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_MAX_QUEUED_BYTES = 16 * 1024 * 1024;
 
 interface Judge {
   send(job: JudgeJob): void;

@@ -1,0 +1,137 @@
+/**
+ * The proxy's soak run (not part of `npm test`): a million exchanges in mixed shapes (plain JSON,
+ * gzip, chunked, a 200 kB list, and one in a thousand with a planted wrong business code) through
+ * `dataapi proxy` in its own process, with its resident memory sampled as it goes. Checked: the
+ * memory stays flat (the last tenth of the samples within 10% of the first tenth) and under
+ * 300 MiB, no byte of a body or an end-to-end header altered, every planted violation reported
+ * exactly once.
+ */
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import type { BenchContext, Section } from './lib/context.ts';
+import { headerDigest, sha } from './lib/soak-digest.ts';
+import { startServer } from './lib/servers.ts';
+import { trafficOf } from './proxy-large.ts';
+
+const SHAPES = ['plain', 'gzip', 'chunked', 'large'];
+const EVERY = 1000;
+const CONCURRENCY = 4;
+
+async function rssMiB(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+
+export async function proxySoak(ctx: BenchContext): Promise<Section> {
+  const total = ctx.quick ? 50_000 : 1_000_000;
+  const upstream = await startServer(
+    'soak upstream',
+    process.execPath,
+    ['--import', 'tsx', 'bench/servers/soak-upstream.ts'],
+    { cwd: ctx.root },
+  );
+  const reports = path.join(ctx.work, 'soak-reports');
+  const proxy = spawn(
+    process.execPath,
+    ['bin/dataapi.js', 'proxy', '--upstream', upstream.url, '--port', '0', '--report-dir', reports],
+    { cwd: ctx.root, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const reported = new Map<number, number>();
+  let other = 0;
+  const listening = new Promise<string>((resolve) => {
+    createInterface({ input: proxy.stdout! }).on('line', (line) => {
+      const url = /dataapi proxy: (http:\/\/\S+) ->/.exec(line)?.[1];
+      if (url) resolve(url);
+      if (!/^[✗!] /.test(line)) return;
+      const inj = /[?&]inj=(\d+)/.exec(line)?.[1];
+      if (inj === undefined) other++;
+      else reported.set(Number(inj), (reported.get(Number(inj)) ?? 0) + 1);
+    });
+  });
+  const base = await listening;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  const samples: number[] = [];
+  let altered = 0;
+  let next = 0;
+  const injected: number[] = [];
+  const started = performance.now();
+  const one = (i: number) =>
+    new Promise<void>((resolve, reject) => {
+      const query = i % EVERY === EVERY - 1 ? `inj=${i}` : `shape=${SHAPES[i % SHAPES.length]}`;
+      if (query.startsWith('inj')) injected.push(i);
+      http
+        .get(
+          `${base}/Weather/AirQuality?location=x&appkey=soak-key-0123456789&${query}`,
+          { agent },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => {
+              const pairs: [string, string][] = [];
+              for (let k = 0; k < res.rawHeaders.length; k += 2)
+                pairs.push([res.rawHeaders[k]!, res.rawHeaders[k + 1]!]);
+              if (
+                sha(Buffer.concat(chunks)) !== res.headers['x-soak-body'] ||
+                headerDigest(pairs) !== res.headers['x-soak-headers']
+              )
+                altered++;
+              resolve();
+            });
+            res.on('error', reject);
+          },
+        )
+        .on('error', reject);
+    });
+  const step = Math.max(1, Math.floor(total / 200));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let i = next++; i < total; i = next++) {
+        await one(i);
+        if (i % step === 0) samples.push(await rssMiB(proxy.pid!));
+        if (i % (total / 10) === 0) ctx.log(`soak: ${i} of ${total}`);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  agent.destroy();
+  const exited = new Promise((r) => proxy.once('exit', r));
+  proxy.kill('SIGTERM');
+  await exited;
+  await upstream.stop();
+  const traffic = await trafficOf(reports);
+  const tenth = Math.max(1, Math.floor(samples.length / 10));
+  const first = mean(samples.slice(0, tenth));
+  const last = mean(samples.slice(-tenth));
+  const peak = Math.max(...samples);
+  const once = injected.filter((i) => reported.get(i) === 1).length;
+  const twice = [...reported.values()].filter((n) => n > 1).length;
+  return {
+    id: 'soak',
+    title: '15. Validation proxy soak run',
+    body: [
+      `${total.toLocaleString('en')} exchanges through \`dataapi proxy\` (its own process) in ${seconds.toFixed(0)} s (${Math.round(total / seconds).toLocaleString('en')} per second), ${CONCURRENCY} keep-alive connections, shapes in turn: plain JSON, gzip, chunked in four pieces, a 200 kB list; one in ${EVERY} with a planted wrong business code (\`bench/servers/soak-upstream.ts\`, its own process). Every answer carries the SHA-256 of its body and of its end-to-end headers; the load generator compares them with what it received.`,
+      '',
+      `Resident memory of the proxy (VmRSS, ${samples.length} samples): first tenth ${first.toFixed(0)} MiB, last tenth ${last.toFixed(0)} MiB, peak ${peak.toFixed(0)} MiB. Altered answers: ${altered}. Planted violations: ${injected.length}, reported once: ${once}, more than once: ${twice}; other findings: ${other}. Judged ${traffic.judged} of ${traffic.exchanges} exchanges (${traffic.overloaded} passed through unjudged while the judges were behind).`,
+      '',
+      'Reproduce: `npm run bench -- --only soak` (`--quick`: 50,000 exchanges).',
+    ].join('\n'),
+    verdicts: [
+      {
+        target: 'soak: resident memory flat (last tenth within 10% of the first) and under 300 MiB',
+        measured: `${first.toFixed(0)} -> ${last.toFixed(0)} MiB, peak ${peak.toFixed(0)} MiB`,
+        met: last <= first * 1.1 && peak < 300,
+      },
+      { target: 'soak: 0 altered bytes', measured: String(altered), met: altered === 0 },
+      {
+        target: 'soak: every planted violation reported once',
+        measured: `${once} of ${injected.length} once, ${twice} more than once, ${other} other findings`,
+        met: once === injected.length && twice === 0 && other === 0,
+      },
+    ],
+  };
+}
