@@ -71,7 +71,10 @@ export async function lintSpec(specPath: string, options: LintOptions = {}): Pro
   });
   checkCatalogue(loaded.document, model, add);
   checkSunsets(model, options.today ?? today(), add);
-  return report(shown, findings, loaded.locate, model.operations.length);
+  return {
+    ...report(shown, findings, loaded.locate, model.operations.length),
+    description: model.findings,
+  };
 }
 
 function report(

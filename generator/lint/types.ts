@@ -1,3 +1,4 @@
+import type { Finding as ModelFinding } from '../../model/service-model.ts';
 /** Findings of `dataapi lint`: one rule broken at one place of the description. */
 import { CATALOGUE, type LintRuleId } from '../../model/diagnostics.ts';
 
@@ -34,6 +35,8 @@ export interface LintReport {
   errors: number;
   warnings: number;
   operations: number;
+  /** What loading and normalising found (the model's findings, catalogue codes): said apart. */
+  description?: ModelFinding[];
 }
 
 /** HTTP statuses every operation declares (docs/service.md §4). */

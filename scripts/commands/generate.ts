@@ -2,6 +2,7 @@
 import path from 'node:path';
 import type { Command } from '../command.ts';
 import { guard, parseFlags } from '../args.ts';
+import { describeFindings, FIRST_FEW } from '../description-findings.ts';
 import {
   generate,
   GeneratedCodeError,
@@ -10,7 +11,7 @@ import {
 } from '../../generator/generate.ts';
 
 const usage = `Usage: dataapi generate [--spec spec/openapi.yaml] [--out generated] [--check]
-                        [--no-typecheck]
+                        [--no-typecheck] [--verbose]
 
   --spec FILE   OpenAPI 3.x or Swagger 2.0 (YAML or JSON)      default: spec/openapi.yaml
   --out DIR     output folder, replaced atomically              default: generated
@@ -23,6 +24,8 @@ const usage = `Usage: dataapi generate [--spec spec/openapi.yaml] [--out generat
                 exit 1 on drift (for CI)
   --no-typecheck  skip the type-check of the whole generated tree (run in memory
                 before writing, beside formatting); the syntax check stays
+  --verbose     list every finding about the description (without it: a count and
+                the first ${FIRST_FEW}, on stderr)
 
 Exit codes: 0 ok, 1 drift (--check) or generated code that does not compile
 (its files and first errors named; nothing written), 2 bad input (spec, flags).`;
@@ -98,6 +101,7 @@ export const command: Command = {
           force: { type: 'boolean', default: false },
           kinds: { type: 'string' },
           'no-typecheck': { type: 'boolean', default: false },
+          verbose: { type: 'boolean', default: false },
         },
         usage,
       );
@@ -128,6 +132,11 @@ export const command: Command = {
       } finally {
         unguard();
       }
+      // What the description itself gets wrong, where the user first runs the toolkit.
+      if (result.model)
+        process.stderr.write(
+          describeFindings('generate', result.model.findings, values.verbose === true),
+        );
       return report(result, out, values.check === true);
     }),
 };

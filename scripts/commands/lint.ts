@@ -6,15 +6,19 @@ import { guard, parseFlags, UsageError } from '../args.ts';
 import { SpecError } from '../../generator/load.ts';
 import { lintSpec } from '../../generator/lint/index.ts';
 import { formatJson, formatSarif, formatText } from '../../generator/lint/format.ts';
+import { describeFindings } from '../description-findings.ts';
 import { isCalendarDay } from '../../model/lifecycle.ts';
 
 const usage = `Usage: dataapi lint [--spec spec/openapi.yaml] [--format text|json|sarif] [--output FILE]
+                    [--verbose]
 
   --spec FILE      OpenAPI 3.x or Swagger 2.0 (YAML or JSON)     default: spec/openapi.yaml
   --format FORMAT  text (one line per finding), json (for tools) or sarif (SARIF 2.1.0 for
                    code scanning)                                default: text
   --output FILE    write the report to FILE instead of stdout
   --today DAY      day sunsets are compared with (YYYY-MM-DD)    default: today (UTC)
+  --verbose        list every finding about the description that loading it gave (without it:
+                   a count and the first 5, on stderr)
 
 Checks, on top of OpenAPI validity: every operation has a category (a root tag), an envelope
 (x-dataapi-envelope, or none), a business code group when enveloped, a rate limit, examples for
@@ -39,6 +43,7 @@ export const command: Command = {
         {
           spec: { type: 'string', default: 'spec/openapi.yaml' },
           format: { type: 'string', default: 'text' },
+          verbose: { type: 'boolean', default: false },
           output: { type: 'string' },
           today: { type: 'string' },
         },
@@ -67,6 +72,10 @@ export const command: Command = {
             ? formatSarif(report)
             : formatText(report);
       const file = values.output as string | undefined;
+      // The description's load and normalise findings (not lint rules): said apart, on stderr.
+      process.stderr.write(
+        describeFindings('lint', report.description ?? [], values.verbose === true),
+      );
       if (file === undefined) process.stdout.write(out);
       else {
         await mkdir(path.dirname(path.resolve(file)), { recursive: true });
