@@ -21,7 +21,7 @@ function decoded(value: string): string {
 export function cookieCheck(
   model: ServiceModel,
   op: Operation,
-): ((request: FastifyRequest) => void) | undefined {
+): ((request: Pick<FastifyRequest, 'headers'>) => Record<string, unknown>) | undefined {
   const params = op.parameters.cookie.filter((p) => p.fixed === undefined);
   if (params.length === 0) return undefined;
   const schema = {
@@ -39,7 +39,8 @@ export function cookieCheck(
     }
     const coercing = validatorsFor(model).params;
     const validate = coercing.compile(schema);
-    if (validate(bag)) return; // (defaults are not filled in: nothing reads this bag after)
+    // The values as coerced (defaults not filled in): the hook reads none; the agreement check does.
+    if (validate(bag)) return bag;
     const why = coercing.ajv.errorsText(validate.errors, { dataVar: 'cookie' });
     throw new HttpError(400, why, { outcome: 'invalid_parameters' });
   };

@@ -64,14 +64,9 @@ export async function installParsers(
       catchAll = true;
     }
     if (op.body?.kind === 'form') {
-      app.addContentTypeParser(type, { parseAs: 'string' }, (_req, text, done) => {
-        const out = Object.create(null) as Record<string, string | string[]>;
-        for (const [k, v] of new URLSearchParams(text as string)) {
-          const prev = out[k];
-          out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
-        }
-        done(null, out);
-      });
+      app.addContentTypeParser(type, { parseAs: 'string' }, (_req, text, done) =>
+        done(null, parseFormText(text as string)),
+      );
     } else if (op.body?.kind === 'json') {
       // JSON by another name (`application/merge-patch+json`, `application/json-patch+json`).
       addJson(type.includes('*') ? /.*/ : type);
@@ -82,6 +77,16 @@ export async function installParsers(
       );
     }
   }
+}
+
+/** A form body's text as its fields (a repeated name as a list; no prototype to reach). */
+export function parseFormText(text: string): Record<string, string | string[]> {
+  const out = Object.create(null) as Record<string, string | string[]>;
+  for (const [k, v] of new URLSearchParams(text)) {
+    const prev = out[k];
+    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return out;
 }
 
 type PluginCallback = (

@@ -10,7 +10,12 @@ import { buildEnvelope, codeGroupOf } from 'dataapi/runtime/shared';
 import { CLOCK, DATE_MARK, DATE_MARK_JSON, nowIso } from './clock.ts';
 import { HttpError, ServiceResult } from './errors.ts';
 import { shapeFormValue } from './form-shape.ts';
-import { formForValidation, readMultipart, type UploadedFile } from './multipart.ts';
+import {
+  formForValidation,
+  readMultipart,
+  type MultipartForm,
+  type UploadedFile,
+} from './multipart.ts';
 import type { RouteContext } from './route-context.ts';
 import { acceptedKey } from './route-auth.ts';
 import { isArraySchema, propertiesOf } from 'dataapi/model';
@@ -50,6 +55,31 @@ function multipartReader(
   const body = op.body;
   // GET and HEAD bodies are never read (validation.ts): a description's body there is not asked.
   if (body?.kind !== 'multipart' || op.method === 'get' || op.method === 'head') return undefined;
+  const check = multipartCheck(model, op, validators)!;
+  return async (request) => {
+    if (!request.isMultipart()) {
+      if (body.required) {
+        throw new HttpError(400, `body must be ${body.mediaType}`, {
+          outcome: 'invalid_parameters',
+        });
+      }
+      return { body: request.body };
+    }
+    return check(await readMultipart(request));
+  };
+}
+
+/**
+ * A multipart form read into its validated fields and files, or a 400 naming what is wrong: the
+ * pure step of `multipartReader` (no Fastify), which the agreement check runs too.
+ */
+export function multipartCheck(
+  model: ServiceModel,
+  op: Operation,
+  validators: Validators,
+): ((form: MultipartForm) => { body: Record<string, unknown>; files: UploadedFile[] }) | undefined {
+  const body = op.body;
+  if (body?.kind !== 'multipart') return undefined;
   const fileFields = body.fileFields ?? [];
   const arrayFields = new Set(
     [...propertiesOf(model, body.schema)]
@@ -62,16 +92,7 @@ function multipartReader(
       .map(([k]) => k),
   );
   const validate = validators.params.compileFor(body.schema, 'request');
-  return async (request) => {
-    if (!request.isMultipart()) {
-      if (body.required) {
-        throw new HttpError(400, `body must be ${body.mediaType}`, {
-          outcome: 'invalid_parameters',
-        });
-      }
-      return { body: request.body };
-    }
-    const form = await readMultipart(request);
+  return (form) => {
     // An empty field where the schema admits null is null (form-shape.ts).
     const value = shapeFormValue(
       model,

@@ -1,0 +1,114 @@
+/**
+ * Whether a value the server read back is the value the suite meant, and whether a refusal names
+ * the reason a negative case was made for. Each allowance for what an encoding cannot carry is
+ * listed where it is made.
+ */
+import type { JsonSchema, ServiceModel } from '../../model/index.ts';
+import { propertiesOf } from '../../model/index.ts';
+import type { NegativeCase } from '../../contract-tests/negatives.ts';
+import type { Refusal } from './agreement-read.ts';
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The suite's text for a scalar (serialise.ts `scalar`): JSON for anything but a string. */
+const text = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
+
+/**
+ * Deep equality, where `textual` (a value that travelled as text: path, query, header, cookie,
+ * form and multipart fields) lets a scalar equal its text. Allowance 1: text carries no type, and
+ * the server coerces only to the type the schema names; where the schema admits a string (or names
+ * no type) `5` and `"5"` are the same text and no server can tell them apart.
+ */
+export function sameValue(a: unknown, b: unknown, textual: boolean): boolean {
+  if (a === b) return true; // numbers: -0 and 0 are one JSON text too
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((x, i) => sameValue(x, b[i], textual));
+  }
+  if (isObject(a) && isObject(b)) {
+    const ka = Object.keys(a);
+    if (ka.length !== Object.keys(b).length) return false;
+    return ka.every((k) => Object.hasOwn(b, k) && sameValue(a[k], b[k], textual));
+  }
+  if (textual && !isObject(a) && !isObject(b) && a !== undefined && b !== undefined)
+    return text(a) === text(b);
+  return false;
+}
+
+/**
+ * The read value without the top-level fields the server filled from their `default`s (allowance
+ * 2: fillDefaults adds what the request left out, by design) and without file fields (allowance
+ * 3: the suite sends a file named after the example, and the server hands files over apart).
+ */
+export function withoutAdded(
+  model: ServiceModel,
+  schema: JsonSchema,
+  sent: unknown,
+  read: unknown,
+  files: string[] = [],
+): unknown {
+  if (!isObject(read) || !isObject(sent)) return read;
+  const props = propertiesOf(model, schema);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(read)) {
+    if (files.includes(k)) continue;
+    if (!Object.hasOwn(sent, k) && hasDefault(props.get(k))) continue;
+    out[k] = v;
+  }
+  return out;
+}
+
+function hasDefault(s: JsonSchema | undefined): boolean {
+  return typeof s === 'object' && s !== null && 'default' in s;
+}
+
+/** The Ajv keywords a refusal for each kind of negative case names. */
+const KEYWORDS: Record<NegativeCase['kind'], string[]> = {
+  missing: ['required'],
+  body: ['required'],
+  range: ['maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum'],
+  enum: ['enum'],
+  type: ['type'],
+  length: ['maxLength', 'minLength'],
+  pattern: ['pattern'],
+};
+
+/** Ajv's messages for the same keywords, for refusals that carry only their text (HttpError). */
+const WORDS: Record<NegativeCase['kind'], RegExp> = {
+  missing: /required/,
+  body: /required/,
+  range: /must be [<>]=? /,
+  enum: /allowed values|equal to/,
+  type: /must be (integer|number|boolean|string|object|array|null)/,
+  length: /must NOT have (more|fewer) than/,
+  pattern: /must match pattern/,
+};
+
+/** The parts a target's location is refused in (`header.x` carries cookies too). */
+const PARTS: Record<string, Refusal['part'][]> = {
+  path: ['params'],
+  query: ['querystring'],
+  header: ['headers', 'cookie'],
+  body: ['body'],
+};
+
+/** Whether a refusal is for the reason the case was made: its part, its name, its keyword. */
+export function refusedForReason(c: NegativeCase, r: Refusal): boolean {
+  const [loc, ...rest] = c.target.split('|')[0]!.split('.');
+  const name = rest.join('.');
+  if (!PARTS[loc!]?.includes(r.part)) return false;
+  if (c.kind === 'body')
+    return /body/.test(r.message) || r.errors.some((e) => e.instancePath === '');
+  const key = loc === 'header' ? name.toLowerCase() : name;
+  if (r.errors.length === 0) return r.message.includes(key) && WORDS[c.kind].test(r.message);
+  return r.errors.some((e) =>
+    c.kind === 'missing'
+      ? e.keyword === 'required' && e.params['missingProperty'] === key
+      : (e.instancePath === `/${escape(key)}` || e.instancePath.startsWith(`/${escape(key)}/`)) &&
+        KEYWORDS[c.kind].includes(e.keyword),
+  );
+}
+
+/** A name as a JSON pointer token. */
+const escape = (name: string) => name.replace(/~/g, '~0').replace(/\//g, '~1');
