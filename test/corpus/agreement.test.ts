@@ -40,7 +40,7 @@ describe('agreement by construction', () => {
     }
     expect(checked).toBeGreaterThan(100);
     expect(unexpected).toEqual([]);
-  }, 60_000);
+  });
 
   const directory = directorySource(ROOT, work);
   it.skipIf(directory.ids.length === 0 || !existsSync(directory.specOf(directory.ids[0]!)))(
@@ -56,6 +56,5 @@ describe('agreement by construction', () => {
       }
       expect(unexpected).toEqual([]);
     },
-    60_000,
   );
 });
