@@ -195,6 +195,9 @@ async function main(argv: string[]): Promise<number> {
       });
       parts.push(open, '', section, close, '');
     }
+    // The agreement sections (agreement-run.ts) are written by their own run: kept as they are.
+    for (const m of before.matchAll(/<!-- agreement:(\w+) -->[\s\S]*?<!-- \/agreement:\1 -->/g))
+      parts.push(m[0], '');
     const text = ['# Corpus runs', '', ...parts].join('\n');
     const prettier = await import('prettier');
     const config = (await prettier.resolveConfig(out)) ?? {};
