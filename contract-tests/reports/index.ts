@@ -69,7 +69,16 @@ export function reporterError(names: string[]): string | undefined {
 }
 
 /** vitest reporters that print progress to the terminal themselves. */
-const VITEST_TERMINAL = ['default', 'verbose', 'dot', 'tap', 'tap-flat', 'tree', 'minimal', 'agent'];
+const VITEST_TERMINAL = [
+  'default',
+  'verbose',
+  'dot',
+  'tap',
+  'tap-flat',
+  'tree',
+  'minimal',
+  'agent',
+];
 
 /**
  * The reporters vitest runs for a list of names: vitest's own by name, plus a compact line per
