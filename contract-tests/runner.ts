@@ -65,6 +65,8 @@ export interface RunOptions {
   saveFailures?: string;
   /** --severity / contract.severity: a check's or a warning code's severity for this run. */
   severity?: SeveritySettings;
+  /** The description file, where the SARIF report locates its results (default spec/openapi.yaml). */
+  descriptionFile?: string;
 }
 
 export interface RunOutcome {
@@ -390,6 +392,7 @@ async function writeOutputs(
     secrets: [target.appkey],
     resultsFile: run.resultsFile,
     color: colorFor(run.out),
+    ...(o.descriptionFile !== undefined ? { descriptionFile: o.descriptionFile } : {}),
   });
 }
 

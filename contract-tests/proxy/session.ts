@@ -31,6 +31,8 @@ export interface ReportOptions {
   target: string;
   /** Print the console report (the final one) or only the summary line (periodic ones). */
   quiet?: boolean;
+  /** The description file, where the SARIF report locates its results. */
+  descriptionFile?: string;
 }
 
 export class TrafficSession {
@@ -62,6 +64,7 @@ export class TrafficSession {
       out: r.quiet ? nowhere : this.o.out,
       secrets: this.o.secrets(),
       resultsFile: path.join(r.reportDir, 'contract-results.json'),
+      ...(r.descriptionFile !== undefined ? { descriptionFile: r.descriptionFile } : {}),
     });
     return result;
   }
