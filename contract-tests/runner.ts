@@ -27,6 +27,7 @@ import { modelWarnings, RunDiagnostics, type DescriptionWarning } from './warnin
 import { chooseSeed, writeReplays } from './fuzz/replay-file.ts';
 import { writeReports } from './reports/index.ts';
 import { runSuite } from './run-suite.ts';
+import { descriptionIdentity } from './description-identity.ts';
 
 export interface RunOptions {
   /** Project root: where generated/ is (default: cwd). */
@@ -329,6 +330,7 @@ function buildResult(
       embeddedMock: target.embedded,
       keyProvided: target.keyProvided,
     },
+    description: descriptionIdentity(run.model),
     options: {
       ...(only ? { only } : {}),
       ...(o.shard ? { shard: o.shard } : {}),
