@@ -12,8 +12,10 @@ import type { CheckName } from './checks/definitions.ts';
 import type { CheckStatus, ExchangeRecord, Variant } from './exchange.ts';
 import type { DescriptionWarning } from './warnings.ts';
 import type { FuzzFinding, FuzzRunSummary } from './fuzz/types.ts';
+import type { DescriptionIdentity } from './description-identity.ts';
 
 export type { DescriptionWarning } from './warnings.ts';
+export type { DescriptionIdentity } from './description-identity.ts';
 export type { ToolkitFault } from './recheck.ts';
 import type { ToolkitFault } from './recheck.ts';
 import type { SavedRequest } from './saved.ts';
@@ -95,6 +97,11 @@ export interface ContractRunResult {
    * (DATAAPI_APPKEY; absent in results written before this field existed).
    */
   target: { baseUrl: string; embeddedMock: boolean; keyProvided?: boolean };
+  /**
+   * The description the run judged by (absent in results written before this field existed):
+   * `dataapi report merge` merges only results of the same one.
+   */
+  description?: DescriptionIdentity;
   options: {
     only?: string[];
     shard?: string;

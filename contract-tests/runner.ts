@@ -27,6 +27,7 @@ import { modelWarnings, RunDiagnostics, type DescriptionWarning } from './warnin
 import { chooseSeed, writeReplays } from './fuzz/replay-file.ts';
 import { writeReports } from './reports/index.ts';
 import { runSuite } from './run-suite.ts';
+import { descriptionIdentity } from './description-identity.ts';
 
 export interface RunOptions {
   /** Project root: where generated/ is (default: cwd). */
@@ -65,6 +66,8 @@ export interface RunOptions {
   saveFailures?: string;
   /** --severity / contract.severity: a check's or a warning code's severity for this run. */
   severity?: SeveritySettings;
+  /** The description file, where the SARIF report locates its results (default spec/openapi.yaml). */
+  descriptionFile?: string;
 }
 
 export interface RunOutcome {
@@ -327,6 +330,7 @@ function buildResult(
       embeddedMock: target.embedded,
       keyProvided: target.keyProvided,
     },
+    description: descriptionIdentity(run.model),
     options: {
       ...(only ? { only } : {}),
       ...(o.shard ? { shard: o.shard } : {}),
@@ -390,6 +394,7 @@ async function writeOutputs(
     secrets: [target.appkey],
     resultsFile: run.resultsFile,
     color: colorFor(run.out),
+    ...(o.descriptionFile !== undefined ? { descriptionFile: o.descriptionFile } : {}),
   });
 }
 

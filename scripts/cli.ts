@@ -48,6 +48,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ command:
     summary: 'a validation proxy in front of a deployment: judges live traffic by the contract',
     load: () => import('./commands/proxy.ts'),
   },
+  report: {
+    summary: 'merge the results of several runs (CI shards, proxies) into one set of reports',
+    load: () => import('./commands/report.ts'),
+  },
   init: {
     summary: 'write a dataapi.config file (and the CI workflow with --ci)',
     load: () => import('./commands/init.ts'),

@@ -28,6 +28,8 @@ export interface FromHarOptions {
   out: NodeJS.WritableStream;
   /** --severity: a check's or a warning code's severity (the same verdicts as a run's). */
   severity?: SeveritySettings;
+  /** The description file, where the SARIF report locates its results. */
+  descriptionFile?: string;
 }
 
 /** Exit code: 1 when an exchange failed a check, else 0. */
@@ -76,6 +78,7 @@ export async function judgeHar(o: FromHarOptions): Promise<number> {
     reportDir: path.resolve(o.root, o.reportDir),
     root: o.root,
     target: redactor().url(target),
+    ...(o.descriptionFile !== undefined ? { descriptionFile: o.descriptionFile } : {}),
   });
   return result.summary.failed > 0 || result.errors.length > 0 ? 1 : 0;
 }

@@ -9,6 +9,7 @@ import type { ExchangeRecord, Variant } from '../exchange.ts';
 import { coverageOf, type CheckResult, type ContractRunResult } from '../results.ts';
 import { dedupeWarnings, type DescriptionWarning } from '../warnings.ts';
 import type { Finding, JudgedExchange } from './judge.ts';
+import { descriptionIdentity } from '../description-identity.ts';
 
 /** Exchanges kept per operation and variant beyond those that add coverage. */
 const SAMPLE = 20;
@@ -101,10 +102,10 @@ export class TrafficLog {
       });
     const deduped = dedupeWarnings(warnings);
     summary.warnings = deduped.length;
-    void model;
     return {
       version: 1,
       target: { baseUrl: target, embeddedMock: false },
+      description: descriptionIdentity(model),
       options: { timeoutMs: 0, allowWrites: true },
       startedAt: new Date(this.startedAt).toISOString(),
       durationMs: Date.now() - this.startedAt,

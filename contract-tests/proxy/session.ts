@@ -33,6 +33,8 @@ export interface ReportOptions {
   target: string;
   /** Print the console report (the final one) or only the summary line (periodic ones). */
   quiet?: boolean;
+  /** The description file, where the SARIF report locates its results. */
+  descriptionFile?: string;
 }
 
 export class TrafficSession {
@@ -65,6 +67,7 @@ export class TrafficSession {
       out: r.quiet ? nowhere : this.o.out,
       secrets: this.o.secrets(),
       resultsFile: path.join(r.reportDir, 'contract-results.json'),
+      ...(r.descriptionFile !== undefined ? { descriptionFile: r.descriptionFile } : {}),
     });
     return result;
   }

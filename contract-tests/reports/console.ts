@@ -58,7 +58,8 @@ export function renderConsole(report: ContractReport, o: ConsoleOptions = {}): s
       const present = CHECKS.map((c) => row.cells[c]).filter((r) => r !== undefined);
       const reasons = new Set(present.map((r) => (r.status === 'skipped' ? r.message : undefined)));
       const [reason] = reasons;
-      const why = present.length > 0 && reasons.size === 1 && reason ? `  skipped: ${oneLine(reason)}` : '';
+      const why =
+        present.length > 0 && reasons.size === 1 && reason ? `  skipped: ${oneLine(reason)}` : '';
       lines.push(`${oneLine(row.label).padEnd(width)}  ${cells.join(' ')}${why}`);
     }
     lines.push(
@@ -100,8 +101,13 @@ export function renderSummary(report: ContractReport, o: { files?: string[] } = 
   for (const w of report.warnings ?? [])
     lines.push(`  warning: ${oneLine(w.pointer)}: ${oneLine(w.message)}`);
   for (const f of report.toolkitFaults ?? [])
-    lines.push(`  toolkit fault: ${oneLine(f.operation)} · ${oneLine(f.check)}: ${oneLine(f.purpose)}`);
-  lines.push(totalsLine(report, (_c, t) => t), coverageLines(report.coverageReport)[0]!);
+    lines.push(
+      `  toolkit fault: ${oneLine(f.operation)} · ${oneLine(f.check)}: ${oneLine(f.purpose)}`,
+    );
+  lines.push(
+    totalsLine(report, (_c, t) => t),
+    coverageLines(report.coverageReport)[0]!,
+  );
   if (o.files?.length) lines.push('Reports:', ...o.files.map((f) => `  ${f}`));
   lines.push('');
   return lines.join('\n');
@@ -120,7 +126,8 @@ function warningLines(report: ContractReport, paint: (c: string, t: string) => s
       (report.options.strict ? ' (--strict: they fail the run)' : ' (not failures)'),
   ];
   for (const w of list.slice(0, MAX_WARNINGS)) {
-    const at = w.file !== undefined && w.line !== undefined ? ` (${oneLine(w.file)}:${w.line})` : '';
+    const at =
+      w.file !== undefined && w.line !== undefined ? ` (${oneLine(w.file)}:${w.line})` : '';
     out.push(
       `  ${paint('33', '!')} ${oneLine(w.pointer)} [${oneLine(w.code)}]${at}`,
       `      ${oneLine(w.message)}`,
@@ -175,7 +182,9 @@ function totalsLine(report: ContractReport, paint: (c: string, t: string) => str
     `Checks: ${paint('32', `${s.passed} passed`)}, ${paint(s.failed ? '31;1' : '0', `${s.failed} failed`)}, ${s.skipped} skipped` +
     notTestedNote(report) +
     // Errors fail the run (exit 1) as failures do: the line says so.
-    (errors ? `, ${paint('31;1', `${errors} error${errors === 1 ? '' : 's'} outside any check`)}` : '') +
+    (errors
+      ? `, ${paint('31;1', `${errors} error${errors === 1 ? '' : 's'} outside any check`)}`
+      : '') +
     (report.warnings?.length
       ? `, ${report.warnings.length} description warning${report.warnings.length === 1 ? '' : 's'}`
       : '') +
@@ -184,7 +193,9 @@ function totalsLine(report: ContractReport, paint: (c: string, t: string) => str
       : '') +
     ` (${counted(operationsOf(report), 'operation')}, ${counted(s.requests, 'request')}` +
     (report.fuzz ? ` of which ${generatedRequests(report)} generated` : '') +
-    (waits.retries ? `, 429 retries: ${waits.retries} (waited ${Math.round(waits.waitedMs)} ms)` : '') +
+    (waits.retries
+      ? `, 429 retries: ${waits.retries} (waited ${Math.round(waits.waitedMs)} ms)`
+      : '') +
     `, ${(report.durationMs / 1000).toFixed(1)} s)` +
     (report.budgetExhausted ? '; the request budget ran out: later checks were skipped' : '') +
     (unjudgedNote(report) ? `; traffic: ${unjudgedNote(report)}` : '')
@@ -273,7 +284,9 @@ export function coverageLines(c: CoverageReport): string[] {
   // Declared, but nothing the suite sends or answers: said, so no one reads them as tested.
   const skipped = c.notExercised;
   if (skipped?.callbacks.length)
-    out.push(`  not exercised: ${skipped.callbacks.length} callback(s): ${list(skipped.callbacks)}`);
+    out.push(
+      `  not exercised: ${skipped.callbacks.length} callback(s): ${list(skipped.callbacks)}`,
+    );
   if (skipped?.webhooks.length)
     out.push(`  not exercised: ${skipped.webhooks.length} webhook(s): ${list(skipped.webhooks)}`);
   if (skipped?.absentHeaders?.length)
@@ -294,6 +307,8 @@ export function coverageLines(c: CoverageReport): string[] {
     never('boundary values (fuzz)', f.missed.boundaries);
   }
   if (c.operations.notInRun.length)
-    out.push(`  not in this run (--only/--shard): ${counted(c.operations.notInRun.length, 'operation')}`);
+    out.push(
+      `  not in this run (--only/--shard): ${counted(c.operations.notInRun.length, 'operation')}`,
+    );
   return out;
 }

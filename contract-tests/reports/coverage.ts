@@ -93,7 +93,11 @@ export function fuzzCoverage(result: ContractRunResult): FuzzCoverageReport | un
     presence: { covered: 0, total: 0 },
     boundaries: { covered: 0, total: 0 },
   };
-  const missed = { enumValues: [] as string[], presence: [] as string[], boundaries: [] as string[] };
+  const missed = {
+    enumValues: [] as string[],
+    presence: [] as string[],
+    boundaries: [] as string[],
+  };
   for (const [op, stats] of Object.entries(result.fuzz.operations)) {
     const c = stats.coverage;
     for (const [field, e] of Object.entries(c.enums)) {
@@ -107,7 +111,10 @@ export function fuzzCoverage(result: ContractRunResult): FuzzCoverageReport | un
     for (const [field, p] of Object.entries(c.presence)) {
       totals.presence.total++;
       if (p.present > 0 && (p.required || p.absent > 0)) totals.presence.covered++;
-      else missed.presence.push(`${op} ${field} (${p.present === 0 ? 'never sent' : 'never left out'})`);
+      else
+        missed.presence.push(
+          `${op} ${field} (${p.present === 0 ? 'never sent' : 'never left out'})`,
+        );
     }
     for (const [field, b] of Object.entries(c.boundaries))
       for (const label of b.declared) {
@@ -204,7 +211,10 @@ export function computeCoverage(result: ContractRunResult, model: ServiceModel):
  * Callbacks of the operations in scope and the webhooks: declared, never sent by the suite; and
  * the required headers whose absence cannot be sent (fetch writes them).
  */
-function notExercised(scope: Operation[], model: ServiceModel): Pick<CoverageReport, 'notExercised'> {
+function notExercised(
+  scope: Operation[],
+  model: ServiceModel,
+): Pick<CoverageReport, 'notExercised'> {
   const callbacks = scope.flatMap((op) => (op.callbacks ?? []).map((name) => `${op.id} ${name}`));
   const webhooks = (model.webhooks ?? []).map((w) => `${w.path} (${w.method.toUpperCase()})`);
   const absentHeaders = unsendableAbsences(scope);

@@ -18,7 +18,9 @@ export function visible(text: string): string {
 
 /** One line of terminal text: controls made visible, line breaks as `\n`. */
 export function oneLine(text: string): string {
-  return visible(text).replace(/\r\n|\r|\n|\u2028|\u2029/g, '\\n').replace(/\t/g, ' ');
+  return visible(text)
+    .replace(/\r\n|\r|\n|\u2028|\u2029/g, '\\n')
+    .replace(/\t/g, ' ');
 }
 
 /** Text content of an XML element. */

@@ -137,7 +137,8 @@ ${rows}
 
 function matrix(rows: MatrixRow[], ids: Map<CheckResult, string>): string {
   const head = CHECKS.map(
-    (c) => `<th scope="col" data-check="${html(c)}" title="${html(c)}"><span>${html(c)}</span></th>`,
+    (c) =>
+      `<th scope="col" data-check="${html(c)}" title="${html(c)}"><span>${html(c)}</span></th>`,
   ).join('');
   const body = rows.map((row) => {
     const failed = Object.values(row.cells).some((c) => c?.status === 'failed');
@@ -175,7 +176,9 @@ function coverage(r: ContractReport): string {
     `<p class="never"><b>Preview variants:</b> ${codes(c.previews.missed)}</p>`,
     ...Object.entries(c.statuses)
       .filter(([, s]) => s.missed.length)
-      .map(([op, s]) => `<p class="never"><b>HTTP statuses of ${html(op)}:</b> ${codes(s.missed)}</p>`),
+      .map(
+        ([op, s]) => `<p class="never"><b>HTTP statuses of ${html(op)}:</b> ${codes(s.missed)}</p>`,
+      ),
     ...Object.entries(c.businessCodes)
       .filter(([, g]) => g.missed.length)
       .map(
@@ -184,7 +187,9 @@ function coverage(r: ContractReport): string {
       ),
     ...Object.entries(c.parameters)
       .filter(([, p]) => p.missed.length)
-      .map(([op, p]) => `<p class="never"><b>Parameters of ${html(op)}:</b> ${codes(p.missed)}</p>`),
+      .map(
+        ([op, p]) => `<p class="never"><b>Parameters of ${html(op)}:</b> ${codes(p.missed)}</p>`,
+      ),
   ];
   if (c.fuzz)
     for (const [name, items] of [
@@ -222,7 +227,9 @@ ${failures.map((f) => failure(f, ids.get(f)!)).join('\n')}
 
 function failure(f: CheckResult, id: string): string {
   const field = (name: string, value: string | undefined, cls = '') =>
-    value === undefined ? '' : `<dt>${name}</dt><dd><pre${cls ? ` class="${cls}"` : ''}>${html(value)}</pre></dd>`;
+    value === undefined
+      ? ''
+      : `<dt>${name}</dt><dd><pre${cls ? ` class="${cls}"` : ''}>${html(value)}</pre></dd>`;
   const variant = f.variant === 'preview' ? ' (preview)' : '';
   const response = responseOf(f);
   return `<details class="failure" id="${id}" data-operation="${html(f.operation)}" data-variant="${html(f.variant)}" data-check="${html(f.check)}">

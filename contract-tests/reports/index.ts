@@ -1,5 +1,5 @@
 /**
- * Contract reports: `--reporter console,junit,json,html [--report-dir reports/]`.
+ * Contract reports: `--reporter console,junit,json,html,sarif [--report-dir reports/]`.
  *
  * Our reporters render the structured results of the run (plus coverage against the model); any
  * other name is one of vitest's own reporters, run while the suite runs (progress output, TAP,
@@ -15,13 +15,14 @@ import { renderConsole, renderSummary } from './console.ts';
 import { renderHtml } from './html.ts';
 import { renderJson } from './json.ts';
 import { renderJUnit } from './junit.ts';
+import { renderSarif } from './sarif.ts';
 import { ProgressReporter } from './progress.ts';
 import { redactorFor } from 'dataapi/runtime/shared';
 import { buildReport, type ContractReport } from './report.ts';
 
 export { buildReport, type ContractReport } from './report.ts';
 export { computeCoverage, type CoverageReport } from './coverage.ts';
-export { renderConsole, renderHtml, renderJson, renderJUnit };
+export { renderConsole, renderHtml, renderJson, renderJUnit, renderSarif };
 
 /**
  * Reporters this module renders, and the file each writes into the report directory. The JSON
@@ -31,8 +32,9 @@ export const REPORT_FILES = {
   junit: 'contract-junit.xml',
   json: 'contract-results.json',
   html: 'contract-report.html',
+  sarif: 'contract-results.sarif',
 } as const;
-export const OWN_REPORTERS = ['console', 'junit', 'json', 'html'] as const;
+export const OWN_REPORTERS = ['console', 'junit', 'json', 'html', 'sarif'] as const;
 
 /** vitest's built-in reporters that may be named (ours take `junit` and `json`). */
 const VITEST_REPORTERS = [
@@ -69,7 +71,16 @@ export function reporterError(names: string[]): string | undefined {
 }
 
 /** vitest reporters that print progress to the terminal themselves. */
-const VITEST_TERMINAL = ['default', 'verbose', 'dot', 'tap', 'tap-flat', 'tree', 'minimal', 'agent'];
+const VITEST_TERMINAL = [
+  'default',
+  'verbose',
+  'dot',
+  'tap',
+  'tap-flat',
+  'tree',
+  'minimal',
+  'agent',
+];
 
 /**
  * The reporters vitest runs for a list of names: vitest's own by name, plus a compact line per
@@ -111,6 +122,8 @@ export interface WriteReportsOptions {
    */
   resultsFile?: string;
   color?: boolean;
+  /** The description file, as SARIF locates results in it (default spec/openapi.yaml). */
+  descriptionFile?: string;
 }
 
 /** Renders the chosen reports: files into `dir`, the console report (or a summary) to `out`. */
@@ -126,6 +139,14 @@ export async function writeReports(
     ['json', renderJson],
     ['junit', renderJUnit],
     ['html', renderHtml],
+    [
+      'sarif',
+      (r) =>
+        renderSarif(r, {
+          model: o.model,
+          descriptionFile: o.descriptionFile ?? 'spec/openapi.yaml',
+        }),
+    ],
   ];
   for (const [name, render] of renderers) {
     const file =

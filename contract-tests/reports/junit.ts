@@ -82,10 +82,7 @@ function testcase(r: CheckResult): string[] {
 
 /** The failure body: everything a reader needs to reproduce it, the key already redacted. */
 export function details(r: CheckResult): string {
-  const lines = [
-    `${r.operation} (${r.variant}) ${headline(r)}`,
-    `check: ${CHECK_TITLES[r.check]}`,
-  ];
+  const lines = [`${r.operation} (${r.variant}) ${headline(r)}`, `check: ${CHECK_TITLES[r.check]}`];
   if (r.request) lines.push(`request:  ${r.request.method} ${r.request.url}`);
   if (r.expected !== undefined) lines.push(`expected: ${r.expected}`);
   if (r.actual !== undefined) lines.push(`actual:   ${r.actual}`);
@@ -162,7 +159,8 @@ function coverageSuite(report: ContractReport): string[] {
   const c = report.coverageReport;
   const prop = (name: string, value: string) =>
     `      <property name="${xmlAttr(name)}" value="${xmlAttr(value)}"/>`;
-  const tally = (x: { covered: number; total: number }) => `${x.covered}/${x.total} (${percent(x)})`;
+  const tally = (x: { covered: number; total: number }) =>
+    `${x.covered}/${x.total} (${percent(x)})`;
   const missedStatuses = Object.entries(c.statuses)
     .filter(([, s]) => s.missed.length)
     .map(([op, s]) => `${op}: ${s.missed.join(', ')}`);

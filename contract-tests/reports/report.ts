@@ -116,13 +116,13 @@ export function matrixOf(results: CheckResult[]): MatrixRow[] {
 export function responseOf(r: CheckResult): ExchangeRecord | undefined {
   const req = r.request;
   if (!req) return undefined;
-  const same = r.exchanges.filter((e) => e.request.method === req.method && e.request.url === req.url);
+  const same = r.exchanges.filter(
+    (e) => e.request.method === req.method && e.request.url === req.url,
+  );
   // Requests with a body share their URL: the one whose purpose the message names comes first.
   const named = same.filter((e) => r.message.startsWith(`${e.request.purpose}:`));
   return (
-    named.find((e) => e.status !== undefined) ??
-    same.find((e) => e.status !== undefined) ??
-    same[0]
+    named.find((e) => e.status !== undefined) ?? same.find((e) => e.status !== undefined) ?? same[0]
   );
 }
 

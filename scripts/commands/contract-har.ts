@@ -64,6 +64,7 @@ export async function runFromHar(
       root,
       out: process.stdout,
       ...(o.severity ? { severity: o.severity } : {}),
+      ...(o.descriptionFile !== undefined ? { descriptionFile: o.descriptionFile } : {}),
     });
   } catch (err) {
     if (err instanceof HarError || err instanceof SpecInputError) {

@@ -53,8 +53,9 @@ export const usage = `Usage: dataapi contract [--spec FILE] [--base-url URL] [--
                             DATAAPI_APPKEY; the target is DATAAPI_BASE_URL, by default this run's
                             --base-url (or the mock's default http://127.0.0.1:4010)
   --reporter NAME,...       console (default): progress, then the operations-by-checks matrix,
-                            failures and coverage; junit, json, html: report files in --report-dir
-                            (contract-junit.xml, contract-results.json, contract-report.html);
+                            failures and coverage; junit, json, html, sarif: report files in
+                            --report-dir (contract-junit.xml, contract-results.json,
+                            contract-report.html, contract-results.sarif for code scanning);
                             any of vitest's reporters (dot, verbose, tap, github-actions, ...;
                             vitest-junit, vitest-json for vitest's own files)
   --report-dir DIR          where report files go                  default: reports
@@ -294,7 +295,11 @@ export const command: Command = {
         compareMock,
         ...rest
       } = parseContractFlags(argv);
-      const options: RunOptions = rest;
+      // Where the SARIF report locates its results: the description the suite was made from.
+      const options: RunOptions = {
+        ...rest,
+        descriptionFile: given ?? configuredSpec() ?? 'spec/openapi.yaml',
+      };
       if (compareMock) return runCompareMock({ ...options, ...(given ? { spec: given } : {}) });
       if (fromHar !== undefined)
         return runFromHar({

@@ -45,6 +45,7 @@ const OUTPUT_FLAG: Record<string, string> = {
   serve: 'dir',
   contract: 'dir',
   start: 'dir',
+  report: 'dir',
 };
 
 const kebab = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);

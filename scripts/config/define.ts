@@ -61,6 +61,13 @@ export interface ProxyConfig {
   insecure?: boolean;
 }
 
+/** \`dataapi report merge\`'s flags. */
+export interface ReportConfig {
+  /** console, junit, json, html, sarif (default: all of them). */
+  reporter?: string[];
+  reportDir?: string;
+}
+
 export interface MockConfig {
   port?: number;
   host?: string;
@@ -90,6 +97,7 @@ export interface DataapiConfig {
   generate?: { kinds?: OutputKind[] };
   contract?: ContractConfig;
   proxy?: ProxyConfig;
+  report?: ReportConfig;
   start?: Pick<ContractConfig, 'baseUrl' | 'reporter' | 'reportDir' | 'timeout' | 'strict'>;
   mock?: MockConfig;
   serve?: ServeConfig;

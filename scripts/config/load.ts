@@ -24,6 +24,7 @@ const TOP_LEVEL = [
   'generate',
   'contract',
   'proxy',
+  'report',
   'start',
   'mock',
   'serve',

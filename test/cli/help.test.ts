@@ -21,6 +21,7 @@ const COMMANDS = [
   'pack',
   'init',
   'proxy',
+  'report',
 ];
 
 describe('--help', () => {

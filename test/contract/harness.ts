@@ -32,11 +32,17 @@ export async function runCli(
   args: string[],
   name: string,
   env: Record<string, string> = {},
+  /**
+   * The run's report folder, kept (its contract-results.json is the results file): for a test
+   * that reads the folder afterwards (`dataapi report merge`). It must be a fresh one.
+   */
+  keep: { reportDir?: string } = {},
 ): Promise<CliRun> {
   // The results file in a folder of this run's own: a run that writes none cannot be read as the
   // result an earlier run left, and two runs at once never share one.
-  const dir = await mkdtemp(path.join(tmpdir(), `dataapi-contract-${name}-`));
-  const results = path.join(dir, 'results.json');
+  const dir = keep.reportDir ?? (await mkdtemp(path.join(tmpdir(), `dataapi-contract-${name}-`)));
+  const results = path.join(dir, keep.reportDir ? 'contract-results.json' : 'results.json');
+  const reportDir = keep.reportDir ? ['--report-dir', keep.reportDir] : [];
   const childEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env))
     if (v !== undefined && !k.startsWith('VITEST') && k !== 'NODE_OPTIONS' && k !== 'TEST')
@@ -50,7 +56,7 @@ export async function runCli(
   const timeout = command === 'contract' && !args.includes('--timeout') ? SAFETY_TIMEOUT : [];
   const child = spawn(
     process.execPath,
-    ['bin/dataapi.js', command, ...args, ...timeout, '--results', results],
+    ['bin/dataapi.js', command, ...args, ...timeout, ...reportDir, '--results', results],
     {
       cwd: ROOT,
       env: childEnv,
@@ -67,7 +73,7 @@ export async function runCli(
   } catch {
     result = undefined;
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    if (!keep.reportDir) await rm(dir, { recursive: true, force: true });
   }
   return { code, stdout, stderr, ...(result ? { result } : {}) };
 }

@@ -70,8 +70,24 @@ export async function runTestProxy(
   };
 }
 
-/** Calls the generated client through the proxy, keeping the bytes each answer had. */
-export async function driveClient(proxyUrl: string) {
+type Client = ReturnType<typeof createClient>;
+
+/** The calls the proxy tests make, by name: each an operation the planted upstream answers. */
+export const CALLS = {
+  airQuality: (c: Client) => c.getAirQuality({ query: { location: '北京' } }),
+  ip: (c: Client) => c.getIpLocation({ query: { ip: '223.5.5.5' } }),
+  ssl: (c: Client) => c.getSslCertInfo({ query: { domain: 'https://www.example.com' } }),
+  ranking: (c: Client) => c.getGlobalUniversityRanking({ query: { name: '清华' } }),
+  realtime: (c: Client) => c.getFundOpenRealtime(),
+  basicInfo: (c: Client) => c.getFundBasicInfo(),
+} satisfies Record<string, (c: Client) => Promise<unknown>>;
+export type CallName = keyof typeof CALLS;
+
+/**
+ * Makes the named calls through the proxy, one after another (the generated client, the test
+ * key); each call's outcome (`ok` or the client error's name) and the bytes each answer had.
+ */
+export async function driveCalls(proxyUrl: string, names: CallName[]) {
   const bodies = new Map<string, Buffer>();
   const c = createClient({
     baseUrl: proxyUrl,
@@ -83,18 +99,16 @@ export async function driveClient(proxyUrl: string) {
       return res;
     },
   });
-  const settle = (p: Promise<unknown>) =>
-    p.then(
+  const outcomes: Partial<Record<CallName, string>> = {};
+  for (const name of names)
+    outcomes[name] = await CALLS[name](c).then(
       () => 'ok',
       (e: Error) => e.name,
     );
-  const outcomes = {
-    airQuality: await settle(c.getAirQuality({ query: { location: '北京' } })),
-    ip: await settle(c.getIpLocation({ query: { ip: '223.5.5.5' } })),
-    ssl: await settle(c.getSslCertInfo({ query: { domain: 'https://www.example.com' } })),
-    ranking: await settle(c.getGlobalUniversityRanking({ query: { name: '清华' } })),
-    realtime: await settle(c.getFundOpenRealtime()),
-    basicInfo: await settle(c.getFundBasicInfo()),
-  };
   return { bodies, outcomes };
+}
+
+/** Calls the generated client through the proxy, keeping the bytes each answer had. */
+export async function driveClient(proxyUrl: string) {
+  return driveCalls(proxyUrl, Object.keys(CALLS) as CallName[]);
 }

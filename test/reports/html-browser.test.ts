@@ -64,9 +64,10 @@ describe.skipIf(!chromium)(
 
     it('shows each known failure in its operation row and check column, and only those', async () => {
       for (const [op, variant, check] of EXPECTED_FAILURES)
-        expect(await cell(op, variant, check).getAttribute('class'), `${op} ${variant} ${check}`).toBe(
-          'failed',
-        );
+        expect(
+          await cell(op, variant, check).getAttribute('class'),
+          `${op} ${variant} ${check}`,
+        ).toBe('failed');
       // Cells of the same row and column that did not fail are not red.
       expect(await cell('getAirQuality', 'main', 'status').getAttribute('class')).toBe('passed');
       expect(await cell('getFundBasicInfo', 'main', 'schema').getAttribute('class')).toBe('passed');
@@ -110,7 +111,9 @@ describe.skipIf(!chromium)(
 
     it("runs the page's own script (allowed by its CSP hash): expand and collapse all", async () => {
       const open = () =>
-        page.locator('details.failure').evaluateAll((ds) => ds.filter((d) => (d as HTMLDetailsElement).open).length);
+        page
+          .locator('details.failure')
+          .evaluateAll((ds) => ds.filter((d) => (d as HTMLDetailsElement).open).length);
       await page.locator('button[data-toggle="open"]').click();
       expect(await open()).toBe(await page.locator('details.failure').count());
       await page.locator('button[data-toggle="close"]').click();
@@ -118,7 +121,9 @@ describe.skipIf(!chromium)(
     });
 
     it('shows hostile response text as text and runs none of it', async () => {
-      const excerpt = await page.locator('details[data-operation="getAirQuality"][data-check="schema"] pre.excerpt').textContent();
+      const excerpt = await page
+        .locator('details[data-operation="getAirQuality"][data-check="schema"] pre.excerpt')
+        .textContent();
       expect(excerpt).toContain('<img src=x onerror=window.__pwned=2></script><script>');
       expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
       expect(await page.locator('img').count()).toBe(0);
@@ -148,7 +153,7 @@ describe.skipIf(!chromium)(
         return {
           error: error?.textContent ?? null,
           cases: doc.querySelectorAll('testcase').length,
-          failures: Array.from(doc.querySelectorAll("testcase"))
+          failures: Array.from(doc.querySelectorAll('testcase'))
             .filter((t) => t.querySelector('failure'))
             .map((t) => `${t.getAttribute('classname')} ${t.getAttribute('name')}`),
         };

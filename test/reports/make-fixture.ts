@@ -102,7 +102,9 @@ const faults: Fault[] = [
         return {
           status: 429,
           headers: { 'content-type': 'application/json', 'retry-after': 'soon' },
-          body: Buffer.from('{"DataStatus":{"StatusCode":100,"StatusDescription":"busy"},"Data":null}'),
+          body: Buffer.from(
+            '{"DataStatus":{"StatusCode":100,"StatusDescription":"busy"},"Data":null}',
+          ),
         };
       },
     } satisfies Fault;

@@ -47,7 +47,8 @@ describe('console report', () => {
 
   it('draws the matrix: each known failure in its operation row and check column', () => {
     const header = lines.find((l) => l.startsWith('operation'))!;
-    const column = (check: (typeof CHECKS)[number]) => header.indexOf(` ${CHECK_ABBREVIATIONS[check]}`) + 2;
+    const column = (check: (typeof CHECKS)[number]) =>
+      header.indexOf(` ${CHECK_ABBREVIATIONS[check]}`) + 2;
     const row = (label: string) => lines.find((l) => l.startsWith(`${label} `))!;
     for (const [op, variant, check] of EXPECTED_FAILURES) {
       const label = variant === 'main' ? op : `${op} (preview)`;
@@ -60,7 +61,9 @@ describe('console report', () => {
 
   it('says why a row is skipped whole (an operation that writes, without --allow-writes)', () => {
     const r = loadFixture();
-    for (const x of r.results.filter((x) => x.operation === 'getAirQuality' && x.variant === 'main')) {
+    for (const x of r.results.filter(
+      (x) => x.operation === 'getAirQuality' && x.variant === 'main',
+    )) {
       x.status = 'skipped';
       x.message = 'writes: run with --allow-writes';
     }
@@ -82,15 +85,21 @@ describe('console report', () => {
   it("prints each failure's request (key redacted), expected, actual and Ajv error path", () => {
     const at = lines.findIndex((l) => l.includes('✗ getAirQuality · schema'));
     const block = lines.slice(at, at + 8).join('\n');
-    expect(block).toMatch(/request: {2}GET http:\/\/127\.0\.0\.1:4010\/Weather\/AirQuality\?.*appkey=\*\*\*/);
+    expect(block).toMatch(
+      /request: {2}GET http:\/\/127\.0\.0\.1:4010\/Weather\/AirQuality\?.*appkey=\*\*\*/,
+    );
     expect(block).toContain('expected: body valid against the 200 schema');
-    expect(block).toMatch(/actual: {3}\/Data\/0\/DataStatus must be equal to one of the allowed values/);
+    expect(block).toMatch(
+      /actual: {3}\/Data\/0\/DataStatus must be equal to one of the allowed values/,
+    );
     expect(block).toMatch(/error: {4}valid request \(example\): \/Data\/0\/DataStatus/);
     expect(text).toContain('Failures (19)');
   });
 
   it('prints totals and coverage totals', () => {
-    expect(text).toMatch(/Checks: 144 passed, 19 failed, 30 skipped \(11 operations, 79 requests, 429 retries: 1/);
+    expect(text).toMatch(
+      /Checks: 144 passed, 19 failed, 30 skipped \(11 operations, 79 requests, 429 retries: 1/,
+    );
     expect(text).toMatch(
       /Coverage: operations 11\/11 \(100%\), previews 5\/5 \(100%\), HTTP statuses \d+\/110 \(\d+%\), business codes \d+\/13/,
     );
@@ -122,15 +131,22 @@ describe('JUnit report', () => {
     expect(new Set(cases).size).toBe(cases.length);
     expect(cases).toContain('getAirQuality schema');
     expect(cases).toContain('getAirQuality.preview content-type');
-    expect(xml).toMatch(/<testsuites name="dataapi contract" tests="193" failures="19" errors="0" skipped="30"/);
+    expect(xml).toMatch(
+      /<testsuites name="dataapi contract" tests="193" failures="19" errors="0" skipped="30"/,
+    );
     expect(xml.match(/<skipped /g)).toHaveLength(30);
   });
 
   it('gives each failure its message and details', () => {
-    const m = /<testcase classname="getAirQuality" name="schema"[^>]*>\s*<failure message="([^"]*)" type="schema">([^<]*)<\/failure>/.exec(xml);
+    const m =
+      /<testcase classname="getAirQuality" name="schema"[^>]*>\s*<failure message="([^"]*)" type="schema">([^<]*)<\/failure>/.exec(
+        xml,
+      );
     expect(m).not.toBeNull();
     expect(m![1]).toMatch(/^schema: valid request \(example\): expected body valid/);
-    expect(m![2]).toMatch(/request: {2}GET http:\/\/127\.0\.0\.1:4010\/Weather\/AirQuality\?.*appkey=\*\*\*/);
+    expect(m![2]).toMatch(
+      /request: {2}GET http:\/\/127\.0\.0\.1:4010\/Weather\/AirQuality\?.*appkey=\*\*\*/,
+    );
     expect(m![2]).toContain('expected: body valid against the 200 schema');
     expect(m![2]).toContain('/Data/0/DataStatus must be equal to one of the allowed values');
     expect(m![2]).toMatch(/response: HTTP 200, application\/json/);
@@ -177,10 +193,15 @@ describe('toolkit faults', () => {
 
   it('JUnit: one passing test case per fault in a suite of its own, never a failure', () => {
     const out = renderJUnit(withFault());
-    const suite = /<testsuite name="dataapi toolkit faults" tests="1" failures="0"[^>]*>([\s\S]*?)<\/testsuite>/.exec(out);
+    const suite =
+      /<testsuite name="dataapi toolkit faults" tests="1" failures="0"[^>]*>([\s\S]*?)<\/testsuite>/.exec(
+        out,
+      );
     expect(suite, out.slice(-2000)).not.toBeNull();
     expect(suite![1]).toContain('classname="toolkit-fault.getAirQuality" name="negative"');
-    expect(suite![1]).toMatch(/<system-out>toolkit fault \(not a failure of the target\): negative: header User-Agent missing/);
+    expect(suite![1]).toMatch(
+      /<system-out>toolkit fault \(not a failure of the target\): negative: header User-Agent missing/,
+    );
     expect(suite![1]).not.toContain('<failure');
     expect(out).not.toContain('<img');
     expect(renderJUnit(report())).not.toContain('dataapi toolkit faults');
@@ -188,7 +209,9 @@ describe('toolkit faults', () => {
 
   it('HTML: a section of its own listing the fault, escaped', () => {
     const page = renderHtml(withFault());
-    const section = /<section class="warnings" id="toolkit-faults">([\s\S]*?)<\/section>/.exec(page);
+    const section = /<section class="warnings" id="toolkit-faults">([\s\S]*?)<\/section>/.exec(
+      page,
+    );
     expect(section).not.toBeNull();
     expect(section![1]).toContain('Toolkit faults (1)');
     expect(section![1]).toContain('GET /Weather/AirQuality?city=Beijing');
@@ -203,7 +226,9 @@ describe('HTML report', () => {
     const page = renderHtml(buildReport(hostile(), model));
     expect(page.match(/<script/g)).toHaveLength(1);
     expect(page).not.toContain('<img');
-    expect(page).toContain('&lt;img src=x onerror=window.__pwned=2&gt;&lt;/script&gt;&lt;script&gt;');
+    expect(page).toContain(
+      '&lt;img src=x onerror=window.__pwned=2&gt;&lt;/script&gt;&lt;script&gt;',
+    );
     expect(page).not.toMatch(/[\u0000\u001b]/);
     const script = /<script>([\s\S]*?)<\/script>/.exec(page)![1]!;
     const hash = createHash('sha256').update(script).digest('base64');
@@ -221,9 +246,16 @@ describe('HTML report', () => {
 
   it('links each failed cell to its expandable failure', () => {
     const page = renderHtml(report());
-    const cell = /<tr data-operation="getAirQuality" data-variant="main"[^>]*>.*?<td class="failed" data-check="schema" data-status="failed" data-failure="(f-\d+)"/.exec(page);
+    const cell =
+      /<tr data-operation="getAirQuality" data-variant="main"[^>]*>.*?<td class="failed" data-check="schema" data-status="failed" data-failure="(f-\d+)"/.exec(
+        page,
+      );
     expect(cell).not.toBeNull();
-    expect(page).toMatch(new RegExp(`<details class="failure" id="${cell![1]}" data-operation="getAirQuality" data-variant="main" data-check="schema">`));
+    expect(page).toMatch(
+      new RegExp(
+        `<details class="failure" id="${cell![1]}" data-operation="getAirQuality" data-variant="main" data-check="schema">`,
+      ),
+    );
   });
 });
 
@@ -233,7 +265,12 @@ describe('JSON report', () => {
     expect(renderJson(report())).toBe(text);
     const json = JSON.parse(text);
     const fixture = loadFixture();
-    expect(Object.keys(json)).toEqual([...Object.keys(fixture), 'reportVersion', 'checks', 'coverageReport']);
+    expect(Object.keys(json)).toEqual([
+      ...Object.keys(fixture),
+      'reportVersion',
+      'checks',
+      'coverageReport',
+    ]);
     expect(json.results).toEqual(fixture.results);
     expect(json.reportVersion).toBe(1);
     expect(json.checks.map((c: { name: string }) => c.name)).toEqual([...CHECKS]);
@@ -292,8 +329,15 @@ describe('the key', () => {
       secrets: [KEY],
     });
     const files = await readdir(dir);
-    expect(files.sort()).toEqual(['contract-junit.xml', 'contract-report.html', 'contract-results.json']);
-    const texts = [printed, ...(await Promise.all(files.map((f) => readFile(path.join(dir, f), 'utf8'))))];
+    expect(files.sort()).toEqual([
+      'contract-junit.xml',
+      'contract-report.html',
+      'contract-results.json',
+    ]);
+    const texts = [
+      printed,
+      ...(await Promise.all(files.map((f) => readFile(path.join(dir, f), 'utf8')))),
+    ];
     for (const t of texts) for (const form of forms) expect(t).not.toContain(form);
     expect(printed).toContain('***');
   });
@@ -320,9 +364,13 @@ describe('reporter names', () => {
   });
 
   it('refuses an unknown name with the list of known ones', () => {
-    expect(reporterError(['console', 'junit', 'json', 'html', 'dot', 'github-actions'])).toBeUndefined();
+    expect(
+      reporterError(['console', 'junit', 'json', 'html', 'dot', 'github-actions']),
+    ).toBeUndefined();
     expect(reporterError(['./my-reporter.ts'])).toBeUndefined();
-    expect(reporterError(['xml'])).toMatch(/unknown reporter "xml" \(ours: console, junit, json, html/);
+    expect(reporterError(['xml'])).toMatch(
+      /unknown reporter "xml" \(ours: console, junit, json, html/,
+    );
   });
 });
 
@@ -335,11 +383,7 @@ describe('words of the reports', () => {
   it('a failure title names its check once (no "negative: negative:")', () => {
     expect(negative().message).toMatch(/^negative: query pageSize=21/);
     const r = report();
-    for (const text of [
-      renderConsole(r, { color: false }),
-      renderJUnit(r),
-      renderHtml(r),
-    ]) {
+    for (const text of [renderConsole(r, { color: false }), renderJUnit(r), renderHtml(r)]) {
       expect(text).toContain('negative: query pageSize=21');
       expect(text).not.toContain('negative: negative:');
     }

@@ -61,7 +61,9 @@ describe('a short key leaves every report intact', () => {
     const after = render('100');
     // The matrix, the totals and the coverage percentages are untouched.
     const structural = (text: string) =>
-      text.split('\n').filter((l) => !/^\s+(✗|request|expected|actual|error|value|response)/.test(l));
+      text
+        .split('\n')
+        .filter((l) => !/^\s+(✗|request|expected|actual|error|value|response)/.test(l));
     expect(structural(after.console)).toEqual(structural(before.console));
     expect(after.console).toContain('(100%)');
     // JUnit stays well-formed XML with the same test cases and coverage properties.
@@ -76,7 +78,9 @@ describe('a short key leaves every report intact', () => {
       plain.results.map((r) => r.check),
     );
     // Preview URLs keep their /demo path; the key's own query value is hidden.
-    expect(json.results.some((r: { request?: { url: string } }) => r.request?.url.includes('/demo?'))).toBe(true);
+    expect(
+      json.results.some((r: { request?: { url: string } }) => r.request?.url.includes('/demo?')),
+    ).toBe(true);
     const coverageRows = (html: string) => html.match(/<tr data-coverage=[^\n]*?<\/tr>/g);
     expect(coverageRows(after.html)).toEqual(coverageRows(before.html));
     expect(after.html).toContain('<td>100%</td>');
