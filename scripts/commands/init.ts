@@ -18,8 +18,9 @@ run's defaults, which every command then reads (flags still win).
   --output DIR      where \`dataapi generate\` writes          default: generated
   --format FORMAT   ts (typed with defineConfig; loaded through tsx), mjs, js or json
                     default: ts where a tsconfig.json and tsx are, else mjs
-  --ci              also write .github/workflows/dataapi.yml (lint, drift check, contract run
-                    against the embedded mock, reports uploaded)
+  --ci              also write .github/workflows/dataapi.yml (lint, drift check, the contract
+                    suite against the embedded mock on 4 machines (--shard i/4), their reports
+                    merged by \`dataapi report merge\` and uploaded)
   --force           replace files that exist
 
 Exit codes: 0 written, 2 bad input (flags, no description found, a file exists without --force).`;
