@@ -84,7 +84,7 @@ const section = [
   '',
   `### Agreement by construction: ${source.title}`,
   '',
-  `Written by \`npm run corpus -- --corpus ${source.name} --agreement\` (bench/corpus/agreement-run.ts, seed ${SEED}, one valid value per parameter and body): every parameter and request body of ${totals.descriptions - totals.unloadable} descriptions (${totals.unloadable} did not load: stage 1's finding), ${totals.operations} operations; ${totals.parameters} parameters and ${totals.bodies} bodies sent valid, serialised as the suite sends them and read back as the mock and the server stubs read them (no server, no HTTP); ${totals.invalid} invalid values sent, each to be refused for the reason it was made. Known classes are listed in bench/corpus/agreement-known.json with their reasons.`,
+  `Written by \`npm run corpus -- --corpus ${source.name} --agreement\` (bench/corpus/agreement-run.ts, seeded with ${SEED}, one valid value per parameter and body): every parameter and request body of ${totals.descriptions - totals.unloadable} descriptions (${totals.unloadable} did not load: stage 1's finding), ${totals.operations} operations; ${totals.parameters} parameters and ${totals.bodies} bodies sent valid, serialised as the suite sends them and read back as the mock and the server stubs read them (no server, no HTTP); ${totals.invalid} invalid values sent, each to be refused for the reason it was made. Known classes are listed in bench/corpus/agreement-known.json with their reasons.`,
   '',
   ...(rows.length
     ? [
