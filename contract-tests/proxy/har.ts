@@ -4,7 +4,8 @@
  * URLs, headers and bodies before anything is written: a recorded exchange re-sent later gets the
  * key from DATAAPI_APPKEY, never from the file.
  */
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { writeWhole } from '../write-whole.ts';
 import type { Redactor } from 'dataapi/runtime/shared';
 import { headerOf, truncated, type Observed } from './observed.ts';
 import { decodedBody } from './probe.ts';
@@ -123,11 +124,9 @@ export function harDocument(entries: HarEntry[], version: string): unknown {
   return { log: { version: '1.2', creator: { name: 'dataapi', version }, entries } };
 }
 
-/** Written whole to a temporary file, then renamed: a reader never sees half a file. */
+/** Written whole (a reader never sees half a file). */
 export async function writeHar(file: string, entries: HarEntry[], version: string): Promise<void> {
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(harDocument(entries, version), null, 2)}\n`);
-  await rename(tmp, file);
+  await writeWhole(file, `${JSON.stringify(harDocument(entries, version), null, 2)}\n`);
 }
 
 export class HarError extends Error {}

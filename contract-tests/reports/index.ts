@@ -7,6 +7,7 @@
  * written into the report directory beside ours.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { writeWhole } from '../write-whole.ts';
 import path from 'node:path';
 import type { ServiceModel } from 'dataapi/model';
 import type { Reporter } from 'vitest/node';
@@ -154,7 +155,8 @@ export async function writeReports(
     if (!names.has(name) && file !== o.resultsFile) continue;
     await mkdir(path.dirname(file), { recursive: true });
     // Rendered from redacted values: the text is never rewritten, so no key can damage its structure.
-    await writeFile(file, render(report));
+    // Written whole: the proxy rewrites its reports while readers follow them.
+    await writeWhole(file, render(report));
     files.push(file);
   }
   // vitest's own files hold its error messages as vitest printed them (from redacted results):
