@@ -56,9 +56,12 @@ export interface ContractConfig {
   operationsAtOnce?: number;
   /** The operation ids of the worker's files in run order, when one worker runs them all (run-order.ts). */
   order?: string[];
+  /** The user's test data (--test-data), checked against the description: given-data.ts. */
+  testData?: GivenData;
 }
 
 import type { SeveritySettings } from 'dataapi/model';
+import type { GivenData } from './given-data.ts';
 
 export const CONFIG_KEY = 'dataapiContract';
 

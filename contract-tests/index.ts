@@ -15,6 +15,7 @@ import {
   staticSkipResult,
 } from './checks/static-skip.ts';
 import { CONFIG_KEY, configFromEnv, type ContractConfig } from './config.ts';
+import { useGivenData } from './given-data.ts';
 import { createTransport, type Transport } from './http.ts';
 import { redactCheckResult } from './redact-results.ts';
 import { runProbes, type Probe, type ProbeSet } from './probes.ts';
@@ -104,6 +105,7 @@ export function contractSuite(model: ServiceModel, operationId: string): void {
   compileForFewValidations();
   const op = findOperation(model, operationId);
   const config = readConfig();
+  useGivenData(model, config?.testData);
   // Without a target (vitest run outside `dataapi contract`), the suite is listed but skipped.
   const suite = config ? describe : describe.skip;
   suite(op.id, () => {

@@ -104,9 +104,23 @@ export function negativeCases(model: ServiceModel, op: Operation): NegativeCase[
           kind: 'missing',
           apply: (s) => withoutField(s, name),
         });
+    // The whole JSON body: a value of another type, or an array holding a null item.
+    if (!onWire)
+      for (const bad of [
+        ...invalidValues(resolved(model, body.schema), false),
+        ...nullItem(model, body.schema),
+      ])
+        out.push({
+          label: `body=${show(bad.value)} (${bad.why})`,
+          target: 'body',
+          kind: bad.kind,
+          apply: (s) => ({ ...s, body: bad.value }),
+        });
     for (const [name, schema] of Object.entries(properties)) {
       if (name === keyField || body.fileFields.includes(name) || readOnly(name)) continue;
-      for (const bad of invalidValues(resolved(model, schema), onWire))
+      const bads = invalidValues(resolved(model, schema), onWire);
+      if (!onWire) bads.push(...nullItem(model, schema));
+      for (const bad of bads)
         out.push({
           label: `body field ${name}=${show(bad.value)} (${bad.why})`,
           target: `body.${name}`,
@@ -215,6 +229,21 @@ export function invalidValues(s: Obj, onWire: boolean): Bad[] {
       out.push({ value: 'x'.repeat(minLen - 1), why: `shorter than ${minLen}`, kind: 'length' });
   }
   return out;
+}
+
+/**
+ * A JSON array whose items are objects, sent with one `null` item. Only object items: Ajv's
+ * coerceTypes (which a server may use) turns a null into "", 0 or false, never into an object.
+ */
+function nullItem(model: ServiceModel, schema: JsonSchema): Bad[] {
+  const s = resolved(model, schema);
+  if (typesOf(s).join() !== 'array' || typeof s['items'] !== 'object' || s['items'] === null)
+    return [];
+  const item = resolved(model, s['items'] as JsonSchema);
+  const declared = typeof item['type'] === 'string' ? [item['type']] : item['type'];
+  const objectOnly = Array.isArray(declared) ? declared.join() === 'object' : declared === 'object';
+  if (!objectOnly || item['nullable'] === true || item['anyOf']) return [];
+  return [{ value: [null], why: 'an item null, not an object', kind: 'type' }];
 }
 
 function show(v: unknown): string {

@@ -166,6 +166,17 @@ export async function runProbes(
     });
   }
   const first = valid[0]!;
+  // A body the description makes optional may be left out: that request is valid too, and
+  // servers that read the body unconditionally fail it (docs/field.md H15). Not on a DELETE,
+  // whose first valid request already removed the resource.
+  if (op.body && op.body.required !== true && ['post', 'put', 'patch'].includes(op.method))
+    await send(
+      'valid',
+      op,
+      { ...first, name: 'optional body left out', omitBody: true },
+      'valid request (optional body left out)',
+      { uncertain, invented },
+    );
   const paging = pageSizeField(op, first);
   if (paging) {
     const spec =

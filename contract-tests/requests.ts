@@ -32,6 +32,7 @@ import {
   type ErrorObject,
 } from 'dataapi/runtime/shared';
 import { pointerOf, type DescriptionWarning } from './warnings.ts';
+import { givenFor, type GivenRequest } from './given-data.ts';
 
 /** A request before serialisation: values by location. */
 export interface RequestSpec {
@@ -138,8 +139,26 @@ function build(
             body: structuredClone(ex.value),
           }));
   }
+  const mine = givenFor(model, op);
+  if (mine) specs = withGiven(specs, base, mine);
   built.set(op, { specs, warnings });
   return { specs: structuredClone(specs), warnings };
+}
+
+/**
+ * The user's test data (--test-data) over the built requests: its parameters replace theirs, and
+ * its body replaces every example and sample (one request, named "test data").
+ */
+function withGiven(specs: RequestSpec[], base: RequestSpec, mine: GivenRequest): RequestSpec[] {
+  const over = (s: RequestSpec): RequestSpec => ({
+    ...s,
+    path: { ...s.path, ...mine.path },
+    query: { ...s.query, ...mine.query },
+    // Cookies travel with the headers until serialise.ts joins them into one Cookie header.
+    header: { ...s.header, ...mine.header, ...mine.cookie },
+  });
+  if (mine.body === undefined) return specs.map(over);
+  return [over({ ...base, name: 'test data', body: structuredClone(mine.body) })];
 }
 
 /**

@@ -11,6 +11,7 @@ import { RETRY_DEFAULTS, type ContractConfig } from './config.ts';
 import { Collector } from './collector.ts';
 import { coverageOf, type CheckName, type ContractRunResult, type Variant } from './results.ts';
 import { RunError } from './run-error.ts';
+import { readGivenData, type GivenData } from './given-data.ts';
 import {
   baseUrlFor,
   colorFor,
@@ -68,6 +69,8 @@ export interface RunOptions {
   severity?: SeveritySettings;
   /** The description file, where the SARIF report locates its results (default spec/openapi.yaml). */
   descriptionFile?: string;
+  /** --test-data FILE: values the valid requests send (given-data.ts). */
+  testData?: string;
 }
 
 export interface RunOutcome {
@@ -97,6 +100,8 @@ interface Run {
   /** Closed in reverse order when the run ends, however it ends. */
   closers: (() => Promise<void>)[];
   sink: RunDiagnostics;
+  /** The user's test data, checked against the description. */
+  testData?: GivenData;
 }
 
 /** Where the run sends its requests (a deployment, or the embedded mock it started). */
@@ -146,7 +151,11 @@ async function prepareRun(o: RunOptions): Promise<Run> {
   );
   await refuseNonFolder(reportDir, '--report-dir');
   await refuseNonFolder(path.dirname(resultsFile), '--results');
+  const testData = o.testData
+    ? await readGivenData(path.resolve(root, o.testData), model)
+    : undefined;
   return {
+    ...(testData ? { testData } : {}),
     o,
     root,
     out: o.out ?? process.stdout,
@@ -238,6 +247,7 @@ function contractConfig(run: Run, target: Target, fuzz: Fuzz): ContractConfig {
     ...(o.checks ? { checks: o.checks } : {}),
     ...(o.severity ? { severity: o.severity } : {}),
     ...(o.saveFailures !== undefined ? { saveFailures: true } : {}),
+    ...(run.testData ? { testData: run.testData } : {}),
     operationsAtOnce: target.embedded ? EMBEDDED_AT_ONCE : DEPLOYMENT_AT_ONCE,
   };
 }

@@ -81,9 +81,10 @@ export const BEHAVIOUR_JUDGES = {
     for (const p of covered.filter((p) => answered(p) && !onMissingResource(p))) {
       const s = statusOf(p);
       const c = p.negative!;
-      // Refusals: 400 and 422 for invalid input, 413/414/431 for a value too large to take.
+      // Refusals: 400 and 422 for invalid input, 413/414/431 for a value too large to take, and
+      // 409: a conflict (the resource exists) refuses the request before its values are read.
       const refused =
-        [400, 413, 414, 422, 431].includes(s) ||
+        [400, 409, 413, 414, 422, 431].includes(s) ||
         (c.target.startsWith('path.') && s === 404) ||
         (c.kind === 'body' && s === 415) ||
         (ok(p) && paramCode !== undefined && p.exchange.record.businessCode === paramCode);

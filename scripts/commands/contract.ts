@@ -28,7 +28,7 @@ export const usage = `Usage: dataapi contract [--spec FILE] [--base-url URL] [--
                         [--checks NAME,...] [--exclude-checks NAME,...]
                         [--save-failures DIR] [--timeout ms] [--shard i/n] [--allow-writes] [--max-response-time ms]
                         [--budget N] [--report-dir DIR] [--results FILE] [--strict]
-                        [--severity CODE=LEVEL,...]
+                        [--severity CODE=LEVEL,...] [--test-data FILE]
                         [--fuzz N [--seed S]]
        dataapi contract --replay FILE [--spec FILE] [--base-url URL] [--allow-writes]
        dataapi contract --from-har FILE [--replay-to URL [--allow-writes]] [--spec FILE]
@@ -58,6 +58,10 @@ export const usage = `Usage: dataapi contract [--spec FILE] [--base-url URL] [--
                             contract-report.html, contract-results.sarif for code scanning);
                             any of vitest's reporters (dot, verbose, tap, github-actions, ...;
                             vitest-junit, vitest-json for vitest's own files)
+  --test-data FILE          values the valid requests send instead of the description's
+                            examples or schema samples, per operation id (JSON or YAML):
+                            {"createZone": {"path": {...}, "query": {...}, "body": {...}}};
+                            checked against the description first (exit 2 when it refuses them)
   --report-dir DIR          where report files go                  default: reports
   --timeout MS              per-request timeout: a later response fails    default: 10000
   --shard I/N               run part I of N (vitest sharding, for CI machines)
@@ -156,6 +160,7 @@ export function parseContractFlags(argv: string[]): RunOptions & {
       checks: { type: 'string' },
       'exclude-checks': { type: 'string' },
       'save-failures': { type: 'string' },
+      'test-data': { type: 'string' },
       severity: { type: 'string', multiple: true },
     },
     usage,
@@ -231,6 +236,7 @@ export function parseContractFlags(argv: string[]): RunOptions & {
     ...(replay !== undefined ? { replay } : {}),
     ...(checks ? { checks } : {}),
     ...(severity ? { severity } : {}),
+    ...(values['test-data'] !== undefined ? { testData: values['test-data'] as string } : {}),
     ...(values['save-failures'] !== undefined
       ? { saveFailures: values['save-failures'] as string }
       : {}),

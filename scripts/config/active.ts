@@ -31,6 +31,7 @@ const PATH_FLAGS = new Set([
   'handlers',
   'keys-file',
   'save-failures',
+  'test-data',
   'record',
   'ca',
 ]);

@@ -32,6 +32,8 @@ export interface ContractConfig {
   excludeChecks?: string[];
   /** Write each failure there as a vitest test that replays it (`--save-failures`). */
   saveFailures?: string;
+  /** Values the valid requests send, per operation id (`--test-data`, JSON or YAML). */
+  testData?: string;
   /**
    * A check's or a description warning's severity (`--severity`): `{ 'method-path': 'warning',
    * 'undeclared-content': 'failure', deprecation: 'off' }`. Codes: docs/diagnostics.md.
