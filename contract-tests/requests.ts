@@ -174,8 +174,8 @@ function withGiven(specs: RequestSpec[], base: RequestSpec, mine: GivenRequest):
     ...s,
     path: { ...s.path, ...mine.path },
     query: { ...s.query, ...mine.query },
-    // Cookies travel with the headers until serialise.ts joins them into one Cookie header.
-    header: { ...s.header, ...mine.header, ...mine.cookie },
+    header: { ...s.header, ...mine.header },
+    cookie: { ...s.cookie, ...mine.cookie },
   });
   if (mine.body === undefined) return specs.map(over);
   return [over({ ...base, name: 'test data', body: structuredClone(mine.body) })];

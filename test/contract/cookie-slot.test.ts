@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { checkGivenData, useGivenData } from '../../contract-tests/given-data.ts';
 import { followUp, type LinkSource } from '../../contract-tests/links.ts';
 import { negativeCases } from '../../contract-tests/negatives.ts';
 import { requestOfSaved, savedRequest, validRequests } from '../../contract-tests/requests.ts';
@@ -13,7 +14,8 @@ import { loadSpec } from '../../generator/load.ts';
 import { normalise } from '../../generator/normalise/index.ts';
 import { FIXTURES } from '../generator/helpers.ts';
 
-const model = normalise(await loadSpec(path.join(FIXTURES, 'generality/cookie-slot.yaml')));
+const FIXTURE = path.join(FIXTURES, 'generality/cookie-slot.yaml');
+const model = normalise(await loadSpec(FIXTURE));
 const op = model.operations[0]!;
 
 describe('the cookie slot', () => {
@@ -76,5 +78,25 @@ describe('the cookie slot', () => {
     void _cookie;
     const before = { ...old, header: { 'X-Trace': 't1', theme: 'dark' } };
     expect(requestOfSaved(op, before)).toEqual(spec);
+  });
+
+  it('takes test data for a cookie into the slot, and checks it against the cookie parameter', async () => {
+    const own = normalise(await loadSpec(FIXTURE)); // requests are built once per model
+    const data = { getCart: { cookie: { theme: 'light' }, header: { 'X-Trace': 't2' } } };
+    expect(checkGivenData(own, data)).toEqual([]);
+    expect(checkGivenData(own, { getCart: { cookie: { theme: 'pink' } } })[0]).toMatch(
+      /^getCart\.cookie\.theme: /,
+    );
+    useGivenData(own, data);
+    const ownOp = own.operations[0]!;
+    const [spec] = validRequests(own, ownOp);
+    expect(spec).toMatchObject({ header: { 'X-Trace': 't2' }, cookie: { theme: 'light' } });
+    const req = serialise(ownOp, spec!, {
+      path: ownOp.path,
+      key: 'key',
+      appkey: 'k',
+      purpose: 't',
+    });
+    expect(req.headers).toEqual({ 'X-Trace': 't2', cookie: 'theme=light; sid=k' });
   });
 });
