@@ -5,7 +5,7 @@
  * sent, and the coverage says so), and a declared header that fetch's own value would break (an
  * `Accept-Language` enum that `*` is not in) is sent with a valid value in every valid request.
  */
-import type { Operation, Parameter, ServiceModel } from 'dataapi/model';
+import { atLocation, type Operation, type Parameter, type ServiceModel } from 'dataapi/model';
 import { validatorFor } from 'dataapi/runtime/shared';
 
 /** The values fetch adds when the request does not set the header. */
@@ -28,13 +28,33 @@ export function alwaysSent(name: string): boolean {
 
 /** A header parameter that fetch's own value would make invalid: a valid request must set it. */
 export function mustSend(model: ServiceModel, p: Parameter): boolean {
-  const fallback = p.in === 'header' ? FETCH_DEFAULTS[p.name.toLowerCase()] : undefined;
+  const none = () => undefined;
+  const fallback = atLocation(p, {
+    header: (h) => FETCH_DEFAULTS[h.name.toLowerCase()],
+    path: none,
+    query: none,
+    cookie: none,
+  });
   if (fallback === undefined) return false;
   try {
     return validatorFor(model).compile(p.schema)(fallback) !== true;
   } catch {
     return false; // a schema Ajv cannot compile: reported elsewhere; nothing to add here
   }
+}
+
+/**
+ * Whether a request can go without the parameter: not a path one (that is another route), not a
+ * header fetch always writes.
+ */
+export function canLeaveOut(p: Parameter): boolean {
+  const yes = () => true;
+  return atLocation(p, {
+    path: () => false,
+    query: yes,
+    header: (h) => !alwaysSent(h.name),
+    cookie: yes,
+  });
 }
 
 /** Required headers of the operations whose absence cannot be sent (`op header Name missing`). */

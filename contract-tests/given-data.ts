@@ -11,7 +11,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
-import { allParameters, type Obj, type Operation, type ServiceModel } from 'dataapi/model';
+import type { Obj, Operation, Parameter, ServiceModel } from 'dataapi/model';
 import { describeErrors, validatorFor } from 'dataapi/runtime/shared';
 import { didYouMean } from '../model/suggest.ts';
 import { RunError } from './run-error.ts';
@@ -80,13 +80,13 @@ export function checkGivenData(model: ServiceModel, data: GivenData): string[] {
 
 function checkParameters(model: ServiceModel, op: Operation, given: GivenRequest): string[] {
   const problems: string[] = [];
-  const params = allParameters(op.parameters);
-  for (const loc of LOCATIONS)
+  for (const loc of LOCATIONS) {
+    const params: Parameter[] = op.parameters[loc];
     for (const [name, value] of Object.entries(given[loc] ?? {})) {
-      const p = params.find((x) => x.in === loc && x.name === name);
+      const p = params.find((x) => x.name === name);
       const at = `${op.id}.${loc}.${name}`;
       if (!p) {
-        const names = params.filter((x) => x.in === loc).map((x) => x.name);
+        const names = params.map((x) => x.name);
         problems.push(
           `${at}: the operation has no ${loc} parameter "${name}"${didYouMean(name, names)}`,
         );
@@ -96,6 +96,7 @@ function checkParameters(model: ServiceModel, op: Operation, given: GivenRequest
       if (!check(value))
         problems.push(`${at}: ${describeErrors(check.errors ?? [], value, 2).join('; ')}`);
     }
+  }
   return problems;
 }
 

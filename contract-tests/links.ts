@@ -9,6 +9,8 @@ import { effective } from 'dataapi/runtime/sampler';
 import {
   declaredResponse,
   isObject,
+  locatedAt,
+  sameParameterName,
   splitPointer,
   type JsonSchema,
   type Operation,
@@ -60,11 +62,9 @@ function single(expr: string, src: LinkSource): unknown {
     return pointer === undefined ? (body ?? NOT_FOUND) : at(body, pointer);
   }
   if (side === 'response' || name === undefined) return NOT_FOUND;
-  const values =
-    part === 'path' ? src.spec.path : part === 'query' ? src.spec.query : src.spec.header;
-  const key = Object.keys(values).find((k) =>
-    part === 'header' ? k.toLowerCase() === name.toLowerCase() : k === name,
-  );
+  const where = part as 'path' | 'query' | 'header';
+  const values = src.spec[where];
+  const key = Object.keys(values).find((k) => sameParameterName(where, k, name));
   return key === undefined ? NOT_FOUND : values[key];
 }
 
@@ -98,12 +98,13 @@ export function followUp(
     path: { ...base.path },
     query: { ...base.query },
     header: { ...base.header },
+    cookie: { ...base.cookie },
   };
   const missing: string[] = [];
   for (const p of link.parameters) {
     const value = evaluate(p.value, src);
     if (value === undefined) missing.push(String(p.value));
-    else spec[p.in === 'cookie' ? 'header' : p.in][p.name] = value;
+    else spec[p.in][p.name] = value;
   }
   if (link.requestBody !== undefined) {
     const body = evaluate(link.requestBody, src);
@@ -138,7 +139,7 @@ function linksByTarget(model: ServiceModel): Map<string, LinkInto[]> {
     for (const source of model.operations)
       for (const r of source.responses)
         for (const link of r.links ?? [])
-          if (link.parameters.some((p) => p.in === 'path'))
+          if (locatedAt(link.parameters, 'path').length > 0)
             index.set(link.target, [...(index.get(link.target) ?? []), { source, link }]);
     intoByModel.set(model, index);
   }
@@ -159,12 +160,11 @@ export function misfits(
   const v = coercingValidatorFor(model);
   const out: string[] = [];
   for (const lp of link.parameters) {
-    const where = lp.in === 'cookie' ? 'header' : lp.in;
     const param = target.parameters[lp.in].find((p: Parameter) =>
-      lp.in === 'header' ? p.name.toLowerCase() === lp.name.toLowerCase() : p.name === lp.name,
+      sameParameterName(lp.in, p.name, lp.name),
     );
     if (!param || param.mediaType) continue;
-    const value = spec[where][lp.name];
+    const value = spec[lp.in][lp.name];
     const check = v.compile(param.schema);
     if (!check(structuredClone(value)))
       out.push(

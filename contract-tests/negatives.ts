@@ -12,14 +12,16 @@
  */
 import {
   allParameters,
+  keyTransport,
   sentBody,
   type JsonSchema,
   type Obj,
   type Operation,
+  type ParameterLocation,
   type ServiceModel,
 } from 'dataapi/model';
-import { alwaysSent } from './fetch-headers.ts';
-import { holdsSegmentText, takenElsewhere } from './path-values.ts';
+import { canLeaveOut } from './fetch-headers.ts';
+import { misreadOnWire } from './path-values.ts';
 import { carriesCredential, type RequestSpec } from './requests.ts';
 import { effective, objectShape, typesOf } from 'dataapi/runtime/sampler';
 
@@ -45,10 +47,9 @@ export function negativeCases(model: ServiceModel, op: Operation): NegativeCase[
   // Parameters: missing required (not path: that changes the route), then invalid values.
   for (const p of allParameters(op.parameters)) {
     if (carriesCredential(op, p)) continue; // the key fills it: the auth probes cover it
-    const loc = p.in === 'cookie' ? 'header' : p.in;
-    // A header fetch always writes (User-Agent, ...) cannot be left out (coverage lists it).
-    const unsendable = p.in === 'header' && alwaysSent(p.name);
-    if (p.required && p.in !== 'path' && !hasDefault(model, p.schema) && !unsendable)
+    const loc = p.in;
+    // A header fetch always writes (User-Agent, ...) cannot be left out either (coverage lists it).
+    if (p.required && canLeaveOut(p) && !hasDefault(model, p.schema))
       out.push({
         label: `${p.in} ${p.name} missing (required)`,
         target: `${loc}.${p.name}`,
@@ -58,12 +59,7 @@ export function negativeCases(model: ServiceModel, op: Operation): NegativeCase[
     for (const bad of invalidValues(resolved(model, p.schema), true)) {
       // A path value read on the wire as other values, or as another template's URL, is no
       // invalid request of this operation (path-values.ts).
-      if (
-        p.in === 'path' &&
-        (holdsSegmentText(op.path, p.name, bad.value) ||
-          takenElsewhere(model, op.path, p.name, bad.value))
-      )
-        continue;
+      if (misreadOnWire(model, op, p, bad.value)) continue;
       out.push({
         label: `${p.in} ${p.name}=${show(bad.value)} (${bad.why})`,
         target: `${loc}.${p.name}`,
@@ -92,7 +88,7 @@ export function negativeCases(model: ServiceModel, op: Operation): NegativeCase[
         apply: (s) => ({ ...s, omitBody: true }),
       });
     const { properties, required } = objectShape(model, body.schema);
-    const keyField = op.auth.transports.find((t) => t.in === 'body')?.name;
+    const keyField = keyTransport(op.auth, 'body')?.name;
     // readOnly fields are the server's to write: a request may leave them out (or send anything).
     const readOnly = (name: string) =>
       properties[name] !== undefined && effective(model, properties[name]!).s['readOnly'] === true;
@@ -251,7 +247,7 @@ function show(v: unknown): string {
   return t.length > 40 ? `${t.slice(0, 39)}…` : t;
 }
 
-type Loc = 'path' | 'query' | 'header';
+type Loc = ParameterLocation;
 
 function without(s: RequestSpec, loc: Loc, name: string): RequestSpec {
   const copy = { ...s, [loc]: { ...s[loc] } };

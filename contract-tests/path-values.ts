@@ -4,7 +4,7 @@
  * segment shares with it, and one another path template may take. Each of them sends a request
  * other than the one meant (another route, or other values of this one), so no check can rest on it.
  */
-import type { ServiceModel } from 'dataapi/model';
+import { atLocation, type Operation, type Parameter, type ServiceModel } from 'dataapi/model';
 
 /**
  * A path value's text in the segment (simple style: list items and object pairs joined by
@@ -91,3 +91,23 @@ export function takenElsewhere(
 
 /** The reason a fuzz mutation taken elsewhere is discarded (counted in FuzzStats.discarded). */
 export const TAKEN_ELSEWHERE = 'a URL another path template may take';
+
+/**
+ * Whether a value of a parameter would be read on the wire as something else: a path value as
+ * other values or as another template's URL. No value of another location is.
+ */
+export function misreadOnWire(
+  model: ServiceModel,
+  op: Operation,
+  p: Parameter,
+  value: unknown,
+): boolean {
+  const no = () => false;
+  return atLocation(p, {
+    path: (pp) =>
+      holdsSegmentText(op.path, pp.name, value) || takenElsewhere(model, op.path, pp.name, value),
+    query: no,
+    header: no,
+    cookie: no,
+  });
+}

@@ -17,7 +17,7 @@ import { ok } from './probe.ts';
 import { sendProbe } from './probes.ts';
 import { answerLine } from './reports/report.ts';
 import { oneLine } from './reports/escape.ts';
-import { validRequests } from './requests.ts';
+import { requestOfSaved, validRequests } from './requests.ts';
 import { RunError } from './run-error.ts';
 import { loadModel } from './runner.ts';
 import { LocalScheduler } from './scheduler.ts';
@@ -109,16 +109,17 @@ async function replayed(
   t: Transport,
 ): Promise<Probe | undefined> {
   const f = file.finding;
+  const request = requestOfSaved(op, f.request);
   const purpose = `replay of fuzz ${f.kind} request (--seed ${f.seed}, run ${f.run})`;
   const uncertain = op.parameters.path.length > 0;
   if (f.kind === 'invalid') {
     const v = f.violation ?? { label: 'invalid request', target: '', kind: 'type' };
     const negative = { ...v, apply: (s) => s } as NegativeCase;
-    return sendProbe(model, t, op, 'main', 'negative', op, f.request, `${purpose}: ${v.label}`, {
+    return sendProbe(model, t, op, 'main', 'negative', op, request, `${purpose}: ${v.label}`, {
       negative,
     });
   }
-  const source = await sendProbe(model, t, op, 'main', 'valid', op, f.request, purpose, {
+  const source = await sendProbe(model, t, op, 'main', 'valid', op, request, purpose, {
     uncertain,
   });
   if (f.kind === 'valid') return source;

@@ -4,7 +4,8 @@
  * serialise.ts writes them for the wire.
  */
 import {
-  allParameters,
+  carriesKey,
+  forEachLocation,
   queryNameClashes,
   withoutClashes,
   type JsonSchema,
@@ -34,12 +35,13 @@ import {
 import { pointerOf, type DescriptionWarning } from './warnings.ts';
 import { givenFor, type GivenRequest } from './given-data.ts';
 
-/** A request before serialisation: values by location. */
+/** A request before serialisation: values by location (serialise.ts writes cookies as one Cookie header). */
 export interface RequestSpec {
   name: string;
   path: Record<string, unknown>;
   query: Record<string, unknown>;
   header: Record<string, unknown>;
+  cookie: Record<string, unknown>;
   /** JSON value, or the multipart fields (file fields hold example strings or arrays of them). */
   body?: unknown;
   /** Send no body at all (a negative case). */
@@ -81,15 +83,12 @@ function build(
   const known = built.get(op);
   if (known) return { specs: structuredClone(known.specs), warnings: known.warnings };
   const warnings: DescriptionWarning[] = [];
-  const base: RequestSpec = { name: 'example', path: {}, query: {}, header: {} };
+  const base: RequestSpec = emptyRequest('example');
   const clashes = queryNameClashes(model, op);
-  for (const p of allParameters(op.parameters)) {
-    if (carriesCredential(op, p)) continue;
-    const found = parameterValue(model, op, p, warnings);
-    if (found === undefined) continue;
-    if (found.sampled) base.sampled = true;
-    const drawn = p.in === 'query' ? sendableObject(model, p, found, clashes) : found;
-    base[p.in === 'cookie' ? 'header' : p.in][p.name] = drawn.value;
+  type Drawn = { value: unknown; valid: boolean; why: string };
+  const put = (p: Parameter, drawn: Drawn | undefined) => {
+    if (drawn === undefined) return;
+    base[p.in][p.name] = drawn.value;
     // A parameter no value satisfies (`type: integer` with an enum of strings): what it sends
     // may be refused, and that refusal is the description's (trakt.tv's ratings).
     if (!drawn.valid && !base.unsatisfied)
@@ -97,7 +96,28 @@ function build(
         pointer: pointerOf(op.pointer, 'parameters'),
         why: `${p.in} parameter ${p.name}: ${drawn.why}`,
       };
-  }
+  };
+  const take = (p: Parameter, sendable?: (v: unknown) => boolean) => {
+    if (carriesCredential(op, p)) return undefined;
+    const found = parameterValue(model, op, p, warnings, sendable);
+    if (found?.sampled) base.sampled = true;
+    return found;
+  };
+  forEachLocation(op.parameters, {
+    // An empty path value is no segment at all (`/company/x/` for an enum with ""): brex.io.
+    path: (p) =>
+      put(
+        p,
+        take(p, (v) => !emptySegment(v)),
+      ),
+    // Properties of a query object another parameter also writes are not sent.
+    query: (p) => {
+      const found = take(p);
+      put(p, found && sendableObject(model, p, found, clashes));
+    },
+    header: (p) => put(p, take(p)),
+    cookie: (p) => put(p, take(p)),
+  });
   const body = op.body;
   let specs: RequestSpec[] = [base];
   if (body) {
@@ -154,8 +174,8 @@ function withGiven(specs: RequestSpec[], base: RequestSpec, mine: GivenRequest):
     ...s,
     path: { ...s.path, ...mine.path },
     query: { ...s.query, ...mine.query },
-    // Cookies travel with the headers until serialise.ts joins them into one Cookie header.
-    header: { ...s.header, ...mine.header, ...mine.cookie },
+    header: { ...s.header, ...mine.header },
+    cookie: { ...s.cookie, ...mine.cookie },
   });
   if (mine.body === undefined) return specs.map(over);
   return [over({ ...base, name: 'test data', body: structuredClone(mine.body) })];
@@ -187,15 +207,46 @@ function exampleCheck(
 }
 
 /**
- * Whether a parameter is where the operation's credential goes (same place and name: NYTimes'
- * optional query `api-key` beside its `api-key` scheme). The credential fills it: a value of
- * the parameter's own would come first on the wire (`?api-key=&api-key=***`) and the server
- * read the key as missing (corpus nytimes.com/books_api, 401 on fuzz valid requests).
+ * A request as a report or replay file keeps it: no cookie slot when it is empty, so a file of a
+ * description without cookie parameters reads as it did before the slot (issue 47).
+ */
+export type SavedRequest = Omit<RequestSpec, 'cookie'> & { cookie?: Record<string, unknown> };
+
+export function savedRequest(spec: RequestSpec): SavedRequest {
+  const { cookie, ...rest } = spec;
+  return Object.keys(cookie).length > 0 ? spec : rest;
+}
+
+/**
+ * A saved request to send again. A file written before the cookie slot has none: its cookie
+ * parameters are among the headers (where no header parameter has the name), moved back here.
+ */
+export function requestOfSaved(op: Operation, saved: SavedRequest): RequestSpec {
+  if (saved.cookie !== undefined) return { ...saved, cookie: saved.cookie };
+  const header = { ...saved.header };
+  const cookie: Record<string, unknown> = {};
+  for (const p of op.parameters.cookie) {
+    const headerToo = op.parameters.header.some((h) => h.name === p.name);
+    if (headerToo || !Object.hasOwn(header, p.name)) continue;
+    cookie[p.name] = header[p.name];
+    delete header[p.name];
+  }
+  return { ...saved, header, cookie };
+}
+
+/** A request with no values yet. */
+export function emptyRequest(name: string): RequestSpec {
+  return { name, path: {}, query: {}, header: {}, cookie: {} };
+}
+
+/**
+ * Whether a parameter is where the operation's credential goes (model `carriesKey`). The
+ * credential fills it: a value of the parameter's own would come first on the wire
+ * (`?api-key=&api-key=***`) and the server read the key as missing (corpus
+ * nytimes.com/books_api, 401 on fuzz valid requests).
  */
 export function carriesCredential(op: Operation, p: Parameter): boolean {
-  const same = (a: string, b: string) =>
-    p.in === 'header' ? a.toLowerCase() === b.toLowerCase() : a === b;
-  return op.auth.transports.some((t) => 'name' in t && t.in === p.in && same(t.name, p.name));
+  return carriesKey(op.auth, p);
 }
 
 /** The value a valid request sends for a parameter (and whether it is valid); undefined: leave it out. */
@@ -204,6 +255,7 @@ function parameterValue(
   op: Operation,
   p: Parameter,
   warnings: DescriptionWarning[],
+  sendable: (v: unknown) => boolean = () => true,
 ): { value: unknown; valid: boolean; why: string; sampled?: boolean } | undefined {
   const s = p.schema as Obj;
   const sampled = (v: { value: unknown; valid: boolean; why: string }) => ({ ...v, sampled: true });
@@ -213,8 +265,6 @@ function parameterValue(
       : typeof s === 'object' && Array.isArray(s['examples']) && s['examples'].length > 0
         ? s['examples'][0]
         : undefined;
-  // An empty path value is no segment at all (`/company/x/` for an enum with ""): brex.io.
-  const sendable = (v: unknown) => p.in !== 'path' || !emptySegment(v);
   if (given !== undefined) {
     const check = validatorFor(model).compile(p.schema);
     if (check(given) && sendable(given)) return { value: given, valid: true, why: '' };
@@ -282,6 +332,7 @@ export function carried(spec: RequestSpec): string[] {
     ...Object.keys(spec.path).map((n) => `path.${n}`),
     ...Object.keys(spec.query).map((n) => `query.${n}`),
     ...Object.keys(spec.header).map((n) => `header.${n}`),
+    ...Object.keys(spec.cookie).map((n) => `cookie.${n}`),
   ];
   if (
     !spec.omitBody &&

@@ -25,7 +25,7 @@ import {
 } from './links.ts';
 import type { DescriptionWarning } from './warnings.ts';
 import { ok, type Probe, type ProbeSet, type Role } from './probe.ts';
-import { validRequests, type KeyMode, type RequestSpec } from './requests.ts';
+import { emptyRequest, validRequests, type KeyMode, type RequestSpec } from './requests.ts';
 import type { Transport } from './http.ts';
 
 export type Send = (
@@ -56,7 +56,7 @@ function mismatch(
 /** The source of a probe's link expressions: its request and answer. */
 export function linkSource(p: Probe): LinkSource {
   return {
-    spec: p.spec ?? { name: '', path: {}, query: {}, header: {} },
+    spec: p.spec ?? emptyRequest(''),
     method: p.exchange.record.request.method,
     url: p.exchange.record.request.url,
     exchange: p.exchange,
@@ -86,12 +86,7 @@ export async function pathFromLink(
     },
   );
   if (!ok(probe)) return {};
-  const { spec: next, missing } = followUp(into.link, linkSource(probe), {
-    name: '',
-    path: {},
-    query: {},
-    header: {},
-  });
+  const { spec: next, missing } = followUp(into.link, linkSource(probe), emptyRequest(''));
   if (missing.length > 0 || Object.keys(next.path).length === 0) return {};
   const bad = misfits(model, into.link, op, next);
   if (bad.length > 0) return { warning: mismatch(into.source, into.link, op, bad) };

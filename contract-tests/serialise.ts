@@ -3,6 +3,7 @@
  * headers with the key where the operation takes it, and the body as JSON, form, XML or multipart.
  */
 import {
+  keyTransport,
   queryNameClashes,
   withoutClashes,
   type Obj,
@@ -16,8 +17,8 @@ import {
   chooseRequirement,
   encodeForm,
   isXmlMedia,
-  placeCredential,
   toXml,
+  writeCredentials,
 } from 'dataapi/runtime/shared';
 import { mustSend } from './fetch-headers.ts';
 import type { OutgoingRequest } from './http.ts';
@@ -53,19 +54,17 @@ export function serialise(op: Operation, spec: RequestSpec, o: SerialiseOptions)
     query.push(
       ...queryPairs(name, withoutClashes(value, clashes?.get(name)), params.query.get(name)),
     );
-  // Cookie parameters travel in `spec.header` under their name; on the wire they are cookies.
-  const cookies: string[] = [];
-  for (const [name, value] of Object.entries(spec.header)) {
-    const header = params.header.get(name);
-    const cookie = header ? undefined : params.cookie.get(name);
-    if (cookie) cookies.push(`${name}=${encodeURIComponent(simple(name, value, cookie))}`);
-    else headers[name] = simple(name, value, header);
-  }
+  for (const [name, value] of Object.entries(spec.header))
+    headers[name] = simple(name, value, params.header.get(name));
+  // Cookie parameters and a cookie key, joined into one Cookie header below.
+  const cookies = Object.entries(spec.cookie).map(
+    ([name, value]) =>
+      `${name}=${encodeURIComponent(simple(name, value, params.cookie.get(name)))}`,
+  );
   let body: unknown = spec.omitBody ? undefined : structuredClone(spec.body);
 
   // The key: the body transport when the example carries the body key, else the first other one.
-  const keyValue = o.key === 'wrong' ? WRONG_KEY : o.appkey;
-  const bodyKey = op.auth.transports.find((t) => t.in === 'body');
+  const bodyKey = keyTransport(op.auth, 'body');
   const bodyObj =
     typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Obj) : undefined;
   const useBodyKey = !!bodyKey && !!bodyObj && bodyKey.name in bodyObj;
@@ -73,16 +72,16 @@ export function serialise(op: Operation, spec: RequestSpec, o: SerialiseOptions)
   if (o.key !== 'none') {
     // Every scheme of one security requirement (AND), written the scheme's way (Basic, Bearer).
     const requirement = useBodyKey && bodyKey ? [bodyKey] : chooseRequirement(op.auth, undefined);
-    for (const t of requirement.filter((x) => useBodyKey || x.in !== 'body')) {
-      const place = placeCredential(t, keyValue);
-      if (place.in === 'query')
-        query.push([encodeURIComponent(place.name), encodeURIComponent(place.value)]);
-      else if (place.in === 'header')
-        headers[place.name === 'Authorization' ? 'authorization' : place.name] = place.value;
-      else if (place.in === 'cookie')
-        cookies.push(`${place.name}=${encodeURIComponent(place.value)}`);
-      else if (bodyObj) bodyObj[place.name] = place.value;
-    }
+    const keyValue = o.key === 'wrong' ? WRONG_KEY : o.appkey;
+    writeCredentials(requirement, () => keyValue, {
+      query: (name, value) => query.push([encodeURIComponent(name), encodeURIComponent(value)]),
+      header: (name, value) => (headers[name === 'Authorization' ? 'authorization' : name] = value),
+      cookie: (name, value) => cookies.push(`${name}=${encodeURIComponent(value)}`),
+      // Only where the example carries the body key; other requirements go without it.
+      body: (name, value) => {
+        if (useBodyKey && bodyObj) bodyObj[name] = value;
+      },
+    });
   }
   if (cookies.length > 0) headers['cookie'] = cookies.join('; ');
 

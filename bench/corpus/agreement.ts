@@ -7,6 +7,7 @@
  */
 import {
   allParameters,
+  keyTransport,
   queryNameClashes,
   sentBody,
   withoutClashes,
@@ -17,7 +18,11 @@ import {
 import { draw, hashText } from '../../runtime/sampler/index.ts';
 import { negativeCases } from '../../contract-tests/negatives.ts';
 import { emptySegment, holdsSegmentText } from '../../contract-tests/path-values.ts';
-import { carriesCredential, type RequestSpec } from '../../contract-tests/requests.ts';
+import {
+  carriesCredential,
+  emptyRequest,
+  type RequestSpec,
+} from '../../contract-tests/requests.ts';
 import { serialise } from '../../contract-tests/serialise.ts';
 import { refusedForReason, sameValue, withoutAdded } from './agreement-compare.ts';
 import { requestReader, type Outcome, type Refusal } from './agreement-read.ts';
@@ -102,7 +107,7 @@ async function operationAgreement(
     const spec = validSpec(model, op, params, seed);
     if (!spec) continue;
     base ??= spec;
-    const sentParams = params.filter((p) => Object.hasOwn(spec[slot(p)], p.name));
+    const sentParams = params.filter((p) => Object.hasOwn(spec[p.in], p.name));
     counts.parameters += sentParams.length;
     if (spec.body !== undefined) counts.bodies++;
     let outcome: Outcome;
@@ -125,7 +130,7 @@ async function operationAgreement(
       const sent =
         p.in === 'query'
           ? withoutClashes(spec.query[p.name], clashes.get(p.name))
-          : spec[slot(p)][p.name];
+          : spec[p.in][p.name];
       const bag = p.in === 'header' ? got.header : got[p.in];
       const key = p.in === 'header' ? p.name.toLowerCase() : p.name;
       if (!sameValue(sent, bag[key], true))
@@ -139,7 +144,7 @@ async function operationAgreement(
       const textual = body.kind === 'form' || body.kind === 'multipart';
       const xmlText = body.kind === 'text' && typeof spec.body !== 'string';
       // Allowance 4: the suite takes a body credential field out and writes the key in its place.
-      const keyField = op.auth.transports.find((t) => t.in === 'body')?.name;
+      const keyField = keyTransport(op.auth, 'body')?.name;
       const files = keyField ? [...body.fileFields, keyField] : body.fileFields;
       const readBody = withoutAdded(model, body.schema, spec.body, got.body, files);
       const sent = withoutAdded(model, body.schema, spec.body, spec.body, files);
@@ -185,8 +190,6 @@ async function operationAgreement(
   }
 }
 
-const slot = (p: Parameter) => (p.in === 'cookie' ? 'header' : p.in);
-
 /**
  * A valid request with every parameter drawn (optional ones too) and the body, or undefined when
  * the sampler finds no valid value for some required part (the description's own contradiction,
@@ -198,7 +201,7 @@ function validSpec(
   params: Parameter[],
   seed: number,
 ): RequestSpec | undefined {
-  const spec: RequestSpec = { name: 'agreement', path: {}, query: {}, header: {} };
+  const spec = emptyRequest('agreement');
   for (const p of params) {
     let d = draw(model, p.schema, { direction: 'request', seed: seed ^ hashText(p.name) });
     for (
@@ -215,7 +218,7 @@ function validSpec(
       if (p.required) return undefined;
       continue;
     }
-    spec[slot(p)][p.name] = d.value;
+    spec[p.in][p.name] = d.value;
   }
   const body = sentBody(op);
   if (body) {
@@ -282,7 +285,7 @@ function targetOf(
       ...(mediaType ? { mediaType } : {}),
     };
   }
-  const p = params.find((x) => x.name === name && slot(x) === loc);
+  const p = params.find((x) => x.name === name && x.in === loc);
   return p ? describe(op, p) : { ...where(op), name };
 }
 

@@ -5,15 +5,17 @@
  */
 import {
   allParameters,
+  keyTransport,
   sentBody,
   type JsonSchema,
   type Operation,
+  type ParameterLocation,
   type ServiceModel,
 } from 'dataapi/model';
 import { effective, objectShape } from 'dataapi/runtime/sampler';
 import { carriesCredential, type RequestSpec } from '../requests.ts';
 
-export type Location = 'path' | 'query' | 'header' | 'body';
+export type Location = ParameterLocation | 'body';
 
 export interface Field {
   loc: Location;
@@ -30,9 +32,8 @@ export interface Field {
 
 export function fieldsOf(model: ServiceModel, op: Operation): Field[] {
   const out: Field[] = allParameters(op.parameters).map((p) => {
-    const loc = p.in === 'cookie' ? 'header' : p.in;
     return {
-      loc,
+      loc: p.in,
       name: p.name,
       key: `${p.in}.${p.name}`,
       schema: p.schema,
@@ -45,7 +46,7 @@ export function fieldsOf(model: ServiceModel, op: Operation): Field[] {
   const body = sentBody(op);
   if (body && (body.kind === 'json' || body.kind === 'multipart' || body.kind === 'form')) {
     const { properties, required } = objectShape(model, body.schema);
-    const keyField = op.auth.transports.find((t) => t.in === 'body')?.name;
+    const keyField = keyTransport(op.auth, 'body')?.name;
     for (const [name, schema] of Object.entries(properties)) {
       // readOnly is the server's to write: a request need not send it, even where required
       // (corpus ijenko.net: "body field class missing" was sent as an invalid request).

@@ -16,6 +16,7 @@ import {
   type JsonSchema,
   type Operation,
   type Parameter,
+  type ParameterLocation,
   type ServiceModel,
 } from 'dataapi/model';
 import { describeErrors, validatorFor } from 'dataapi/runtime/shared';
@@ -29,7 +30,7 @@ import {
 } from 'dataapi/runtime/sampler';
 import { mustSend } from '../fetch-headers.ts';
 import { segmentTrouble } from '../path-values.ts';
-import { carriesCredential, type RequestSpec } from '../requests.ts';
+import { carriesCredential, emptyRequest, type RequestSpec } from '../requests.ts';
 
 /** Longest generated string per location: URLs and headers have limits of their own. */
 const MAX_LENGTH = { path: 64, query: 256, header: 256, cookie: 256, body: 1000 } as const;
@@ -59,9 +60,7 @@ export function validArbitrary(model: ServiceModel, op: Operation): fc.Arbitrary
     const arb = parameterArbitrary(model, p);
     // A header fetch would fill with a value its schema refuses is never left out.
     const present = p.required || mustSend(model, p);
-    parts[`${p.in === 'cookie' ? 'header' : p.in} ${p.name}`] = present
-      ? arb
-      : fc.option(arb, { nil: undefined });
+    parts[`${p.in} ${p.name}`] = present ? arb : fc.option(arb, { nil: undefined });
   }
   const body = sentBody(op);
   if (body) {
@@ -71,18 +70,18 @@ export function validArbitrary(model: ServiceModel, op: Operation): fc.Arbitrary
   const optional = new Set(
     allParameters(op.parameters)
       .filter((p) => !p.required)
-      .map((p) => `${p.in === 'cookie' ? 'header' : p.in} ${p.name}`),
+      .map((p) => `${p.in} ${p.name}`),
   );
   // Properties another query parameter also writes are not sent (model/query-objects.ts).
   const clashes = queryNameClashes(model, op);
   return fc.record(parts).map((values) => {
-    const spec: RequestSpec = { name: 'fuzz', path: {}, query: {}, header: {} };
+    const spec = emptyRequest('fuzz');
     for (const [key, value] of Object.entries(values)) {
       // An empty list as text is no value: an optional parameter holding one is left out.
       if (value === undefined || (optional.has(key) && vanishes(value))) continue;
       if (key === 'body') spec.body = value;
       else {
-        const [loc, ...rest] = key.split(' ') as ['path' | 'query' | 'header', ...string[]];
+        const [loc, ...rest] = key.split(' ') as [ParameterLocation, ...string[]];
         const name = rest.join(' ');
         spec[loc][name] = loc === 'query' ? withoutClashes(value, clashes.get(name)) : value;
       }
@@ -124,8 +123,7 @@ export function unusable(
   spec: RequestSpec,
 ): string | undefined {
   for (const p of allParameters(op.parameters)) {
-    const loc = p.in === 'cookie' ? 'header' : p.in;
-    const v = spec[loc][p.name];
+    const v = spec[p.in][p.name];
     if (v === undefined) continue;
     const why =
       unsendable(p.in, v) ??

@@ -6,6 +6,7 @@ import { findOperation } from 'dataapi/runtime/shared';
 import { isProbeOfRefusal } from '../checks/judge.ts';
 import type { FuzzContext } from './context.ts';
 import type { FuzzFinding } from './types.ts';
+import { savedRequest } from '../requests.ts';
 import { wireOf } from './wire.ts';
 
 /** The findings join the operation's probes (the checks report them); stats and warnings too. */
@@ -27,7 +28,7 @@ export function recordFindings(ctx: FuzzContext): void {
       kind,
       run,
       shrinks,
-      request: attempt.spec,
+      request: savedRequest(attempt.spec),
       ...(attempt.negative
         ? {
             violation: {
@@ -42,7 +43,7 @@ export function recordFindings(ctx: FuzzContext): void {
             link: {
               name: attempt.link.name,
               target: attempt.link.target,
-              request: attempt.link.request,
+              request: savedRequest(attempt.link.request),
             },
           }
         : {}),

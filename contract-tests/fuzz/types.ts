@@ -3,7 +3,7 @@
  * runner hands to the workers, each failure shrunk to a minimal request with what replays it, and
  * per operation what was sent and exercised (coverage of enum values, presence, boundary values).
  */
-import type { RequestSpec } from '../requests.ts';
+import type { SavedRequest } from '../requests.ts';
 
 export type { FuzzConfig } from '../config.ts';
 
@@ -32,11 +32,11 @@ export interface FuzzFinding {
   /** Requests spent shrinking it. */
   shrinks: number;
   /** The minimal request: values by location, before the key and serialisation. */
-  request: RequestSpec;
+  request: SavedRequest;
   /** For an invalid request: its one violation (`query value=751 (above maximum 750)`), where, what kind. */
   violation?: { label: string; target: string; kind: string };
   /** For kind `link`: the link followed from the answer to `request`, and the request it led to. */
-  link?: { name: string; target: string; request: RequestSpec };
+  link?: { name: string; target: string; request: SavedRequest };
   /** The failing request on the wire (the follow-up's, for a link). */
   wire: WireRequest;
   /** The same request as a curl command; the key read from $DATAAPI_APPKEY. */

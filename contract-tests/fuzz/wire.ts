@@ -3,7 +3,7 @@
  * suite sends with, but with a placeholder where the key goes, so the key is never in it. Shown
  * with `***`; as a curl command the key is read from $DATAAPI_APPKEY.
  */
-import type { Operation, ServiceModel } from 'dataapi/model';
+import { keyTransport, type Operation, type ServiceModel } from 'dataapi/model';
 import { operationPreference } from '../shared-route.ts';
 import type { RequestSpec } from '../requests.ts';
 import { multipartParts, serialise } from '../serialise.ts';
@@ -27,7 +27,7 @@ export function wireOf(
   });
   const prefer = operationPreference(model, op);
   if (prefer !== undefined) req.headers['prefer'] = prefer;
-  const basic = op.auth.transports.some((t) => t.in === 'basic');
+  const basic = keyTransport(op.auth, 'basic') !== undefined;
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(req.headers))
     headers[k] = /^basic /i.test(v) && basic ? 'Basic ***' : v;
@@ -38,7 +38,7 @@ export function wireOf(
   };
   if (typeof req.body === 'string') wire.body = req.body;
   else if (req.body !== undefined && op.body) {
-    const bodyKey = op.auth.transports.find((t) => t.in === 'body')?.name;
+    const bodyKey = keyTransport(op.auth, 'body')?.name;
     wire.parts = multipartParts(spec.body, op.body.fileFields)
       .filter((p) => p.name !== bodyKey)
       .map(({ text: _bytes, ...p }) => p);

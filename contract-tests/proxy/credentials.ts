@@ -4,7 +4,7 @@
  * another operation takes it is seen, and named, rather than missed.
  */
 import type { KeyTransport, ServiceModel } from 'dataapi/model';
-import { readBasic, readBearer } from 'dataapi/runtime/shared';
+import { readCredential, type CredentialSource } from 'dataapi/runtime/shared';
 import { headerOf, type Observed } from './observed.ts';
 
 export interface SentKey {
@@ -60,21 +60,14 @@ function jsonBody(o: Observed): Record<string, unknown> | undefined {
 export function sentKeys(model: ServiceModel, o: Observed): SentKey[] {
   const url = new URL(o.pathAndQuery, 'http://x');
   const body = jsonBody(o);
-  const cookies = headerOf(o.requestHeaders, 'cookie') ?? '';
-  const auth = headerOf(o.requestHeaders, 'authorization');
+  const source: CredentialSource = {
+    query: (name) => url.searchParams.get(name) ?? undefined,
+    header: (name) => headerOf(o.requestHeaders, name),
+    bodyField: (name) => (typeof body?.[name] === 'string' ? (body[name] as string) : undefined),
+  };
   const out: SentKey[] = [];
   for (const t of allTransports(model)) {
-    let value: string | undefined | null;
-    if (t.in === 'query') value = url.searchParams.get(t.name);
-    else if (t.in === 'header') value = headerOf(o.requestHeaders, t.name.toLowerCase());
-    else if (t.in === 'body')
-      value = typeof body?.[t.name] === 'string' ? (body[t.name] as string) : undefined;
-    else if (t.in === 'cookie')
-      value = new RegExp(
-        `(?:^|;\\s*)${t.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}=([^;]*)`,
-      ).exec(cookies)?.[1];
-    else if (t.in === 'bearer') value = readBearer(auth);
-    else value = readBasic(auth);
+    const value = readCredential(t, source);
     if (value) out.push({ transport: t, value });
   }
   return out;

@@ -1,17 +1,17 @@
 /** What a client sends: parameters (with their schemas) and the request body. */
+import { parameterKey } from '../../model/locations.ts';
 import { allParameters } from '../../model/queries.ts';
 import type { Parameter } from '../../model/types.ts';
 import { compareSchemas } from './schemas.ts';
 import type { OperationPair } from './pair.ts';
 import { bodyPointer, mediaPointer, parameterPointer } from './side.ts';
 
-const paramKey = (p: Parameter) => `${p.in}:${p.in === 'header' ? p.name.toLowerCase() : p.name}`;
 const paramTitle = (p: Parameter) => `${p.in} parameter ${p.name}`;
 
 export function compareParameters(pair: OperationPair): void {
   const { base, head, b, h, emit } = pair;
-  const bm = new Map(allParameters(b.parameters).map((p) => [paramKey(p), p]));
-  const hm = new Map(allParameters(h.parameters).map((p) => [paramKey(p), p]));
+  const bm = new Map(allParameters(b.parameters).map((p) => [parameterKey(p), p]));
+  const hm = new Map(allParameters(h.parameters).map((p) => [parameterKey(p), p]));
   for (const [key, pb] of bm) {
     const ph = hm.get(key);
     const atB = parameterPointer(base, b, pb);

@@ -5,6 +5,7 @@
  */
 import type { BusinessCodeGroup, KeyTransport, Operation } from '../../model/types.ts';
 import { escapeToken } from '../../model/pointer.ts';
+import { onTransport } from '../../model/locations.ts';
 import type { DiffSide } from './side.ts';
 import type { OperationEmit } from './pair.ts';
 import type { RuleId } from './rules.ts';
@@ -125,8 +126,16 @@ function compareEnvelope(b: Operation, h: Operation, emit: OperationEmit): void 
   }
 }
 
+const named = (t: { in: string; name: string }) => `${t.in} ${t.name}`;
 const transportName = (t: KeyTransport) =>
-  t.in === 'bearer' ? 'bearer token' : t.in === 'basic' ? 'http basic' : `${t.in} ${t.name}`;
+  onTransport(t, {
+    query: named,
+    header: named,
+    cookie: named,
+    body: named,
+    bearer: () => 'bearer token',
+    basic: () => 'http basic',
+  });
 
 function compareAuth(b: Operation, h: Operation, emit: OperationEmit): void {
   const at = `${h.pointer}/security`;

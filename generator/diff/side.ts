@@ -5,6 +5,7 @@ import type { ServiceModel } from '../../model/service-model.ts';
 import { isObject as isObj, type Obj } from '../../model/object.ts';
 import { escapeToken, joinPointer, unescapeToken } from '../../model/pointer.ts';
 import { followRefs, getAt } from '../../model/refs.ts';
+import { sameParameterName } from '../../model/locations.ts';
 import { SchemaSpace } from './canon.ts';
 
 export interface DiffSide {
@@ -27,9 +28,7 @@ export function parameterPointer(side: DiffSide, op: Operation, p: Parameter): s
     isObj(raw) &&
     raw['in'] === p.in &&
     typeof raw['name'] === 'string' &&
-    (p.in === 'header'
-      ? raw['name'].toLowerCase() === p.name.toLowerCase()
-      : raw['name'] === p.name);
+    sameParameterName(p.in, raw['name'], p.name);
   for (const holder of [op.pointer, itemPointer]) {
     const list = getAt(doc, `${holder}/parameters`);
     if (!Array.isArray(list)) continue;

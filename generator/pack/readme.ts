@@ -3,6 +3,7 @@
  * template only lays it out): method and path, parameters with a short type, the body, the
  * errors it declares (HTTP responses and business codes) and its rate limit.
  */
+import { onTransport } from '../../model/locations.ts';
 import { allParameters } from '../../model/queries.ts';
 import type { JsonSchema, Operation } from '../../model/types.ts';
 import type { ServiceModel } from '../../model/service-model.ts';
@@ -60,17 +61,22 @@ export function typeOf(schema: JsonSchema | undefined, depth = 0): string {
     .join(' | ');
 }
 
+const named = (t: { in: string; name: string }) => `${t.in} ${t.name}`;
+
 const PER = { second: 'second', minute: 'minute', hour: 'hour' } as const;
 
 export function readmeOperations(model: ServiceModel): ReadmeOperation[] {
   return model.operations.map((op) => {
     const group = model.businessCodeGroups.find((g) => g.name === op.businessCodes);
     const transports = op.auth.transports.map((t) =>
-      t.in === 'bearer'
-        ? 'Authorization: Bearer'
-        : t.in === 'basic'
-          ? 'Authorization: Basic'
-          : `${t.in} ${t.name}`,
+      onTransport(t, {
+        query: named,
+        header: named,
+        cookie: named,
+        body: named,
+        bearer: () => 'Authorization: Bearer',
+        basic: () => 'Authorization: Basic',
+      }),
     );
     return {
       id: op.id,

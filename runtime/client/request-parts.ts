@@ -3,7 +3,7 @@
  * the operation takes them (query, header, cookie or JSON body), the fixed query values of its
  * path key, the Cookie header and a multipart body as FormData.
  */
-import { chooseRequirement, placeCredential } from '../shared/credentials.ts';
+import { chooseRequirement, writeCredentials } from '../shared/credentials.ts';
 import { toFormData } from './multipart.ts';
 import type { CallOptions, ClientOptions, RequestInput } from './options.ts';
 import { cookieHeader } from './serialize.ts';
@@ -25,17 +25,19 @@ function addCredentials(
   keyIn: CallOptions['keyIn'],
 ): void {
   const requirement = t.preview ? [] : chooseRequirement(t.op.auth, keyIn ?? options.keyIn);
-  for (const transport of requirement) {
-    const key =
+  writeCredentials(
+    requirement,
+    (transport) =>
       ('scheme' in transport ? options.credentials?.[transport.scheme] : undefined) ??
-      options.appkey;
-    if (key === undefined) continue;
-    const place = placeCredential(transport, key);
-    if (place.in === 'query') parts.query[place.name] = place.value;
-    else if (place.in === 'header') parts.header[place.name] = place.value;
-    else if (place.in === 'cookie') cookies[place.name] = place.value;
-    else parts.body = { ...(parts.body as Record<string, unknown>), [place.name]: place.value };
-  }
+      options.appkey,
+    {
+      query: (name, value) => (parts.query[name] = value),
+      header: (name, value) => (parts.header[name] = value),
+      cookie: (name, value) => (cookies[name] = value),
+      body: (name, value) =>
+        (parts.body = { ...(parts.body as Record<string, unknown>), [name]: value }),
+    },
+  );
 }
 
 export async function requestParts(

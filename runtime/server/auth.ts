@@ -6,7 +6,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { KeyTransport, Operation, Outcome } from 'dataapi/model';
-import { readBasic, readBearer } from 'dataapi/runtime/shared';
+import { readCredential, type CredentialSource } from 'dataapi/runtime/shared';
 import { HttpError } from './errors.ts';
 
 /** What a verifier says of a key: true (accepted), false (wrong key) or why it is refused. */
@@ -26,46 +26,23 @@ function first(value: unknown): string | undefined {
   return undefined;
 }
 
-/** One cookie's value from a Cookie header (RFC 6265 pairs), or undefined. */
-export function readCookie(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
+/** What the request offers the credential reader, as Fastify parsed it. */
+function sourceOf(request: FastifyRequest): CredentialSource {
+  return {
+    query: (name) => first((request.query as Record<string, unknown> | undefined)?.[name]),
+    header: (name) => first(request.headers[name]),
+    bodyField: (name) => {
+      const body = request.body;
+      return typeof body === 'object' && body !== null && !Array.isArray(body)
+        ? first(Object.hasOwn(body, name) ? (body as Record<string, unknown>)[name] : undefined)
+        : undefined;
+    },
+  };
 }
 
 /** The credential one transport of the request carries, or undefined. */
 export function readTransport(request: FastifyRequest, t: KeyTransport): string | undefined {
-  let value: string | undefined;
-  switch (t.in) {
-    case 'query':
-      value = first((request.query as Record<string, unknown> | undefined)?.[t.name]);
-      break;
-    case 'header':
-      value = first(request.headers[t.name.toLowerCase()]);
-      break;
-    case 'body': {
-      const body = request.body;
-      if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
-        value = first(
-          Object.hasOwn(body, t.name) ? (body as Record<string, unknown>)[t.name] : undefined,
-        );
-      }
-      break;
-    }
-    case 'bearer':
-      value = readBearer(first(request.headers.authorization));
-      break;
-    case 'basic':
-      value = readBasic(first(request.headers.authorization));
-      break;
-    case 'cookie':
-      value = readCookie(first(request.headers.cookie), t.name);
-      break;
-  }
-  return value === '' ? undefined : value;
+  return readCredential(t, sourceOf(request));
 }
 
 /** The key the request carries in any of the transports, or undefined. */

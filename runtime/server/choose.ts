@@ -113,11 +113,14 @@ export function chooseOperation(
   const byName = named ? group.ops.find((o) => o.id === named) : undefined;
   if (byName) return byName;
   const fixedOk = (op: Operation) =>
-    fixedOf(op).every((p) => {
-      const value = fixedValue(p)!;
-      if (p.in === 'query') return query.getAll(p.name).includes(value);
+    op.parameters.query.every((p) => {
+      const value = fixedValue(p);
+      return value === undefined || query.getAll(p.name).includes(value);
+    }) &&
+    op.parameters.header.every((p) => {
+      const value = fixedValue(p);
       const sent = req.headers[p.name.toLowerCase()];
-      return (Array.isArray(sent) ? sent : [sent]).includes(value);
+      return value === undefined || (Array.isArray(sent) ? sent : [sent]).includes(value);
     });
   // The required query and header parameters are there (path and cookie ones are not asked).
   const carries = (op: Operation) =>

@@ -5,7 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Operation, ServiceModel } from 'dataapi/model';
-import { readCookie } from './auth.ts';
+import { readCookie } from 'dataapi/runtime/shared';
 import { HttpError } from './errors.ts';
 import { validatorsFor } from './validation.ts';
 

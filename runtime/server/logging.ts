@@ -8,17 +8,20 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { ServiceModel } from 'dataapi/model';
-import { REDACTED } from 'dataapi/runtime/shared';
+import { REDACTED, writeCredentials } from 'dataapi/runtime/shared';
 
 /** Query and header names the model's operations take a key in. */
 export function keyCarriers(model: ServiceModel): { query: Set<string>; headers: Set<string> } {
   const query = new Set<string>();
   const headers = new Set<string>(['authorization', 'cookie']);
   for (const op of model.operations) {
-    for (const t of op.auth.transports) {
-      if (t.in === 'query') query.add(t.name);
-      if (t.in === 'header') headers.add(t.name.toLowerCase());
-    }
+    // Where each transport places a key: Authorization and Cookie are censored already.
+    writeCredentials(op.auth.transports, () => '', {
+      query: (name) => query.add(name),
+      header: (name) => headers.add(name.toLowerCase()),
+      cookie: () => undefined,
+      body: () => undefined,
+    });
   }
   return { query, headers };
 }

@@ -11,7 +11,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { JsonSchema, Operation, Parameter, ServiceModel } from 'dataapi/model';
-import { propertiesOf, queryNameClashes } from 'dataapi/model';
+import { atLocation, propertiesOf, queryNameClashes, type LocationVisitor } from 'dataapi/model';
 import { HttpError } from './errors.ts';
 import { hasBody } from './route-checks.ts';
 import { appendHook, contextOf, onOperationRoute, type RouteContext } from './route-context.ts';
@@ -153,6 +153,39 @@ function prefixed(p: Parameter, types: Set<string>): (v: unknown) => unknown {
   };
 }
 
+/** What a location's styles allow a value to be written as (OpenAPI's style table). */
+interface Writing {
+  /** A label (`.a`) or matrix (`;id=a`) path value. */
+  prefixed: boolean;
+  /** The delimiter a list is written with; undefined when it repeats the name (exploded query). */
+  delimiter: string | undefined;
+  /** Its lists can be split on the values as sent (a query: `%2C` is part of an item). */
+  raw: boolean;
+  /** How an object is spread over the query's pairs, if it is. */
+  spread?: 'deepObject' | 'exploded';
+}
+
+const WRITING: LocationVisitor<Writing> = {
+  path: (p) => ({
+    prefixed: p.style === 'label' || p.style === 'matrix',
+    delimiter: DELIMITERS[p.style],
+    raw: false,
+  }),
+  query: (p) => ({
+    prefixed: false,
+    delimiter: p.explode ? undefined : DELIMITERS[p.style],
+    raw: true,
+    ...(p.style === 'deepObject'
+      ? { spread: 'deepObject' as const }
+      : p.explode
+        ? { spread: 'exploded' as const }
+        : {}),
+  }),
+  header: (p) => ({ prefixed: false, delimiter: DELIMITERS[p.style], raw: false }),
+  // Never decoded here (cookies.ts reads them); written as headers are.
+  cookie: (p) => ({ prefixed: false, delimiter: DELIMITERS[p.style], raw: false }),
+};
+
 /** How one parameter's raw value becomes its value, or undefined when it arrives as it is. */
 function decoderOf(
   model: ServiceModel,
@@ -166,18 +199,19 @@ function decoderOf(
   if (p.mediaType !== undefined)
     return /json/i.test(p.mediaType) ? (bag) => set(bag, json) : undefined;
   const types = typesOf(model, p.schema);
-  if (p.in === 'path' && (p.style === 'label' || p.style === 'matrix')) {
+  const writing = atLocation(p, WRITING);
+  if (writing.prefixed) {
     const read = prefixed(p, types);
     return (bag) => set(bag, read);
   }
   if (types.has('array')) {
     const items = itemsOf(model, p.schema);
     const itemsComplex = items !== undefined && complex(typesOf(model, items));
-    const delimiter = p.explode && p.in === 'query' ? undefined : DELIMITERS[p.style];
+    const delimiter = writing.delimiter;
     if (delimiter === undefined && !itemsComplex) return undefined;
     return (bag, raw) =>
       set(bag, (v) => {
-        const sent = p.in === 'query' && delimiter !== undefined ? raw().get(key) : undefined;
+        const sent = writing.raw && delimiter !== undefined ? raw().get(key) : undefined;
         const fromRaw = sent ? splitRaw(sent, delimiter!) : undefined;
         const list = fromRaw ?? (delimiter === undefined ? v : splitList(v, delimiter));
         return itemsComplex ? (Array.isArray(list) ? list : [list]).map(json) : list;
@@ -198,12 +232,12 @@ function decoderOf(
       if (Object.hasOwn(value, n)) (value as Bag)[n] = json((value as Bag)[n]);
     return value;
   };
-  if (p.in === 'query' && p.style === 'deepObject')
+  if (writing.spread === 'deepObject')
     return (bag) => {
       gatherDeep(bag, key);
       if (Object.hasOwn(bag, key)) bag[key] = inner(bag[key]);
     };
-  if (p.in === 'query' && p.explode) {
+  if (writing.spread === 'exploded') {
     // A property another query parameter also writes is not this object's (model/query-objects.ts).
     const names = [...propertiesOf(model, p.schema).keys()].filter((n) => !clashing?.has(n));
     return (bag) => {

@@ -1,6 +1,6 @@
 /** What JSON types a schema admits, for code that must decode text into values (parameters, form fields). */
 import type { JsonSchema, Parameter, ServiceModel } from 'dataapi/model';
-import { deref } from 'dataapi/model';
+import { atLocation, deref } from 'dataapi/model';
 
 /** The JSON types a schema admits (after `$ref`, over `allOf` members), for decoding. */
 export function typesOf(
@@ -43,8 +43,10 @@ export function isJsonField(model: ServiceModel, schema: JsonSchema): boolean {
  * is (coercing it as text would let `"a"` pass for `["a"]` and break `oneOf`s).
  */
 export function carriesJson(model: ServiceModel, p: Parameter): boolean {
-  if (p.in !== 'query' && p.in !== 'header') return false;
-  if (p.mediaType !== undefined) return /json/i.test(p.mediaType);
-  const items = typesOf(model, p.schema).has('array') ? itemsOf(model, p.schema) : undefined;
-  return items !== undefined && complex(typesOf(model, items));
+  const json = (q: Parameter) => {
+    if (q.mediaType !== undefined) return /json/i.test(q.mediaType);
+    const items = typesOf(model, q.schema).has('array') ? itemsOf(model, q.schema) : undefined;
+    return items !== undefined && complex(typesOf(model, items));
+  };
+  return atLocation(p, { path: () => false, query: json, header: json, cookie: () => false });
 }

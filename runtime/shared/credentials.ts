@@ -1,11 +1,12 @@
 /**
- * Credentials on the wire, one place for the client, the server and the contract tests: where a
- * security scheme's credential goes and how it is written (apiKey as is, in its query parameter,
- * header or cookie; HTTP Basic as `Basic base64(user:password)`; bearer, oauth2 and openIdConnect
- * as `Bearer token`), and which transports of an operation a request sends (one security
- * requirement: every scheme it names).
+ * Credentials on the wire, the one module that knows where each key transport goes: placed into a
+ * request being built (the client, the contract suite) and read back from a received one (the
+ * server, the proxy). apiKey as is, in its query parameter, header, cookie or JSON body field;
+ * HTTP Basic as `Basic base64(user:password)`; bearer, oauth2 and openIdConnect as `Bearer token`.
+ * Also which transports of an operation a request sends (one security requirement: every scheme
+ * it names).
  */
-import type { Auth, KeyTransport } from 'dataapi/model';
+import { keyTransport, type Auth, type KeyTransport } from 'dataapi/model';
 import { fromBase64, toBase64 } from './base64.ts';
 
 export interface CredentialPlacement {
@@ -32,6 +33,76 @@ export function placeCredential(t: KeyTransport, credential: string): Credential
   }
 }
 
+/** Where a request being built takes a placed credential: one writer per place. */
+export type CredentialSink = {
+  readonly [W in CredentialPlacement['in']]: (name: string, value: string) => void;
+};
+
+/**
+ * Places the credential of every transport of a requirement into a request being built;
+ * `credentialOf` gives each transport's credential (undefined: that one is not sent).
+ */
+export function writeCredentials(
+  requirement: readonly KeyTransport[],
+  credentialOf: (t: KeyTransport) => string | undefined,
+  sink: CredentialSink,
+): void {
+  for (const t of requirement) {
+    const credential = credentialOf(t);
+    if (credential === undefined) continue;
+    const place = placeCredential(t, credential);
+    sink[place.in](place.name, place.value);
+  }
+}
+
+/**
+ * What a received request offers a reader, each way as the receiver parses it (Fastify's parsed
+ * request on the server, the observed bytes in the proxy). Undefined: not there.
+ */
+export interface CredentialSource {
+  query(name: string): string | undefined;
+  /** A header by its lower-case name. */
+  header(name: string): string | undefined;
+  /** A field of a JSON object body. */
+  bodyField(name: string): string | undefined;
+}
+
+/** The credential one transport of a received request carries, or undefined (an empty one too). */
+export function readCredential(t: KeyTransport, from: CredentialSource): string | undefined {
+  let value: string | undefined;
+  switch (t.in) {
+    case 'query':
+      value = from.query(t.name);
+      break;
+    case 'header':
+      value = from.header(t.name.toLowerCase());
+      break;
+    case 'cookie':
+      value = readCookie(from.header('cookie'), t.name);
+      break;
+    case 'body':
+      value = from.bodyField(t.name);
+      break;
+    case 'bearer':
+      value = readBearer(from.header('authorization'));
+      break;
+    case 'basic':
+      value = readBasic(from.header('authorization'));
+      break;
+  }
+  return value === '' ? undefined : value;
+}
+
+/** One cookie's value from a Cookie header (RFC 6265 pairs), or undefined. */
+export function readCookie(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
 /**
  * The transports to send for an operation: the first security requirement (all its schemes) that
  * uses `preferred`, else the first requirement. Empty when the operation takes no credential.
@@ -42,7 +113,7 @@ export function chooseRequirement(
 ): KeyTransport[] {
   const requirements = auth.requirements ?? auth.transports.map((t) => [t]); // models generated before requirements
   return (
-    (preferred && requirements.find((r) => r.some((t) => t.in === preferred))) ??
+    (preferred && requirements.find((r) => keyTransport({ transports: r }, preferred))) ??
     requirements[0] ??
     []
   );

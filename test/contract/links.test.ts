@@ -136,6 +136,7 @@ describe('runtime expressions', () => {
       path: { id: 'p1' },
       query: { q: 'find me' },
       header: { 'X-Trace': 't-9' },
+      cookie: {},
       body: { a: { 'b/c': [10, 20] } },
     },
     method: 'post',
@@ -180,7 +181,7 @@ describe('runtime expressions', () => {
       ],
       pointer: '/',
     };
-    const base = { name: 'b', path: { id: 'old' }, query: {}, header: {} };
+    const base = { name: 'b', path: { id: 'old' }, query: {}, header: {}, cookie: {} };
     const { spec, missing } = followUp(link, src, base);
     expect(spec.path).toEqual({ id: 'op_1' });
     expect(missing).toEqual(['$response.body#/absent']);

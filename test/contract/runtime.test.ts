@@ -119,7 +119,7 @@ describe('requests from the examples', () => {
       await loadSpec('node_modules/@readme/oas-examples/3.0/json/parameters-extreme.json'),
     );
     const op = m.operations[0]!;
-    const spec = { ...validRequests(m, op)[0]!, header: { cookieString: 'a b', cookieInt: 7 } };
+    const spec = { ...validRequests(m, op)[0]!, cookie: { cookieString: 'a b', cookieInt: 7 } };
     const req = serialise(op, spec, { path: op.path, key: 'key', appkey: 'k', purpose: 't' });
     expect(req.headers['cookie']?.split('; ')).toEqual(
       expect.arrayContaining(['cookieString=a%20b', 'cookieInt=7']),

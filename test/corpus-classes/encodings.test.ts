@@ -34,7 +34,7 @@ const ORDER = {
 async function sendAsSuite(served: Served, op: Operation, body: unknown) {
   const request = serialise(
     op,
-    { name: 'round trip', path: {}, query: {}, header: {}, body },
+    { name: 'round trip', path: {}, query: {}, header: {}, cookie: {}, body },
     { path: op.path, key: 'none', appkey: '', purpose: 'round trip', model: served.model },
   );
   const res = await fetch(served.url + request.pathAndQuery, {

@@ -25,7 +25,7 @@ async function sendAsSuite(id: string, body: unknown) {
   const op = opOf(id);
   const request = serialise(
     op,
-    { name: 'class 3', path: {}, query: {}, header: {}, body },
+    { name: 'class 3', path: {}, query: {}, header: {}, cookie: {}, body },
     { path: op.path, key: 'none', appkey: '', purpose: 'class 3', model: served.model },
   );
   const res = await fetch(served.url + request.pathAndQuery, {

@@ -44,6 +44,7 @@ describe('non-exploded query lists', () => {
       name: 'valid',
       path: {},
       header: {},
+      cookie: {},
       query: { sort_by: [',', 'x y'], pipes: ['a', 'c'], spaces: ['d', 'e'] },
     };
     const req = serialise(op, spec, { path: op.path, key: 'none', appkey: 'k', purpose: 't' });
