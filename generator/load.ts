@@ -4,6 +4,7 @@
  * the line and column, so a user can go straight to the spot.
  */
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { isObject } from '../model/object.ts';
 import { joinPointer, splitPointer } from '../model/pointer.ts';
 import { hoistDeepSchemaRefs } from './load-hoist.ts';
@@ -109,9 +110,19 @@ export async function loadSpec(
     } else {
       // The bundler (and its resolver) loads only for a description split over files.
       const SwaggerParser = (await import('@apidevtools/swagger-parser')).default;
+      // Each file as parsed here (a local path: no other resolver reaches the YAML parser).
+      const parse = {
+        order: 1,
+        canParse: (f: { url: string }) =>
+          !/^https?:/i.test(f.url) && /\.(ya?ml|json)$/i.test(f.url),
+        parse: readParsed(files),
+      };
       document = (await SwaggerParser.bundle(
         file,
         structuredClone(raw) as never,
+        {
+          parse: { yaml: parse },
+        } as never,
       )) as unknown as OpenApiDocument;
       rewriteExternalMappings(document, files);
       repairs.push(...dropRefsToNonSchemas(document));
@@ -193,6 +204,12 @@ function describedVariables(holder: unknown): Record<string, unknown>[] {
         )
       : [],
   );
+}
+
+/** The bundler's YAML parser: the file as SpecFiles parsed it (its URL, percent-encoded, or path). */
+function readParsed(files: SpecFiles) {
+  return (f: { url: string }) =>
+    files.parsed(f.url.startsWith('file:') ? fileURLToPath(f.url) : decodeURIComponent(f.url));
 }
 
 /** Each repair once (one place may be named by several misplaced `$ref`s). */
