@@ -88,8 +88,11 @@ export async function renderTypes(document, { owned = false, source } = {}) {
 // - `required` that is not a list in a schema (`required: true` on a property, draft-3 style:
 //   corpus alchemyplatform accounts): openapi-typescript calls `required.includes` and throws.
 //   Dropped (the normaliser reads it so too, with a schema-bad-keyword finding).
+// - a property whose schema is no schema (`description: 'text'` written among the properties:
+//   corpus alchemyplatform nft): openapi-typescript throws "Expected Schema Object or boolean".
+//   Read as {} (the normaliser does so too, with a schema-not-object finding).
 // The walk costs ~50 ms on GitHub's 13 MB description: skipped where no shape can occur.
-const TYPEABLE_HINT = /"type":\s*"null"|"enum"\s*:|"required":\s*[^[\s]/;
+const TYPEABLE_HINT = /"type":\s*"null"|"enum"\s*:|"required":\s*[^[\s]|"properties"\s*:/;
 /** Objects whose `required` is a boolean by right: a parameter, a header, a request body. */
 const requiredByRight = (node) => 'in' in node || 'schema' in node || 'content' in node;
 export function typeableSchemas(node) {
@@ -106,6 +109,10 @@ export function typeableSchemas(node) {
   const required = node.required;
   if (required !== undefined && !Array.isArray(required) && typeof required !== 'object')
     if (!requiredByRight(node)) delete node.required;
+  const props = node.properties;
+  if (props !== null && typeof props === 'object' && !Array.isArray(props))
+    for (const [k, v] of Object.entries(props))
+      if (typeof v !== 'boolean' && (v === null || typeof v !== 'object')) props[k] = {};
   for (const v of Object.values(node)) typeableSchemas(v);
 }
 
