@@ -10,6 +10,7 @@ import { joinPointer, splitPointer } from '../model/pointer.ts';
 import { hoistDeepSchemaRefs } from './load-hoist.ts';
 import { dropRefsToNonSchemas, hoistPathParameterRefs } from './load-hoist-params.ts';
 import { rewriteExternalMappings } from './load-mapping.ts';
+import { repointDanglingRefs } from './load-dangling.ts';
 import { mayHavePropertiesRef, repairPropertiesRefs, type LoadRepair } from './load-repair.ts';
 import { misplacedRef } from './load-off-spec.ts';
 import { Origins } from './load-origins.ts';
@@ -117,13 +118,13 @@ export async function loadSpec(
           !/^https?:/i.test(f.url) && /\.(ya?ml|json)$/i.test(f.url),
         parse: readParsed(files),
       };
-      document = (await SwaggerParser.bundle(
-        file,
-        structuredClone(raw) as never,
-        {
-          parse: { yaml: parse },
-        } as never,
-      )) as unknown as OpenApiDocument;
+      const options = { parse: { yaml: parse } } as never;
+      const bundle = async (d: unknown) =>
+        (await SwaggerParser.bundle(file, d as never, options)) as unknown as OpenApiDocument;
+      document = await bundle(structuredClone(raw));
+      // What the bundler left pointing nowhere, brought in by another round (a few at most).
+      for (let round = 0; round < 3 && repointDanglingRefs(document, files) > 0; round++)
+        document = await bundle(document);
       rewriteExternalMappings(document, files);
       repairs.push(...dropRefsToNonSchemas(document));
       hoistPathParameterRefs(document, origins.moved);
