@@ -110,7 +110,10 @@ export function typeableSchemas(node) {
   if (required !== undefined && !Array.isArray(required) && typeof required !== 'object')
     if (!requiredByRight(node)) delete node.required;
   const props = node.properties;
-  if (props !== null && typeof props === 'object' && !Array.isArray(props))
+  // Only in an object schema: a map of properties may have one named `properties` (open-eo).
+  const objectSchema =
+    node.type === 'object' || (Array.isArray(node.type) && node.type.includes('object'));
+  if (objectSchema && props !== null && typeof props === 'object' && !Array.isArray(props))
     for (const [k, v] of Object.entries(props))
       if (typeof v !== 'boolean' && (v === null || typeof v !== 'object')) props[k] = {};
   for (const v of Object.values(node)) typeableSchemas(v);

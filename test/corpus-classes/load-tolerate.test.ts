@@ -163,6 +163,7 @@ describe('what openapi-typescript throws on, in types.ts (stage 1: a crash, a re
       `schema-not-object ${file}:${lineOf(file, "description: 'a description text")}`,
     ]);
     expect(types).toMatch(/Spam: \{\s+description\?: unknown;\s+isSpam\?: boolean;/);
+    expect(types).toMatch(/Process: \{\s+(\/\*\*.*\*\/\s+)?properties\?: \{\s+name\?: string;/);
   });
 });
 
