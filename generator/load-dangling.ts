@@ -11,9 +11,12 @@ import { escapeToken } from '../model/pointer.ts';
 import { getAt, plainPointer, tokensOf } from './load-hoist.ts';
 import type { SpecFiles } from './load-refs.ts';
 
-/** Points each local `$ref` that names nothing at its source (`<file>#<pointer>`); how many. */
-export function repointDanglingRefs(document: Obj, files: SpecFiles): number {
-  let count = 0;
+/**
+ * Points each local `$ref` that names nothing at its source (`<file>#<pointer>`); how to undo it
+ * (undefined when there was none).
+ */
+export function repointDanglingRefs(document: Obj, files: SpecFiles): (() => void) | undefined {
+  const undo: [Obj, string][] = [];
   const visit = (node: unknown, pointer: string) => {
     if (Array.isArray(node)) return node.forEach((v, i) => visit(v, `${pointer}/${i}`));
     if (!isObject(node)) return;
@@ -23,8 +26,8 @@ export function repointDanglingRefs(document: Obj, files: SpecFiles): number {
       if (target !== undefined && getAt(document, tokensOf(target)) === undefined) {
         const source = files.sourceKey(pointer, ref);
         if (source !== undefined && !source.startsWith(`${files.root.abs}#`)) {
+          undo.push([node, ref]);
           node['$ref'] = source;
-          count++;
         }
       }
     }
@@ -33,5 +36,8 @@ export function repointDanglingRefs(document: Obj, files: SpecFiles): number {
         visit(v, `${pointer}/${escapeToken(k)}`);
   };
   visit(document, '');
-  return count;
+  if (undo.length === 0) return undefined;
+  return () => {
+    for (const [node, ref] of undo) node['$ref'] = ref;
+  };
 }

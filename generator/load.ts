@@ -123,8 +123,17 @@ export async function loadSpec(
         (await SwaggerParser.bundle(file, d as never, options)) as unknown as OpenApiDocument;
       document = await bundle(structuredClone(raw));
       // What the bundler left pointing nowhere, brought in by another round (a few at most).
-      for (let round = 0; round < 3 && repointDanglingRefs(document, files) > 0; round++)
-        document = await bundle(document);
+      // A round the bundler refuses is undone: the `$ref`s stay as the first round left them.
+      for (let round = 0; round < 3; round++) {
+        const undo = repointDanglingRefs(document, files);
+        if (!undo) break;
+        try {
+          document = await bundle(document);
+        } catch {
+          undo();
+          break;
+        }
+      }
       rewriteExternalMappings(document, files);
       repairs.push(...dropRefsToNonSchemas(document));
       hoistPathParameterRefs(document, origins.moved);
