@@ -54,6 +54,7 @@ const KEYWORDS_2020 = new Set([
   'contentMediaType',
   'contentEncoding',
   'contentSchema',
+  'patternProperties',
 ]);
 const TYPE_NAMES = new Set(['null', 'string', 'number', 'integer', 'boolean', 'object', 'array']);
 
@@ -131,25 +132,38 @@ export function mendMisplacedRef(
   const holder = getAt(document, at);
   if (last === undefined || !isObject(holder) || (!isObject(parent) && !Array.isArray(parent)))
     return undefined;
-  let target = plainPointer(holder['$ref']);
+  const here = joinPointer(...at);
+  const named = refTarget(document, holder['$ref'], here);
+  if (!named) return undefined;
+  const { $ref: _ref, ...siblings } = holder;
+  const copy = { ...(structuredClone(named.node) as Obj), ...siblings };
+  if (Array.isArray(parent)) parent[Number(last)] = copy;
+  else define(parent, last, copy);
+  onTarget(named.target);
+  return { repair: misplacedRef(here) };
+}
+
+/**
+ * The object a local `$ref` written at `here` names, through a chain of references to the one at
+ * its end; undefined when it names nothing, or `here`'s own ancestor (a copy would hold the same
+ * `$ref` again).
+ */
+export function refTarget(
+  document: Obj,
+  ref: unknown,
+  here: string,
+): { target: string; node: Obj } | undefined {
+  let target = plainPointer(ref);
   let node: unknown;
-  // Through a chain of references to the object at its end (at most a few hops in practice).
   for (let hops = 0; target !== undefined && hops < 20; hops++) {
     node = getAt(document, tokensOf(target));
     const next = isObject(node) ? plainPointer(node['$ref']) : undefined;
     if (next === undefined) break;
     target = next;
   }
-  const here = joinPointer(...at);
-  // Nothing there, or the holder's own ancestor (a copy would hold the same `$ref` again).
   if (target === undefined || !isObject(node) || `${here}/`.startsWith(`${target}/`))
     return undefined;
-  const { $ref: _ref, ...siblings } = holder;
-  const copy = { ...(structuredClone(node) as Obj), ...siblings };
-  if (Array.isArray(parent)) parent[Number(last)] = copy;
-  else define(parent, last, copy);
-  onTarget(target);
-  return { repair: misplacedRef(here) };
+  return { target, node };
 }
 
 /** The warning about a misplaced `$ref` written at `pointer`. */

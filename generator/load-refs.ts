@@ -38,6 +38,9 @@ function getAt(node: unknown, tokens: string[]): unknown {
 /** Keys whose values are literal data, never Reference Objects. */
 const LITERAL_KEYS = new Set(['example', 'enum', 'const']);
 
+/** The files swagger-parser (json-schema-ref-parser) reads as text, not as YAML or JSON. */
+export const TEXT_FILE = /\.(txt|htm|html|md|xml|js|min|map|css|scss|less|svg)$/i;
+
 const isRemote = (ref: string) => /^[a-z][a-z0-9+.-]*:/i.test(ref);
 
 export class SpecFiles {
@@ -60,11 +63,33 @@ export class SpecFiles {
     let f = this.files.get(abs);
     if (!f) {
       const shown = this.shownOf(abs);
-      const parsed = parseSpecText(shown, readFileSync(abs, 'utf8'));
+      const text = readFileSync(abs, 'utf8');
+      // A text file (`description: { $ref: intro.md }`) is its text, as swagger-parser reads it.
+      const asText = { raw: text, locate: () => ({ line: 1, column: 1 }) };
+      let parsed: { raw: unknown; locate: SpecFile['locate'] };
+      if (TEXT_FILE.test(abs)) parsed = asText;
+      else if (/\.(ya?ml|json)$/i.test(abs)) parsed = parseSpecText(shown, text);
+      else {
+        // Another extension (a code sample's `.py`): YAML if it parses, else its text.
+        try {
+          parsed = parseSpecText(shown, text);
+        } catch (err) {
+          if (!(err instanceof SpecError)) throw err;
+          parsed = asText;
+        }
+      }
       f = { abs, shown, raw: parsed.raw, locate: parsed.locate };
       this.files.set(abs, f);
     }
     return f;
+  }
+
+  /**
+   * A copy of a file as this loader parsed it, for the bundler: it then reads every file as the
+   * checks here did (YAML merge keys, which the bundler's own parser keeps as a `<<` key).
+   */
+  parsed(abs: string): unknown {
+    return structuredClone(this.file(abs).raw);
   }
 
   /** Where a `$ref` leads: the file and the tokens inside it (undefined for remote refs). */
@@ -91,65 +116,100 @@ export class SpecFiles {
     };
   }
 
-  /** Checks every local `$ref` of the root file and of every file it reaches. */
+  /**
+   * Checks every local `$ref` that the description reaches, as swagger-parser's dereference does:
+   * the whole root file, and in another file what a `$ref` names (a part of a file no `$ref`
+   * reaches may name what is not there: unused, it is not read).
+   */
   checkRefs(): SpecProblem[] {
     const problems: SpecProblem[] = [];
-    const queue: SpecFile[] = [this.root];
+    const queue: [SpecFile, string[], unknown][] = [[this.root, [], this.root.raw]];
     const walked = new Set<string>();
-    while (queue.length > 0) {
-      const file = queue.shift() as SpecFile;
-      if (walked.has(file.abs)) continue;
-      walked.add(file.abs);
-      const visit = (node: unknown, tokens: string[]) => {
-        if (Array.isArray(node)) node.forEach((v, i) => visit(v, [...tokens, String(i)]));
-        if (!isObject(node)) return;
-        for (const [key, value] of Object.entries(node)) {
-          const at = [...tokens, key];
-          if (key === '$ref' && typeof value === 'string') {
-            let t: ReturnType<typeof this.target>;
-            try {
-              t = this.target(file, value);
-            } catch (err) {
-              if (!(err instanceof PointerError)) throw err;
-              problems.push(
-                this.problemAt(file, at, `$ref ${JSON.stringify(value)}: ${err.message}`),
-              );
-              continue;
-            }
-            if (!t) continue;
-            let target: SpecFile;
-            try {
-              target = this.file(t.file);
-            } catch (err) {
-              if (err instanceof SpecError) throw err;
-              const code = (err as NodeJS.ErrnoException).code ?? 'error';
-              problems.push(
-                this.problemAt(
-                  file,
-                  at,
-                  `cannot read ${this.shownOf(t.file)} (${code}) for $ref ${JSON.stringify(value)}`,
-                ),
-              );
-              continue;
-            }
-            if (getAt(target.raw, t.tokens) === undefined) {
-              problems.push(
-                this.problemAt(
-                  file,
-                  at,
-                  `$ref ${JSON.stringify(value)} points nowhere: ${target === file ? 'this file' : target.shown} has nothing at #${toPointer(t.tokens)}`,
-                ),
-              );
-            }
-            queue.push(target);
-          } else if (!LITERAL_KEYS.has(key) && !(key === 'examples' && Array.isArray(value))) {
-            visit(value, at); // literal data may hold "$ref" keys that are not references
-          }
+    const visit = (file: SpecFile, node: unknown, tokens: string[]) => {
+      if (Array.isArray(node)) node.forEach((v, i) => visit(file, v, [...tokens, String(i)]));
+      if (!isObject(node)) return;
+      for (const [key, value] of Object.entries(node)) {
+        const at = [...tokens, key];
+        if (key === '$ref' && typeof value === 'string') {
+          const reached = this.reach(file, at, value, problems);
+          if (reached) queue.push(reached);
+        } else if (!LITERAL_KEYS.has(key) && !(key === 'examples' && Array.isArray(value))) {
+          visit(file, value, at); // literal data may hold "$ref" keys that are not references
         }
-      };
-      visit(file.raw, []);
+      }
+    };
+    while (queue.length > 0) {
+      const [file, tokens, node] = queue.shift() as [SpecFile, string[], unknown];
+      const key = `${file.abs}#${toPointer(tokens)}`;
+      // A node inside one already walked was walked with it.
+      const ancestors = [
+        file.abs + '#',
+        ...tokens.map((_, i) => `${file.abs}#${toPointer(tokens.slice(0, i + 1))}`),
+      ];
+      if (ancestors.some((a) => walked.has(a))) continue;
+      walked.add(key);
+      visit(file, node, tokens);
     }
     return problems;
+  }
+
+  /** What the `$ref` written at `at` names (a problem pushed when nothing). */
+  private reach(
+    file: SpecFile,
+    at: string[],
+    value: string,
+    problems: SpecProblem[],
+  ): [SpecFile, string[], unknown] | undefined {
+    let t: ReturnType<typeof this.target>;
+    try {
+      t = this.target(file, value);
+    } catch (err) {
+      if (!(err instanceof PointerError)) throw err;
+      problems.push(this.problemAt(file, at, `$ref ${JSON.stringify(value)}: ${err.message}`));
+      return undefined;
+    }
+    if (!t) return undefined;
+    let target: SpecFile;
+    try {
+      target = this.file(t.file);
+    } catch (err) {
+      if (err instanceof SpecError) throw err;
+      const code = (err as NodeJS.ErrnoException).code ?? 'error';
+      const message = `cannot read ${this.shownOf(t.file)} (${code}) for $ref ${JSON.stringify(value)}`;
+      problems.push(this.problemAt(file, at, message));
+      return undefined;
+    }
+    const found = this.resolve(target, t.tokens);
+    if (found === undefined) {
+      const where = target === file ? 'this file' : target.shown;
+      const message = `$ref ${JSON.stringify(value)} points nowhere: ${where} has nothing at #${toPointer(t.tokens)}`;
+      problems.push(this.problemAt(file, at, message));
+      return undefined;
+    }
+    return found;
+  }
+
+  /**
+   * The node at `tokens` of `file`, through a `$ref` met on the way (`.../schema/properties/x`
+   * where the schema is a `$ref`), as json-schema-ref-parser resolves a pointer.
+   */
+  private resolve(file: SpecFile, tokens: string[]): [SpecFile, string[], unknown] | undefined {
+    let node: unknown = file.raw;
+    let at: string[] = [];
+    for (const token of tokens) {
+      for (let hops = 0; hops < 50 && isObject(node) && typeof node['$ref'] === 'string'; hops++) {
+        if (Object.hasOwn(node, token)) break;
+        const t = this.target(file, node['$ref']);
+        if (!t) return undefined;
+        file = this.file(t.file);
+        at = t.tokens;
+        node = getAt(file.raw, at);
+      }
+      node = step(node, token);
+      if (node === undefined) return undefined;
+      at = [...at, token];
+    }
+    return [file, at, node];
   }
 
   /**

@@ -165,7 +165,13 @@ export function parseYamlText(
   text: string,
 ): Omit<LoadedSpec, 'document'> & { raw: unknown } {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+  // `merge`: YAML 1.1's `<<: *anchor` merge keys, which swagger-parser (js-yaml) reads too.
+  const doc = parseDocument(text, {
+    lineCounter,
+    uniqueKeys: true,
+    prettyErrors: false,
+    merge: true,
+  });
   if (doc.errors.length > 0) {
     throw new SpecError(
       file,

@@ -18,6 +18,7 @@ import {
   type Mend,
 } from './load-off-spec.ts';
 import type { LoadRepair } from './load-repair.ts';
+import { mendTolerated } from './load-tolerate.ts';
 import { TYPED_KEYWORDS } from './normalise/schema-keywords.ts';
 
 /** Objects inside a schema whose unknown properties are dropped. */
@@ -120,7 +121,10 @@ function mendOne(
   e: AjvLikeError,
   onRefTarget?: (p: string) => void,
 ): Mend | undefined {
-  const mend = mendMisplacedRef(document, e, onRefTarget) ?? mendOpenApi31(document, e);
+  const mend =
+    mendMisplacedRef(document, e, onRefTarget) ??
+    mendOpenApi31(document, e) ??
+    mendTolerated(document, e);
   if (mend) return mend;
   const repair = repairOne(document, e);
   return repair && { repair };

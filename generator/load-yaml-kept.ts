@@ -20,7 +20,7 @@ const inProcess = new Map<string, string>();
 
 /** The cache file of a text's value. */
 export const keptYamlFile = (text: string) =>
-  cachedFile('yaml', [1, YAML_VERSION, createHash('sha256').update(text).digest('hex')], '.json');
+  cachedFile('yaml', [2, YAML_VERSION, createHash('sha256').update(text).digest('hex')], '.json');
 
 /** The kept value of this text (a fresh copy), or undefined. */
 export function keptYamlValue(text: string): unknown {

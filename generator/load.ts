@@ -4,11 +4,13 @@
  * the line and column, so a user can go straight to the spot.
  */
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { isObject } from '../model/object.ts';
 import { joinPointer, splitPointer } from '../model/pointer.ts';
 import { hoistDeepSchemaRefs } from './load-hoist.ts';
 import { dropRefsToNonSchemas, hoistPathParameterRefs } from './load-hoist-params.ts';
 import { rewriteExternalMappings } from './load-mapping.ts';
+import { repointDanglingRefs } from './load-dangling.ts';
 import { mayHavePropertiesRef, repairPropertiesRefs, type LoadRepair } from './load-repair.ts';
 import { misplacedRef } from './load-off-spec.ts';
 import { Origins } from './load-origins.ts';
@@ -109,10 +111,29 @@ export async function loadSpec(
     } else {
       // The bundler (and its resolver) loads only for a description split over files.
       const SwaggerParser = (await import('@apidevtools/swagger-parser')).default;
-      document = (await SwaggerParser.bundle(
-        file,
-        structuredClone(raw) as never,
-      )) as unknown as OpenApiDocument;
+      // Each file as parsed here (a local path: no other resolver reaches the YAML parser).
+      const parse = {
+        order: 1,
+        canParse: (f: { url: string }) =>
+          !/^https?:/i.test(f.url) && /\.(ya?ml|json)$/i.test(f.url),
+        parse: readParsed(files),
+      };
+      const options = { parse: { yaml: parse } } as never;
+      const bundle = async (d: unknown) =>
+        (await SwaggerParser.bundle(file, d as never, options)) as unknown as OpenApiDocument;
+      document = await bundle(structuredClone(raw));
+      // What the bundler left pointing nowhere, brought in by another round (a few at most).
+      // A round the bundler refuses is undone: the `$ref`s stay as the first round left them.
+      for (let round = 0; round < 3; round++) {
+        const undo = repointDanglingRefs(document, files);
+        if (!undo) break;
+        try {
+          document = await bundle(document);
+        } catch {
+          undo();
+          break;
+        }
+      }
       rewriteExternalMappings(document, files);
       repairs.push(...dropRefsToNonSchemas(document));
       hoistPathParameterRefs(document, origins.moved);
@@ -193,6 +214,12 @@ function describedVariables(holder: unknown): Record<string, unknown>[] {
         )
       : [],
   );
+}
+
+/** The bundler's YAML parser: the file as SpecFiles parsed it (its URL, percent-encoded, or path). */
+function readParsed(files: SpecFiles) {
+  return (f: { url: string }) =>
+    files.parsed(f.url.startsWith('file:') ? fileURLToPath(f.url) : decodeURIComponent(f.url));
 }
 
 /** Each repair once (one place may be named by several misplaced `$ref`s). */

@@ -67,6 +67,31 @@ export const DESCRIPTION_DIAGNOSTICS = {
     'write it the 3.0 way (nullable: true, enum: [value], example, a boolean exclusive bound), or declare openapi: 3.1.0',
     true,
   ),
+  'spec-missing-field': normalised(
+    "a field OpenAPI requires is missing or written with no value (a response's description, the root's info): read without it, as swagger-parser dereference reads it",
+    'write the field (a response needs a description, the root an info with title and version)',
+    true,
+  ),
+  'spec-component-name': normalised(
+    'a component name has characters OpenAPI does not allow in one (only a-z A-Z 0-9 . _ -): read as written',
+    'rename the component (and its $refs) with the allowed characters only',
+    true,
+  ),
+  'spec-path-parameter-optional': normalised(
+    'a path parameter is written required: false: read as required (a path parameter always is)',
+    'write required: true, or make it a query parameter if it may be left out',
+    true,
+  ),
+  'spec-ref-siblings': normalised(
+    'a $ref beside keys a Reference Object does not have: read as the object it names with those keys over it, as swagger-parser dereference reads it',
+    'write the keys into the object the $ref names, or write the object in place',
+    true,
+  ),
+  'schema-unknown-keyword': normalised(
+    'a schema keyword OpenAPI 3.0 does not have (a misspelling, optional: true), or a type that is no JSON type (int64): ignored',
+    'remove or correct the keyword (a format: int64 beside type: integer), or name it x-... to keep it as an extension',
+    true,
+  ),
   // The normaliser's findings.
   'path-item-ref-cycle': normalised(
     'a path item $ref leads back to itself',

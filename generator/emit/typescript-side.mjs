@@ -85,8 +85,16 @@ export async function renderTypes(document, { owned = false, source } = {}) {
 // - `type: "object"` with an `enum`: it reads each enum value as a schema, and throws on a string
 //   (corpus mercedes-benz.com/configurator: "Expected SchemaObject, received string at .../oneOf/0").
 //   Typed as the object without the enum.
-// The walk costs ~50 ms on GitHub's 13 MB description: skipped where neither shape can occur.
-const TYPEABLE_HINT = /"type":\s*"null"|"enum"\s*:/;
+// - `required` that is not a list in a schema (`required: true` on a property, draft-3 style:
+//   corpus alchemyplatform accounts): openapi-typescript calls `required.includes` and throws.
+//   Dropped (the normaliser reads it so too, with a schema-bad-keyword finding).
+// - a property whose schema is no schema (`description: 'text'` written among the properties:
+//   corpus alchemyplatform nft): openapi-typescript throws "Expected Schema Object or boolean".
+//   Read as {} (the normaliser does so too, with a schema-not-object finding).
+// The walk costs ~50 ms on GitHub's 13 MB description: skipped where no shape can occur.
+const TYPEABLE_HINT = /"type":\s*"null"|"enum"\s*:|"required":\s*[^[\s]|"properties"\s*:/;
+/** Objects whose `required` is a boolean by right: a parameter, a header, a request body. */
+const requiredByRight = (node) => 'in' in node || 'schema' in node || 'content' in node;
 export function typeableSchemas(node) {
   if (Array.isArray(node)) {
     for (const v of node) typeableSchemas(v);
@@ -98,6 +106,16 @@ export function typeableSchemas(node) {
     delete node.anyOf;
   }
   if (node.type === 'object' && Array.isArray(node.enum)) delete node.enum;
+  const required = node.required;
+  if (required !== undefined && !Array.isArray(required) && typeof required !== 'object')
+    if (!requiredByRight(node)) delete node.required;
+  const props = node.properties;
+  // Only in an object schema: a map of properties may have one named `properties` (open-eo).
+  const objectSchema =
+    node.type === 'object' || (Array.isArray(node.type) && node.type.includes('object'));
+  if (objectSchema && props !== null && typeof props === 'object' && !Array.isArray(props))
+    for (const [k, v] of Object.entries(props))
+      if (typeof v !== 'boolean' && (v === null || typeof v !== 'object')) props[k] = {};
   for (const v of Object.values(node)) typeableSchemas(v);
 }
 

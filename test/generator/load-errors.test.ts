@@ -46,10 +46,10 @@ const cases: Case[] = [
     name: 'schema-invalid operation (JSON)',
     spec: 'generator-load/bad-operation.json',
     file: 'generator-load/bad-operation.json',
-    pointer: '/paths/~1pets/get/responses/200',
+    pointer: '/paths/~1pets/get/responses/200/content',
     line: 9,
-    column: 18,
-    message: /required property 'description'/,
+    column: 52,
+    message: /must be object/,
   },
   {
     name: 'unresolvable internal $ref',
