@@ -2,7 +2,10 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { didYouMean } from '../model/suggest.ts';
 import { UsageError } from './args-error.ts';
-import { configFlags, type FlagValue } from './config/active.ts';
+import { activeCommand, configFlags, type FlagValue } from './config/active.ts';
+import { parseArgsOptions, type FlagTable, type ValuesOf } from './flags/declare.ts';
+import { legacyTable } from './flags/legacy.ts';
+import { flagPath } from './flags/paths.ts';
 
 export { UsageError };
 
@@ -50,21 +53,36 @@ function plainMessage(err: Error & { code?: string }, options: Options): string 
   }
 }
 
+/** Positional words the command takes (default none): a stray word is refused, not ignored. */
+type Positionals = { max: number; hint?: (word: string) => string };
+
+export function parseFlags<T extends FlagTable>(
+  argv: string[],
+  table: T,
+  usage: string,
+  positionals?: Positionals,
+): { values: ValuesOf<T>; positionals: string[] };
 export function parseFlags(
   argv: string[],
   options: Options,
   usage: string,
-  /** Positional words the command takes (default none): a stray word is refused, not ignored. */
-  positionals: { max: number; hint?: (word: string) => string } = { max: 0 },
+  positionals?: Positionals,
+): ParsedFlags;
+export function parseFlags(
+  argv: string[],
+  given: FlagTable | Options,
+  usage: string,
+  positionals: Positionals = { max: 0 },
 ): ParsedFlags {
+  const declared = Object.values(given).every((f) => 'help' in f);
+  const table = declared ? (given as FlagTable) : legacyTable(given as Options, activeCommand());
   // Without their defaults, so that a flag not given can still come from the configuration file.
-  const bare: Options = {};
-  for (const [name, { default: _default, ...rest }] of Object.entries(options)) bare[name] = rest;
+  const options = parseArgsOptions(table);
   let parsed;
   try {
     parsed = parseArgs({
       args: joinNegativeValues(argv, options),
-      options: bare,
+      options,
       strict: true,
       allowPositionals: true,
     });
@@ -79,10 +97,17 @@ export function parseFlags(
     );
   }
   const values = { ...parsed.values } as Record<string, FlagValue | undefined>;
-  const fromConfig = configFlags(options);
-  for (const [name, option] of Object.entries(options)) {
-    if (values[name] === undefined)
-      values[name] = fromConfig[name] ?? (option.default as FlagValue | undefined);
+  const fromConfig = configFlags(table);
+  for (const [name, flag] of Object.entries(table)) {
+    const cli = values[name];
+    // The command line's paths are the working folder's (the file's: configFlags).
+    if (cli !== undefined)
+      values[name] = flag.path && typeof cli === 'string' ? flagPath(cli, process.cwd()) : cli;
+    else
+      values[name] =
+        fromConfig[name] ??
+        (flag.default as FlagValue | undefined) ??
+        (flag.type === 'list' ? [] : flag.type === 'boolean' ? false : undefined);
   }
   return { values, positionals: parsed.positionals };
 }

@@ -5,8 +5,11 @@
  *   import { defineConfig } from 'dataapi';
  *   export default defineConfig({ spec: 'openapi.yaml', output: 'src/api' });
  *
- * Relative paths are read from the configuration file's folder.
+ * Relative paths are read from the configuration file's folder. Each command's section is typed
+ * from its flag table (scripts/flags/<command>.ts): a setting per flag, camelCased.
  */
+import type { ConfigOf } from '../flags/declare.ts';
+import type { PROXY_FLAGS } from '../flags/proxy.ts';
 
 /** The kinds of output `dataapi generate` writes (types.ts and model.ts are always written). */
 export type OutputKind = 'client' | 'server' | 'mock' | 'contract-tests';
@@ -41,27 +44,8 @@ export interface ContractConfig {
   severity?: Record<string, 'failure' | 'warning' | 'off'>;
 }
 
-/** `dataapi proxy`'s flags. */
-export interface ProxyConfig {
-  /** The deployment to put the proxy in front of. */
-  upstream?: string;
-  host?: string;
-  port?: number;
-  reporter?: string[];
-  reportDir?: string;
-  /** Write the reports every this many seconds while it runs. */
-  reportEvery?: number;
-  /** Keep every exchange as HAR 1.2 in this file. */
-  record?: string;
-  /** A check's or a warning code's severity, as `contract.severity`. */
-  severity?: Record<string, 'failure' | 'warning' | 'off'>;
-  /** How long the deployment may take to start answering, ms (then 504). */
-  timeout?: number;
-  /** PEM file of the private CA an https upstream's certificate chains to. */
-  ca?: string;
-  /** Do not verify the https upstream's certificate. */
-  insecure?: boolean;
-}
+/** `dataapi proxy`'s flags (scripts/flags/proxy.ts). */
+export type ProxyConfig = ConfigOf<typeof PROXY_FLAGS>;
 
 /** \`dataapi report merge\`'s flags. */
 export interface ReportConfig {
