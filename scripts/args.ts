@@ -2,9 +2,8 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { didYouMean } from '../model/suggest.ts';
 import { UsageError } from './args-error.ts';
-import { activeCommand, configFlags, type FlagValue } from './config/active.ts';
+import { configFlags, type FlagValue } from './config/active.ts';
 import { parseArgsOptions, type FlagTable, type ValuesOf } from './flags/declare.ts';
-import { legacyTable } from './flags/legacy.ts';
 import { flagPath } from './flags/paths.ts';
 
 export { UsageError };
@@ -60,22 +59,8 @@ export function parseFlags<T extends FlagTable>(
   argv: string[],
   table: T,
   usage: string,
-  positionals?: Positionals,
-): { values: ValuesOf<T>; positionals: string[] };
-export function parseFlags(
-  argv: string[],
-  options: Options,
-  usage: string,
-  positionals?: Positionals,
-): ParsedFlags;
-export function parseFlags(
-  argv: string[],
-  given: FlagTable | Options,
-  usage: string,
   positionals: Positionals = { max: 0 },
-): ParsedFlags {
-  const declared = Object.values(given).every((f) => 'help' in f);
-  const table = declared ? (given as FlagTable) : legacyTable(given as Options, activeCommand());
+): { values: ValuesOf<T>; positionals: string[] } {
   // Without their defaults, so that a flag not given can still come from the configuration file.
   const options = parseArgsOptions(table);
   let parsed;
@@ -109,7 +94,7 @@ export function parseFlags(
         (flag.default as FlagValue | undefined) ??
         (flag.type === 'list' ? [] : flag.type === 'boolean' ? false : undefined);
   }
-  return { values, positionals: parsed.positionals };
+  return { values: values as ValuesOf<T>, positionals: parsed.positionals };
 }
 
 /** Runs a command body, turning usage errors into exit code 2 with the message on stderr. */

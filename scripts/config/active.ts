@@ -20,11 +20,6 @@ export function activeConfig(): LoadedConfig | undefined {
   return active?.loaded;
 }
 
-/** The command being run, when a configuration file is in use. */
-export function activeCommand(): string | undefined {
-  return active?.command;
-}
-
 function asFlag(where: string, value: unknown, flag: Flag): FlagValue {
   if (flag.type === 'boolean') {
     if (typeof value !== 'boolean') throw new UsageError(`${where} must be true or false`);

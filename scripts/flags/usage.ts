@@ -3,7 +3,7 @@ import type { Flag, FlagTable } from './declare.ts';
 
 const WIDTH = 100;
 /** A longer flag (with its value's name) gets a line of its own, its help below it. */
-const LONGEST_BESIDE = 26;
+const LONGEST_BESIDE = 25;
 
 const label = (name: string, flag: Flag) => `--${name}${flag.arg ? ` ${flag.arg}` : ''}`;
 
@@ -18,14 +18,25 @@ function shownDefault(flag: Flag): string | undefined {
  * One line per flag (its help's continuation lines under the first), the help at one column for
  * the whole table and `default: X` at another, as the hand-written texts were laid out.
  */
-export function flagLines(table: FlagTable): string {
-  const labels = Object.entries(table).map(([name, flag]) => label(name, flag));
+export function flagLines(
+  table: FlagTable,
+  /** Positional words described before the flags, at the same column (`DIR...`). */
+  positionals: Record<string, string> = {},
+): string {
+  const rows: [string, Flag][] = [
+    ...Object.entries(positionals).map(([word, help]): [string, Flag] => [
+      word,
+      { type: 'string', help },
+    ]),
+    ...Object.entries(table).map(([name, flag]): [string, Flag] => [label(name, flag), flag]),
+  ];
+  const labels = rows.map(([l]) => l);
   const beside = labels.filter((l) => l.length <= LONGEST_BESIDE);
   const column = 2 + Math.max(0, ...beside.map((l) => l.length)) + 2;
   const defaultColumn = column + 44;
   const out: string[] = [];
-  for (const [name, flag] of Object.entries(table)) {
-    const head = `  ${label(name, flag)}`;
+  for (const [text, flag] of rows) {
+    const head = `  ${text}`;
     const lines = flag.help.split('\n');
     if (head.length + 1 > column) out.push(head);
     else lines[0] = `${head.padEnd(column)}${lines[0]}`;

@@ -97,8 +97,15 @@ describe('the configuration type', () => {
         insecure: true,
       },
     };
+    const others: DataapiConfig = {
+      generate: { kinds: ['client', 'mock'], typecheck: false },
+      serve: { redisFailure: 'closed', logLevel: 'debug', docs: false, shutdownTimeout: 5000 },
+      contract: { checks: ['status'], severity: { deprecation: 'off' }, reportDir: 'r' },
+    };
     // @ts-expect-error -- not a setting of `dataapi proxy`
     const typo: DataapiConfig = { proxy: { upstrem: 'https://api.example.com' } };
-    expect([config, typo]).toHaveLength(2);
+    // @ts-expect-error -- not one of --redis-failure's values
+    const value: DataapiConfig = { serve: { redisFailure: 'sometimes' } };
+    expect([config, others, typo, value]).toHaveLength(4);
   });
 });
