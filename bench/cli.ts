@@ -58,11 +58,15 @@ function readFlags(argv: string[]): BenchFlags {
   const { values } = parseFlags(
     argv,
     {
-      quick: { type: 'boolean', default: false },
-      only: { type: 'string' },
-      runs: { type: 'string' },
-      warmup: { type: 'string' },
-      out: { type: 'string' },
+      quick: {
+        type: 'boolean',
+        help: '1 measured run, no warm-up, shorter load tests',
+        default: false,
+      },
+      only: { type: 'string', help: 'comma-separated subset of the benchmarks' },
+      runs: { type: 'string', help: 'measured runs per figure' },
+      warmup: { type: 'string', help: 'warm-up runs before measuring' },
+      out: { type: 'string', help: 'report file' },
     },
     usage,
   );

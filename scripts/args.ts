@@ -3,6 +3,8 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { didYouMean } from '../model/suggest.ts';
 import { UsageError } from './args-error.ts';
 import { configFlags, type FlagValue } from './config/active.ts';
+import { parseArgsOptions, type FlagTable, type ValuesOf } from './flags/declare.ts';
+import { flagPath } from './flags/paths.ts';
 
 export { UsageError };
 
@@ -50,21 +52,22 @@ function plainMessage(err: Error & { code?: string }, options: Options): string 
   }
 }
 
-export function parseFlags(
+/** Positional words the command takes (default none): a stray word is refused, not ignored. */
+type Positionals = { max: number; hint?: (word: string) => string };
+
+export function parseFlags<T extends FlagTable>(
   argv: string[],
-  options: Options,
+  table: T,
   usage: string,
-  /** Positional words the command takes (default none): a stray word is refused, not ignored. */
-  positionals: { max: number; hint?: (word: string) => string } = { max: 0 },
-): ParsedFlags {
+  positionals: Positionals = { max: 0 },
+): { values: ValuesOf<T>; positionals: string[] } {
   // Without their defaults, so that a flag not given can still come from the configuration file.
-  const bare: Options = {};
-  for (const [name, { default: _default, ...rest }] of Object.entries(options)) bare[name] = rest;
+  const options = parseArgsOptions(table);
   let parsed;
   try {
     parsed = parseArgs({
       args: joinNegativeValues(argv, options),
-      options: bare,
+      options,
       strict: true,
       allowPositionals: true,
     });
@@ -79,12 +82,19 @@ export function parseFlags(
     );
   }
   const values = { ...parsed.values } as Record<string, FlagValue | undefined>;
-  const fromConfig = configFlags(options);
-  for (const [name, option] of Object.entries(options)) {
-    if (values[name] === undefined)
-      values[name] = fromConfig[name] ?? (option.default as FlagValue | undefined);
+  const fromConfig = configFlags(table);
+  for (const [name, flag] of Object.entries(table)) {
+    const cli = values[name];
+    // The command line's paths are the working folder's (the file's: configFlags).
+    if (cli !== undefined)
+      values[name] = flag.path && typeof cli === 'string' ? flagPath(cli, process.cwd()) : cli;
+    else
+      values[name] =
+        fromConfig[name] ??
+        (flag.default as FlagValue | undefined) ??
+        (flag.type === 'list' ? [] : flag.type === 'boolean' ? false : undefined);
   }
-  return { values, positionals: parsed.positionals };
+  return { values: values as ValuesOf<T>, positionals: parsed.positionals };
 }
 
 /** Runs a command body, turning usage errors into exit code 2 with the message on stderr. */

@@ -12,6 +12,8 @@ import { compareFlags, harFlags, runCompareMock, runFromHar } from './contract-h
 import { CHECKS, type CheckName } from '../../contract-tests/checks/definitions.ts';
 import { didYouMean } from '../../model/suggest.ts';
 import { checksOff, parseSeverity } from '../severity-flag.ts';
+import { CONTRACT_FLAGS } from '../flags/contract.ts';
+import { flagLines } from '../flags/usage.ts';
 
 /** Words wrapped at 100 columns, continuation lines indented. */
 function wrapped(text: string, indent: number): string {
@@ -35,71 +37,7 @@ export const usage = `Usage: dataapi contract [--spec FILE] [--base-url URL] [--
                         [--reporter NAME,...] [--report-dir DIR]
        dataapi contract --base-url URL --compare-mock [--only id,...] [--allow-writes]
 
-  --spec FILE               test against this OpenAPI description: its own suite and mock are
-                            generated into node_modules/.cache/dataapi/ (generated/ is left alone)
-                            default: the project's generated/ suite (--dir), else the
-                            configuration file's spec
-  --dir DIR                 the generated tree whose suite runs    default: generated
-  --base-url URL            the deployment to test; without it the embedded mock is started
-                            in-process on an ephemeral port and tested
-  --only ID,...             only these operations (operation ids)
-  --checks NAME,...         only these checks, by name (the names are listed below)
-  --exclude-checks NAME,... every check but these (with --checks: those less these)
-  --save-failures DIR       write each failure (a fixed request, or a fuzzing failure shrunk to
-                            its minimal request) to DIR as a vitest test that sends the same
-                            request with fetch and judges the answer with the same check
-                            (<operation>.<check>.test.ts, and the model.json they read): ready to
-                            commit as a regression test. The key is never written: the test reads
-                            DATAAPI_APPKEY; the target is DATAAPI_BASE_URL, by default this run's
-                            --base-url (or the mock's default http://127.0.0.1:4010)
-  --reporter NAME,...       console (default): progress, then the operations-by-checks matrix,
-                            failures and coverage; junit, json, html, sarif: report files in
-                            --report-dir (contract-junit.xml, contract-results.json,
-                            contract-report.html, contract-results.sarif for code scanning);
-                            any of vitest's reporters (dot, verbose, tap, github-actions, ...;
-                            vitest-junit, vitest-json for vitest's own files)
-  --test-data FILE          values the valid requests send instead of the description's
-                            examples or schema samples, per operation id (JSON or YAML):
-                            {"createZone": {"path": {...}, "query": {...}, "body": {...}}};
-                            checked against the description first (exit 2 when it refuses them)
-  --report-dir DIR          where report files go                  default: reports
-  --timeout MS              per-request timeout: a later response fails    default: 10000
-  --shard I/N               run part I of N (vitest sharding, for CI machines)
-  --allow-writes            also send operations that write (uploads, extraction submits);
-                            always on against the embedded mock
-  --max-response-time MS    fail responses slower than this
-  --budget N                send at most N requests in total (later checks are skipped)
-  --results FILE            the JSON report, written by every run
-                                                     default: <report-dir>/contract-results.json
-  --strict                  description warnings fail the run too
-  --severity CODE=LEVEL,... a check or a warning code at another severity for this run: failure,
-                            warning or off (method-path=warning: its violations are listed as
-                            warnings; undeclared-content=failure; a check set to off does not
-                            run). Codes and their usual severities: docs/diagnostics.md
-  --fuzz N                  property-based testing: per operation, N valid requests generated
-                            from the schemas (patterns, formats, enums, bounds and boundary
-                            values, lengths, optional fields present and absent, Unicode) and N
-                            invalid ones (one violation each), every answer judged by the checks;
-                            links of successful answers are followed. A failure is shrunk to a
-                            minimal request and reported with its seed, a replay file and a curl
-                            line. Pacing, --budget and --allow-writes hold; combines with --only
-                            and --shard
-  --seed S                  the fuzzing seed (0..4294967295): the same seed sends the same
-                            requests byte for byte. Default: one is chosen and printed
-  --replay FILE             send the minimal request of one fuzzing failure again (a file the
-                            run wrote under <report-dir>/fuzz/) and judge it: exit 1 while it
-                            still fails, 0 once it passes
-  --from-har FILE           judge the exchanges a HAR file recorded (\`dataapi proxy --record\`, a
-                            browser, another proxy) with the proxy's checks: offline, nothing is
-                            sent. Reports as for a run; exit 1 when an exchange fails a check
-  --replay-to URL           with --from-har: send the recorded requests to this deployment again
-                            and judge its answers (the key from DATAAPI_APPKEY replaces a
-                            redacted one); requests that write only with --allow-writes
-  --compare-mock            with --base-url: send each request of the suite to the deployment and
-                            to the embedded mock, and report where they disagree (status,
-                            business code, envelope, content type, the schema-valid fields
-                            present) as drift, both answers side by side
-                            (<report-dir>/contract-drift.json); exit 1 on any drift
+${flagLines(CONTRACT_FLAGS)}
 
 Checks: ${wrapped(CHECKS.join(', '), 'Checks: '.length)}
 
@@ -137,37 +75,12 @@ export function parseContractFlags(argv: string[]): RunOptions & {
 } {
   const { values } = parseFlags(
     argv,
-    {
-      'base-url': { type: 'string' },
-      only: { type: 'string' },
-      reporter: { type: 'string', multiple: true },
-      timeout: { type: 'string', default: '10000' },
-      shard: { type: 'string' },
-      'allow-writes': { type: 'boolean', default: false },
-      'max-response-time': { type: 'string' },
-      budget: { type: 'string' },
-      results: { type: 'string' },
-      'report-dir': { type: 'string' },
-      spec: { type: 'string' },
-      dir: { type: 'string', default: 'generated' },
-      strict: { type: 'boolean', default: false },
-      fuzz: { type: 'string' },
-      seed: { type: 'string' },
-      replay: { type: 'string' },
-      'from-har': { type: 'string' },
-      'replay-to': { type: 'string' },
-      'compare-mock': { type: 'boolean', default: false },
-      checks: { type: 'string' },
-      'exclude-checks': { type: 'string' },
-      'save-failures': { type: 'string' },
-      'test-data': { type: 'string' },
-      severity: { type: 'string', multiple: true },
-    },
+    CONTRACT_FLAGS,
     usage,
     // `contract getAirQuality` must not quietly run everything.
     { max: 0, hint: (word) => ` (to test only some operations: --only ${word})` },
   );
-  const shard = values.shard as string | undefined;
+  const shard = values.shard;
   if (shard !== undefined) {
     const m = /^(\d+)\/(\d+)$/.exec(shard);
     if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2]))
@@ -182,7 +95,7 @@ export function parseContractFlags(argv: string[]): RunOptions & {
   const seed = seedOf(values.seed);
   if (seed !== undefined && fuzz === undefined)
     throw new UsageError(`--seed is the seed of --fuzz: give --fuzz N too\n\n${usage}`);
-  const replay = values.replay as string | undefined;
+  const replay = values.replay;
   const clash = (['fuzz', 'seed', 'only', 'shard', 'budget'] as const).find(
     (k) => values[k] !== undefined,
   );
@@ -190,7 +103,7 @@ export function parseContractFlags(argv: string[]): RunOptions & {
     throw new UsageError(`--replay sends one recorded request: it takes no --${clash}\n\n${usage}`);
   const har = { ...harFlags(values, usage), ...compareFlags(values, usage) };
   const budget = positiveInt('budget', values.budget);
-  const reporters = ((values.reporter as string[] | undefined) ?? []).flatMap((r) =>
+  const reporters = values.reporter.flatMap((r) =>
     r
       .split(',')
       .map((x) => x.trim())
@@ -198,25 +111,25 @@ export function parseContractFlags(argv: string[]): RunOptions & {
   );
   const badReporter = reporterError(reporters);
   if (badReporter) throw new UsageError(`--reporter: ${badReporter}\n\n${usage}`);
-  const severity = parseSeverity(values.severity as string[] | undefined);
+  const severity = parseSeverity(values.severity);
   const off = checksOff(severity, CHECKS);
   const checks = chosenChecks(
     values.checks,
     [values['exclude-checks'], ...off].filter((x) => x !== undefined).join(',') || undefined,
   );
-  const baseUrl = values['base-url'] as string | undefined;
+  const baseUrl = values['base-url'];
   if (baseUrl !== undefined && !/^https?:\/\/[^/?#]/i.test(baseUrl))
     throw new UsageError(
       `--base-url must be an http:// or https:// URL, got ${JSON.stringify(baseUrl.replace(/[?#].*$/, '?…'))}\n\n${usage}`,
     );
   return {
-    generatedDir: values.dir as string,
-    ...(values.spec !== undefined ? { spec: values.spec as string } : {}),
-    ...(values.strict === true ? { strict: true } : {}),
+    generatedDir: values.dir,
+    ...(values.spec !== undefined ? { spec: values.spec } : {}),
+    ...(values.strict ? { strict: true } : {}),
     ...(baseUrl !== undefined ? { baseUrl } : {}),
     ...(values.only !== undefined
       ? {
-          only: (values.only as string)
+          only: values.only
             .split(',')
             .map((x) => x.trim())
             .filter(Boolean),
@@ -225,21 +138,19 @@ export function parseContractFlags(argv: string[]): RunOptions & {
     ...(reporters.length ? { reporters } : {}),
     timeoutMs: positiveInt('timeout', values.timeout)!,
     ...(shard !== undefined ? { shard } : {}),
-    allowWrites: values['allow-writes'] === true,
+    allowWrites: values['allow-writes'],
     ...(maxRt !== undefined ? { maxResponseTimeMs: maxRt } : {}),
     ...(budget !== undefined ? { budget } : {}),
-    ...(values.results !== undefined ? { resultsFile: values.results as string } : {}),
-    ...(values['report-dir'] !== undefined ? { reportDir: values['report-dir'] as string } : {}),
+    ...(values.results !== undefined ? { resultsFile: values.results } : {}),
+    ...(values['report-dir'] !== undefined ? { reportDir: values['report-dir'] } : {}),
     ...(process.env.DATAAPI_APPKEY ? { appkey: process.env.DATAAPI_APPKEY } : {}),
     ...(fuzz !== undefined ? { fuzz } : {}),
     ...(seed !== undefined ? { seed } : {}),
     ...(replay !== undefined ? { replay } : {}),
     ...(checks ? { checks } : {}),
     ...(severity ? { severity } : {}),
-    ...(values['test-data'] !== undefined ? { testData: values['test-data'] as string } : {}),
-    ...(values['save-failures'] !== undefined
-      ? { saveFailures: values['save-failures'] as string }
-      : {}),
+    ...(values['test-data'] !== undefined ? { testData: values['test-data'] } : {}),
+    ...(values['save-failures'] !== undefined ? { saveFailures: values['save-failures'] } : {}),
     ...har,
   };
 }

@@ -11,6 +11,8 @@ import {
   type DiffFormat,
 } from '../../generator/diff/index.ts';
 import { isCalendarDay } from '../../model/lifecycle.ts';
+import { DIFF_FLAGS } from '../flags/diff.ts';
+import { flagLines } from '../flags/usage.ts';
 
 const usage = `Usage: dataapi diff BASE [HEAD] [options]
        dataapi diff --base origin/main [options]
@@ -23,17 +25,7 @@ file its $refs reach; \`REV:path/openapi.yaml\` names another path. HEAD default
 the working tree. Both sides go through the same loader and model as \`dataapi generate\`, so
 $refs, split files and 3.0 vs 3.1 spellings of the same schema are no change.
 
-  --base REV|FILE     BASE (instead of the first argument)
-  --spec FILE         the description in the working tree           default: spec/openapi.yaml
-  --format FORMAT     text, json, markdown (a pull-request comment), changelog (release notes
-                      by operation and severity) or sarif (SARIF 2.1.0 for code scanning)
-                                                                    default: text
-  --output FILE       write the report to FILE instead of stdout (nothing is written on bad input)
-  --today YYYY-MM-DD  the day sunsets are compared with              default: today (UTC)
-  --allow RULE[:operationId]
-                      accept a change on purpose (repeatable); or list it with a reason under
-                      x-dataapi-allow-breaking in the HEAD description; a renamed
-                      operation matches by its old or its new operationId
+${flagLines(DIFF_FLAGS)}
 
 Checked, among others: removed operations, statuses, responses and /demo previews; added
 required parameters and body fields; optional made required; narrowed request types, enums
@@ -56,26 +48,19 @@ export const command: Command = {
     guard(async () => {
       const { values, positionals } = parseFlags(
         argv,
-        {
-          base: { type: 'string' },
-          spec: { type: 'string', default: 'spec/openapi.yaml' },
-          format: { type: 'string', default: 'text' },
-          output: { type: 'string' },
-          allow: { type: 'string', multiple: true },
-          today: { type: 'string' },
-        },
+        DIFF_FLAGS,
         usage,
         { max: 3 }, // BASE [HEAD]; a third word is refused below with the usage
       );
-      const format = values.format as string;
+      const format = values.format;
       if (!['text', 'json', 'markdown', 'changelog', 'sarif'].includes(format))
         throw new UsageError(
           `--format must be text, json, markdown, changelog or sarif, not ${JSON.stringify(format)}`,
         );
-      const today = values.today as string | undefined;
+      const today = values.today;
       if (today !== undefined && !isCalendarDay(today))
         throw new UsageError(`--today must be a day YYYY-MM-DD, not ${JSON.stringify(today)}`);
-      const flagBase = values.base as string | undefined;
+      const flagBase = values.base;
       if (flagBase !== undefined && positionals.length > 1)
         throw new UsageError(`--base and a BASE argument both given\n\n${usage}`);
       const [base, head, extra] = flagBase !== undefined ? [flagBase, ...positionals] : positionals;
@@ -87,8 +72,8 @@ export const command: Command = {
         report = await diffSpecs({
           base,
           ...(head !== undefined ? { head } : {}),
-          spec: values.spec as string,
-          allow: (values.allow as string[] | undefined) ?? [],
+          spec: values.spec,
+          allow: values.allow,
           ...(today !== undefined ? { today } : {}),
         });
       } catch (err) {
@@ -99,7 +84,7 @@ export const command: Command = {
         throw err;
       }
       const out = formatReport(report, format as DiffFormat);
-      const file = values.output as string | undefined;
+      const file = values.output;
       if (file === undefined) process.stdout.write(out);
       else {
         // Written whole or not at all: a reader never sees half a report.

@@ -9,23 +9,13 @@ import {
   hasDrift,
   type GenerateResult,
 } from '../../generator/generate.ts';
+import { GENERATE_FLAGS } from '../flags/generate.ts';
+import { flagLines } from '../flags/usage.ts';
 
 const usage = `Usage: dataapi generate [--spec spec/openapi.yaml] [--out generated] [--check]
                         [--no-typecheck] [--verbose]
 
-  --spec FILE   OpenAPI 3.x or Swagger 2.0 (YAML or JSON)      default: spec/openapi.yaml
-  --out DIR     output folder, replaced atomically              default: generated
-  --kinds LIST  render only these template kinds (client,server,mock,contract-tests);
-                types.ts and the model are always emitted; the other kinds'
-                files already in --out are kept as they are
-  --force       regenerate even when nothing changed since the last run (a re-run
-                with unchanged spec, templates and toolkit is otherwise skipped)
-  --check       write nothing; compare with --out, list the files that differ,
-                exit 1 on drift (for CI)
-  --no-typecheck  skip the type-check of the whole generated tree (run in memory
-                before writing, beside formatting); the syntax check stays
-  --verbose     list every finding about the description (without it: a count and
-                the first ${FIRST_FEW}, on stderr)
+${flagLines(GENERATE_FLAGS)}
 
 Exit codes: 0 ok, 1 drift (--check) or generated code that does not compile
 (its files and first errors named; nothing written), 2 bad input (spec, flags).`;
@@ -92,19 +82,7 @@ export const command: Command = {
   usage,
   run: (argv) =>
     guard(async () => {
-      const { values } = parseFlags(
-        argv,
-        {
-          spec: { type: 'string', default: 'spec/openapi.yaml' },
-          out: { type: 'string', default: 'generated' },
-          check: { type: 'boolean', default: false },
-          force: { type: 'boolean', default: false },
-          kinds: { type: 'string' },
-          'no-typecheck': { type: 'boolean', default: false },
-          verbose: { type: 'boolean', default: false },
-        },
-        usage,
-      );
+      const { values } = parseFlags(argv, GENERATE_FLAGS, usage);
       const kinds =
         typeof values.kinds === 'string'
           ? values.kinds
@@ -112,16 +90,16 @@ export const command: Command = {
               .map((k) => k.trim())
               .filter(Boolean)
           : undefined;
-      const out = values.out as string;
+      const out = values.out;
       const unguard = guardRun(out);
       let result: GenerateResult;
       try {
         result = await generate({
-          spec: values.spec as string,
+          spec: values.spec,
           out,
-          check: values.check === true,
-          force: values.force === true,
-          typecheck: values['no-typecheck'] !== true,
+          check: values.check,
+          force: values.force,
+          typecheck: !values['no-typecheck'],
           ...(kinds ? { kinds } : {}),
         });
       } catch (err) {
@@ -134,9 +112,7 @@ export const command: Command = {
       }
       // What the description itself gets wrong, where the user first runs the toolkit.
       if (result.model)
-        process.stderr.write(
-          describeFindings('generate', result.model.findings, values.verbose === true),
-        );
-      return report(result, out, values.check === true);
+        process.stderr.write(describeFindings('generate', result.model.findings, values.verbose));
+      return report(result, out, values.check);
     }),
 };

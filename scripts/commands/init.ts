@@ -7,21 +7,15 @@ import type { Command } from '../command.ts';
 import { guard, parseFlags, UsageError } from '../args.ts';
 import { findConfig } from '../config/load.ts';
 import { ciWorkflow } from '../init/workflow.ts';
+import { INIT_FLAGS } from '../flags/init.ts';
+import { flagLines } from '../flags/usage.ts';
 
 const usage = `Usage: dataapi init [--spec FILE|URL] [--output DIR] [--format ts|mjs|js|json] [--ci] [--force]
 
 Writes dataapi.config.<format> here: the description, the generated tree's folder and the contract
 run's defaults, which every command then reads (flags still win).
 
-  --spec FILE|URL   the OpenAPI description    default: the first of openapi.yaml, openapi.json,
-                    spec/openapi.yaml, swagger.yaml, api/openapi.yaml found here
-  --output DIR      where \`dataapi generate\` writes          default: generated
-  --format FORMAT   ts (typed with defineConfig; loaded through tsx), mjs, js or json
-                    default: ts where a tsconfig.json and tsx are, else mjs
-  --ci              also write .github/workflows/dataapi.yml (lint, drift check, the contract
-                    suite against the embedded mock on 4 machines (--shard i/4), their reports
-                    merged by \`dataapi report merge\` and uploaded)
-  --force           replace files that exist
+${flagLines(INIT_FLAGS)}
 
 Exit codes: 0 written, 2 bad input (flags, no description found, a file exists without --force).`;
 
@@ -74,22 +68,12 @@ export const command: Command = {
   usage,
   run: (argv) =>
     guard(async () => {
-      const { values } = parseFlags(
-        argv,
-        {
-          spec: { type: 'string' },
-          output: { type: 'string', default: 'generated' },
-          format: { type: 'string' },
-          ci: { type: 'boolean', default: false },
-          force: { type: 'boolean', default: false },
-        },
-        usage,
-      );
-      const force = values.force === true;
-      const format = (values.format as string | undefined) ?? defaultFormat();
+      const { values } = parseFlags(argv, INIT_FLAGS, usage);
+      const force = values.force;
+      const format = values.format ?? defaultFormat();
       if (!['ts', 'mjs', 'js', 'json'].includes(format))
         throw new UsageError(`--format must be ts, mjs, js or json, not ${JSON.stringify(format)}`);
-      const spec = (values.spec as string | undefined) ?? CANDIDATES.find((f) => existsSync(f));
+      const spec = values.spec ?? CANDIDATES.find((f) => existsSync(f));
       if (spec === undefined)
         throw new UsageError(
           `no description found here (looked for ${CANDIDATES.join(', ')}): pass --spec FILE|URL`,
@@ -105,13 +89,13 @@ export const command: Command = {
       const prettier = await import('prettier');
       await writeNew(
         file,
-        await prettier.format(configText(format, spec, values.output as string), {
+        await prettier.format(configText(format, spec, values.output), {
           ...((await prettier.resolveConfig(file)) ?? {}),
           filepath: file,
         }),
         force,
       );
-      if (values.ci === true) await writeNew('.github/workflows/dataapi.yml', ciWorkflow(), force);
+      if (values.ci) await writeNew('.github/workflows/dataapi.yml', ciWorkflow(), force);
       process.stdout.write(
         `Next: npx dataapi generate, then npx dataapi contract (against the embedded mock)\n`,
       );

@@ -8,17 +8,13 @@ import { lintSpec } from '../../generator/lint/index.ts';
 import { formatJson, formatSarif, formatText } from '../../generator/lint/format.ts';
 import { describeFindings } from '../description-findings.ts';
 import { isCalendarDay } from '../../model/lifecycle.ts';
+import { LINT_FLAGS } from '../flags/lint.ts';
+import { flagLines } from '../flags/usage.ts';
 
 const usage = `Usage: dataapi lint [--spec spec/openapi.yaml] [--format text|json|sarif] [--output FILE]
                     [--verbose]
 
-  --spec FILE      OpenAPI 3.x or Swagger 2.0 (YAML or JSON)     default: spec/openapi.yaml
-  --format FORMAT  text (one line per finding), json (for tools) or sarif (SARIF 2.1.0 for
-                   code scanning)                                default: text
-  --output FILE    write the report to FILE instead of stdout
-  --today DAY      day sunsets are compared with (YYYY-MM-DD)    default: today (UTC)
-  --verbose        list every finding about the description that loading it gave (without it:
-                   a count and the first 5, on stderr)
+${flagLines(LINT_FLAGS)}
 
 Checks, on top of OpenAPI validity: every operation has a category (a root tag), an envelope
 (x-dataapi-envelope, or none), a business code group when enveloped, a rate limit, examples for
@@ -38,26 +34,16 @@ export const command: Command = {
   usage,
   run: (argv) =>
     guard(async () => {
-      const { values } = parseFlags(
-        argv,
-        {
-          spec: { type: 'string', default: 'spec/openapi.yaml' },
-          format: { type: 'string', default: 'text' },
-          verbose: { type: 'boolean', default: false },
-          output: { type: 'string' },
-          today: { type: 'string' },
-        },
-        usage,
-      );
-      const format = values.format as string;
+      const { values } = parseFlags(argv, LINT_FLAGS, usage);
+      const format = values.format;
       if (format !== 'text' && format !== 'json' && format !== 'sarif')
         throw new UsageError(`--format must be text, json or sarif, not ${JSON.stringify(format)}`);
-      const today = values.today as string | undefined;
+      const today = values.today;
       if (today !== undefined && !isCalendarDay(today))
         throw new UsageError(`--today must be a day YYYY-MM-DD, not ${JSON.stringify(today)}`);
       let report;
       try {
-        report = await lintSpec(values.spec as string, today !== undefined ? { today } : {});
+        report = await lintSpec(values.spec, today !== undefined ? { today } : {});
       } catch (err) {
         if (err instanceof SpecError) {
           process.stderr.write(`dataapi lint: ${err.message}\n`);
@@ -71,11 +57,9 @@ export const command: Command = {
           : format === 'sarif'
             ? formatSarif(report)
             : formatText(report);
-      const file = values.output as string | undefined;
+      const file = values.output;
       // The description's load and normalise findings (not lint rules): said apart, on stderr.
-      process.stderr.write(
-        describeFindings('lint', report.description ?? [], values.verbose === true),
-      );
+      process.stderr.write(describeFindings('lint', report.description ?? [], values.verbose));
       if (file === undefined) process.stdout.write(out);
       else {
         await mkdir(path.dirname(path.resolve(file)), { recursive: true });

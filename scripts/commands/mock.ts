@@ -9,22 +9,12 @@ import { buildAndListen, portOf } from '../listen.ts';
 import { readGeneratedModel } from '../generated-model.ts';
 import { REDACTED } from '../../runtime/shared/index.ts';
 import type { MockOptions } from '../../runtime/mock/index.ts';
+import { MOCK_FLAGS } from '../flags/mock.ts';
+import { flagLines } from '../flags/usage.ts';
 
 const usage = `Usage: dataapi mock [--port 4010] [--host 127.0.0.1] [--no-rate-limit] [--spec FILE | --dir generated]
 
-  --port N          port to listen on (0: any free port)            default: 4010
-  --host HOST       address to listen on                            default: 127.0.0.1
-  --no-rate-limit   do not enforce the operations' rate limits
-  --dir DIR         the generated tree whose mock to serve          default: generated
-  --spec FILE       serve a mock of this OpenAPI file instead (no generate needed)
-  --seed N          seed of schema-derived samples                  default: 1
-  --skip-invalid-examples
-                    leave out examples that do not match their schema (with a warning)
-                    instead of answering them with a schema sample (the default)
-  --strict-examples refuse to start when an example does not match its schema
-                    (otherwise each operation's examples are checked, and warned
-                    about, when it is first asked for or in the background soon
-                    after the mock listens)
+${flagLines(MOCK_FLAGS)}
 
 Key: the mock accepts the value of DATAAPI_APPKEY, or \`mock-appkey\` when that is unset.
 Scenarios: Prefer: code=429 | example=NAME | dynamic=true | business-code=N (or __code=...
@@ -58,29 +48,15 @@ export const command: Command = {
   usage,
   run: (argv) =>
     guard(async () => {
-      const { values } = parseFlags(
-        argv,
-        {
-          port: { type: 'string', default: '4010' },
-          host: { type: 'string', default: '127.0.0.1' },
-          'rate-limit': { type: 'boolean', default: true },
-          'no-rate-limit': { type: 'boolean', default: false },
-          dir: { type: 'string', default: 'generated' },
-          spec: { type: 'string' },
-          seed: { type: 'string', default: '1' },
-          'skip-invalid-examples': { type: 'boolean', default: false },
-          'strict-examples': { type: 'boolean', default: false },
-        },
-        usage,
-      );
-      const port = portOf(values.port as string);
+      const { values } = parseFlags(argv, MOCK_FLAGS, usage);
+      const port = portOf(values.port);
       const seed = Number(values.seed);
       if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer`);
-      const rateLimit = values['no-rate-limit'] !== true && values['rate-limit'] !== false;
+      const rateLimit = !values['no-rate-limit'];
       const started = await buildAndListen(
         'mock',
         async () => {
-          const create = await loadCreate(values.spec as string | undefined, values.dir as string);
+          const create = await loadCreate(values.spec, values.dir);
           return create({
             rateLimit,
             seed,
@@ -88,19 +64,18 @@ export const command: Command = {
             // the background once it listens: a description of a thousand operations starts in
             // seconds and still reports every finding (strict mode checks all of them first).
             check: 'background',
-            invalidExamples:
-              values['strict-examples'] === true
-                ? 'error'
-                : values['skip-invalid-examples'] === true
-                  ? 'skip'
-                  : 'sample',
+            invalidExamples: values['strict-examples']
+              ? 'error'
+              : values['skip-invalid-examples']
+                ? 'skip'
+                : 'sample',
             onFinding: (f) =>
               process.stderr.write(
                 `warning: ${f.file || 'description'} at #${f.pointer}: ${f.message.replace(/^mock: /, '')}\n`,
               ),
           });
         },
-        { port, host: values.host as string },
+        { port, host: values.host },
       );
       if ('exitCode' in started) return started.exitCode;
       const { app, url } = started;

@@ -3,20 +3,13 @@ import path from 'node:path';
 import type { Command } from '../command.ts';
 import { guard, parseFlags, UsageError } from '../args.ts';
 import { SpecError } from '../../generator/load.ts';
+import { PACK_FLAGS } from '../flags/pack.ts';
+import { flagLines } from '../flags/usage.ts';
 
 const usage = `Usage: dataapi pack client [--spec spec/openapi.yaml] [--out dist/client] [--name NAME] [--version V]
        dataapi pack client --version auto --base REV [...]
 
-  --spec FILE     OpenAPI 3.0/3.1 description (YAML or JSON)        default: spec/openapi.yaml
-  --out DIR       package folder, replaced as a whole (only a folder
-                  this command wrote, or an empty one)              default: dist/client
-  --name NAME     npm package name                                  default: @dataapi/client
-  --version V     package version (semver)          default: info.version (3.1 -> 3.1.0)
-                  auto: BASE's version raised by what changed since --base (dataapi diff:
-                  breaking -> major, other contract changes -> minor, else patch), and major
-                  when the package's own declarations lose a type or method the description
-                  did not remove (a template or generator change)
-  --base REV|FILE with --version auto: the previous release (a git revision or a file)
+${flagLines(PACK_FLAGS)}
 
 Writes an npm package: ES module and CommonJS builds with their declarations, an exports map,
 engines, sideEffects: false, LICENSE and a README generated from the description. The runtime
@@ -86,13 +79,7 @@ export const command: Command = {
     guard(async () => {
       const { values, positionals } = parseFlags(
         argv,
-        {
-          spec: { type: 'string', default: 'spec/openapi.yaml' },
-          out: { type: 'string', default: 'dist/client' },
-          name: { type: 'string' },
-          version: { type: 'string' },
-          base: { type: 'string' },
-        },
+        PACK_FLAGS,
         usage,
         { max: 2 }, // `client`; a further word is refused below with the usage
       );
@@ -111,14 +98,12 @@ export const command: Command = {
         await import('../../generator/pack/index.ts');
       try {
         const options = {
-          spec: values.spec as string,
-          out: values.out as string,
-          ...(values.name !== undefined ? { name: values.name as string } : {}),
-          ...(values.version !== undefined ? { version: values.version as string } : {}),
+          spec: values.spec,
+          out: values.out,
+          ...(values.name !== undefined ? { name: values.name } : {}),
+          ...(values.version !== undefined ? { version: values.version } : {}),
         };
-        const result = auto
-          ? await packAuto(options, values.base as string)
-          : await packClient(options);
+        const result = auto ? await packAuto(options, values.base!) : await packClient(options);
         const bytes = result.files.reduce((n, f) => n + f.bytes, 0);
         const out = npmFolderArg(path.normalize(result.out));
         process.stdout.write(

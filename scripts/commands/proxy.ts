@@ -10,27 +10,14 @@ import { runProxy } from '../../contract-tests/proxy/run.ts';
 import { SpecInputError, suiteFor } from '../spec-suite.ts';
 import { toolkitVersion } from '../version.ts';
 import { parseSeverity } from '../severity-flag.ts';
+import { PROXY_FLAGS } from '../flags/proxy.ts';
+import { flagLines } from '../flags/usage.ts';
 
 export const usage = `Usage: dataapi proxy --upstream URL [--host H] [--port P] [--spec FILE]
                      [--reporter NAME,...] [--report-dir DIR] [--report-every S] [--record FILE.har]
                      [--severity CODE=LEVEL,...] [--timeout ms] [--ca FILE] [--insecure]
 
-  --upstream URL        the deployment to put the proxy in front of (http:// or https://)
-  --host HOST           address to listen on                            default: 127.0.0.1
-  --port N              port to listen on (0: any free port)            default: 4020
-  --spec FILE           judge against this OpenAPI description          default: generated/
-  --reporter NAME,...   console (default), junit, json, html: written when the proxy stops
-  --report-dir DIR      where report files go                           default: reports
-  --report-every S      also write the reports every S seconds while it runs
-  --record FILE.har     keep every exchange as HAR 1.2 (keys redacted); judge it later with
-                        \`dataapi contract --from-har FILE.har\`
-  --severity CODE=LEVEL,... a check or a warning code at another severity: failure, warning or
-                        off (as \`dataapi contract --severity\`; docs/diagnostics.md)
-  --timeout MS          how long the deployment may take to start answering; then the
-                        client gets 504 and a finding is printed             default: 30000
-  --ca FILE             PEM certificate(s) an https:// deployment's certificate may chain to
-                        (a private CA), besides the system's
-  --insecure            do not verify the https:// deployment's certificate (said loudly)
+${flagLines(PROXY_FLAGS)}
 
 Every request and answer passes through unchanged and as it comes (uploads, server-sent
 events, large bodies). Each exchange is judged by the contract's checks (status, content type,
@@ -56,25 +43,8 @@ function port(v: unknown): number {
 }
 
 export function parseProxyFlags(argv: string[]) {
-  const { values } = parseFlags(
-    argv,
-    {
-      upstream: { type: 'string' },
-      host: { type: 'string', default: '127.0.0.1' },
-      port: { type: 'string', default: '4020' },
-      spec: { type: 'string' },
-      reporter: { type: 'string', multiple: true },
-      'report-dir': { type: 'string', default: 'reports' },
-      'report-every': { type: 'string' },
-      record: { type: 'string' },
-      severity: { type: 'string', multiple: true },
-      timeout: { type: 'string' },
-      ca: { type: 'string' },
-      insecure: { type: 'boolean' },
-    },
-    usage,
-  );
-  const upstream = values.upstream as string | undefined;
+  const { values } = parseFlags(argv, PROXY_FLAGS, usage);
+  const upstream = values.upstream;
   if (upstream === undefined) throw new UsageError(`--upstream URL is required\n\n${usage}`);
   if (!/^https?:\/\/[^/?#]/i.test(upstream))
     throw new UsageError(
@@ -84,12 +54,12 @@ export function parseProxyFlags(argv: string[]) {
     throw new UsageError(
       `--upstream takes no query or fragment (a key belongs to the clients)\n\n${usage}`,
     );
-  const every = values['report-every'] as string | undefined;
+  const every = values['report-every'];
   if (every !== undefined && (!/^\d+$/.test(every) || Number(every) < 1))
     throw new UsageError(
       `--report-every must be a whole number of seconds, at least 1, got ${JSON.stringify(every)}\n\n${usage}`,
     );
-  const timeout = values.timeout as string | undefined;
+  const timeout = values.timeout;
   if (timeout !== undefined && (!/^\d+$/.test(timeout) || Number(timeout) < 1))
     throw new UsageError(
       `--timeout must be a whole number of milliseconds, at least 1, got ${JSON.stringify(timeout)}\n\n${usage}`,
@@ -99,18 +69,18 @@ export function parseProxyFlags(argv: string[]) {
     throw new UsageError(
       `--ca and --insecure are for an https:// --upstream; ${JSON.stringify(upstream)} is plain http\n\n${usage}`,
     );
-  const record = values.record as string | undefined;
+  const record = values.record;
   if (record !== undefined && !record.endsWith('.har'))
     throw new UsageError(
       `--record takes a file name ending in .har, got ${JSON.stringify(record)}\n\n${usage}`,
     );
-  const reporters = ((values.reporter as string[] | undefined) ?? []).flatMap((r) =>
+  const reporters = values.reporter.flatMap((r) =>
     r
       .split(',')
       .map((x) => x.trim())
       .filter(Boolean),
   );
-  const severity = parseSeverity(values.severity as string[] | undefined);
+  const severity = parseSeverity(values.severity);
   const bad = reporterError(reporters);
   if (bad) throw new UsageError(`--reporter: ${bad}\n\n${usage}`);
   const vitestOnly = reporters.filter((r) => !['console', 'junit', 'json', 'html'].includes(r));
@@ -120,17 +90,17 @@ export function parseProxyFlags(argv: string[]) {
     );
   return {
     upstream,
-    host: values.host as string,
+    host: values.host,
     port: port(values.port),
-    ...(values.spec !== undefined ? { spec: values.spec as string } : {}),
+    ...(values.spec !== undefined ? { spec: values.spec } : {}),
     ...(reporters.length ? { reporters } : {}),
-    reportDir: values['report-dir'] as string,
+    reportDir: values['report-dir'],
     ...(every !== undefined ? { reportEverySeconds: Number(every) } : {}),
     ...(record !== undefined ? { record } : {}),
     ...(severity ? { severity } : {}),
     ...(timeout !== undefined ? { timeoutMs: Number(timeout) } : {}),
-    ...(values.ca !== undefined ? { ca: values.ca as string } : {}),
-    ...(values.insecure === true ? { insecure: true } : {}),
+    ...(values.ca !== undefined ? { ca: values.ca } : {}),
+    ...(values.insecure ? { insecure: true } : {}),
   };
 }
 

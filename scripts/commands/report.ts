@@ -11,6 +11,8 @@ import { MergeError } from '../../contract-tests/merge/inputs.ts';
 import { runMerge } from '../../contract-tests/merge/run.ts';
 import { RunError } from '../../contract-tests/run-error.ts';
 import { SpecError } from '../../generator/load.ts';
+import { REPORT_FLAGS } from '../flags/report.ts';
+import { flagLines } from '../flags/usage.ts';
 
 export const usage = `Usage: dataapi report merge DIR... [--report-dir DIR] [--reporter NAME,...]
                              [--spec FILE] [--dir DIR]
@@ -23,17 +25,7 @@ it passed in one, else skipped; its requests are all kept. Counts, coverage and 
 warnings are worked out again from the merged results (an operation two shards reached counts
 once, the same warning at the same place once); requests and durations add up.
 
-  DIR...                    report folders of \`dataapi contract\` or \`dataapi proxy\` runs of
-                            one description (shards of one split, each at most once)
-  --report-dir DIR          where the merged reports go                default: reports
-  --reporter NAME,...       ${OWN_REPORTERS.join(', ')}    default: all of them
-                            (console prints the matrix, failures and coverage; the others are
-                            files: contract-junit.xml, contract-results.json,
-                            contract-report.html, contract-results.sarif)
-  --spec FILE               the description the runs tested (coverage is measured against it)
-                            default: the generated tree's (--dir), else the configuration
-                            file's spec
-  --dir DIR                 the generated tree whose model.json is read    default: generated
+${flagLines(REPORT_FLAGS, { 'DIR...': 'report folders of `dataapi contract` or `dataapi proxy` runs of\none description (shards of one split, each at most once)' })}
 
 Results of different descriptions are refused, as are a folder without results, results of an
 unknown version and the same shard twice.
@@ -75,32 +67,19 @@ export const command: Command = {
         throw new UsageError(
           `${sub === undefined ? 'a subcommand is needed' : `unknown subcommand ${JSON.stringify(sub)}`}: dataapi report merge DIR...\n\n${usage}`,
         );
-      const { values, positionals } = parseFlags(
-        rest,
-        {
-          'report-dir': { type: 'string', default: 'reports' },
-          reporter: { type: 'string', multiple: true },
-          spec: { type: 'string' },
-          dir: { type: 'string', default: 'generated' },
-        },
-        usage,
-        { max: Infinity },
-      );
+      const { values, positionals } = parseFlags(rest, REPORT_FLAGS, usage, { max: Infinity });
       if (positionals.length === 0)
         throw new UsageError(`report merge needs the report folders to merge (DIR...)\n\n${usage}`);
-      const reporters = reportersOf(values.reporter as string[] | undefined);
+      const reporters = reportersOf(values.reporter);
       try {
-        const { model, modelName, spec } = await modelOf(
-          values.spec as string | undefined,
-          values.dir as string,
-        );
+        const { model, modelName, spec } = await modelOf(values.spec, values.dir);
         const { exitCode } = await runMerge({
           inputs: positionals,
           root: process.cwd(),
           model,
           modelName,
           ...(reporters ? { reporters } : {}),
-          reportDir: values['report-dir'] as string,
+          reportDir: values['report-dir'],
           out: process.stdout,
           secrets: [process.env.DATAAPI_APPKEY],
           // Where the SARIF report locates its results.

@@ -1,8 +1,8 @@
 /** `dataapi scaffold operation`: add an operation to the spec, create its handler, regenerate. */
 import path from 'node:path';
-import type { ParseArgsConfig } from 'node:util';
 import type { Command } from '../command.ts';
-import { guard, parseFlags, UsageError, type ParsedFlags } from '../args.ts';
+import { guard, parseFlags, UsageError } from '../args.ts';
+import type { ValuesOf } from '../flags/declare.ts';
 import { SpecError } from '../../generator/load.ts';
 import { METHODS } from '../../generator/normalise/index.ts';
 import {
@@ -14,6 +14,8 @@ import {
   type ScaffoldResult,
 } from '../../generator/scaffold/index.ts';
 import { SCAFFOLD_METHODS } from '../../generator/scaffold/request.ts';
+import { SCAFFOLD_FLAGS } from '../flags/scaffold.ts';
+import { flagLines } from '../flags/usage.ts';
 
 const usage = `Usage: dataapi scaffold operation --method get --path /weather/forecast --category "Weather, air quality" [options]
 
@@ -21,60 +23,25 @@ Adds the operation to the spec (with its /demo preview variant, envelope, busine
 rate limit, the error responses of docs/service.md §4 and a 200 example that validates), creates its
 handler file handlers/<operation>.ts once (never overwritten), and regenerates.
 
-  --method METHOD        get, post, put, patch or delete                      (required)
-  --path TEMPLATE        path template, e.g. /weather/forecast or /items/{id}  (required)
-  --category NAME        an existing tag of the spec                            (required)
-  --id OPERATION_ID      default: from method and path (getWeatherForecast)
-  --summary TEXT         default: from the operationId
-  --envelope SPELLING    capitalised | lowerCamel | none                       default: capitalised
-  --codes GROUP          a group of x-dataapi-business-code-groups (A, B, C, base) default: base
-  --param SPEC           name:type[:required], repeatable; type string|integer|number|boolean.
-                         Query parameters; {names} of the path become path parameters
-  --body-field SPEC      name:type[:required], repeatable: a JSON request body
-  --no-preview           no /demo preview variant (x-dataapi-preview: false)
-  --rate-limit N/UNIT    e.g. 5/s, 100/minute                      default: the spec's root default
-  --writes               the operation changes state (contract runs send it only with --allow-writes)
-  --spec FILE            the YAML description to edit                  default: spec/openapi.yaml
-  --out DIR              the generated folder to refresh               default: generated
-  --handlers DIR         where handler files are created               default: handlers
-  --dry-run              print what would be added; change nothing
+${flagLines(SCAFFOLD_FLAGS)}
 
 Exit codes: 0 added (or dry run), 1 added but regeneration failed, 2 refused (nothing changed).`;
 
-const FLAGS = {
-  method: { type: 'string' },
-  path: { type: 'string' },
-  category: { type: 'string' },
-  id: { type: 'string' },
-  summary: { type: 'string' },
-  envelope: { type: 'string', default: 'capitalised' },
-  codes: { type: 'string' },
-  param: { type: 'string', multiple: true, default: [] },
-  'body-field': { type: 'string', multiple: true, default: [] },
-  'no-preview': { type: 'boolean', default: false },
-  'rate-limit': { type: 'string' },
-  writes: { type: 'boolean', default: false },
-  spec: { type: 'string', default: 'spec/openapi.yaml' },
-  out: { type: 'string', default: 'generated' },
-  handlers: { type: 'string', default: 'handlers' },
-  'dry-run': { type: 'boolean', default: false },
-} satisfies ParseArgsConfig['options'];
-
-type Values = ParsedFlags['values'];
+type Values = ValuesOf<typeof SCAFFOLD_FLAGS>;
 
 /** The flags' usage errors (exit 2 through guard), before anything is read. */
 function checkFlags(values: Values, positionals: string[]): void {
   if (positionals[0] !== 'operation')
     throw new UsageError(`expected \`dataapi scaffold operation ...\`\n\n${usage}`);
   for (const flag of ['method', 'path', 'category'] as const)
-    if (typeof values[flag] !== 'string' || values[flag] === '')
+    if (values[flag] === undefined || values[flag] === '')
       throw new UsageError(`--${flag} is required\n\n${usage}`);
-  const method = (values.method as string).toLowerCase();
+  const method = values.method!.toLowerCase();
   if (!SCAFFOLD_METHODS.includes(method as never))
     throw new UsageError(
       `--method must be one of ${SCAFFOLD_METHODS.join(', ')}${METHODS.includes(method as never) ? ` (${method} operations are not scaffolded)` : ''}, not ${JSON.stringify(values.method)}`,
     );
-  const envelope = values.envelope as string;
+  const envelope = values.envelope;
   if (envelope !== 'capitalised' && envelope !== 'lowerCamel' && envelope !== 'none')
     throw new UsageError(
       `--envelope must be capitalised, lowerCamel or none, not ${JSON.stringify(envelope)}`,
@@ -84,20 +51,20 @@ function checkFlags(values: Values, positionals: string[]): void {
 /** The request the flags describe (a bad --param or --rate-limit is a ScaffoldError). */
 function requestOf(values: Values): ScaffoldRequest {
   return {
-    method: (values.method as string).toLowerCase() as ScaffoldRequest['method'],
-    path: values.path as string,
-    category: values.category as string,
-    ...(values.id !== undefined ? { id: values.id as string } : {}),
-    ...(values.summary !== undefined ? { summary: values.summary as string } : {}),
+    method: values.method!.toLowerCase() as ScaffoldRequest['method'],
+    path: values.path!,
+    category: values.category!,
+    ...(values.id !== undefined ? { id: values.id } : {}),
+    ...(values.summary !== undefined ? { summary: values.summary } : {}),
     envelope: values.envelope as ScaffoldRequest['envelope'],
-    ...(values.codes !== undefined ? { codes: values.codes as string } : {}),
-    params: (values.param as string[]).map((p) => parseField(p, '--param')),
-    bodyFields: (values['body-field'] as string[]).map((p) => parseField(p, '--body-field')),
-    preview: values['no-preview'] !== true,
+    ...(values.codes !== undefined ? { codes: values.codes } : {}),
+    params: values.param.map((p) => parseField(p, '--param')),
+    bodyFields: values['body-field'].map((p) => parseField(p, '--body-field')),
+    preview: !values['no-preview'],
     ...(values['rate-limit'] !== undefined
-      ? { rateLimit: parseRateLimit(values['rate-limit'] as string) }
+      ? { rateLimit: parseRateLimit(values['rate-limit']) }
       : {}),
-    writes: values.writes === true,
+    writes: values.writes,
   };
 }
 
@@ -144,15 +111,15 @@ export const command: Command = {
   usage,
   run: (argv) =>
     guard(async () => {
-      const { values, positionals } = parseFlags(argv, FLAGS, usage, { max: 1 });
+      const { values, positionals } = parseFlags(argv, SCAFFOLD_FLAGS, usage, { max: 1 });
       checkFlags(values, positionals);
       let result: ScaffoldResult;
       try {
         result = await scaffold(requestOf(values), {
-          spec: values.spec as string,
-          out: values.out as string,
-          handlersDir: values.handlers as string,
-          dryRun: values['dry-run'] === true,
+          spec: values.spec,
+          out: values.out,
+          handlersDir: values.handlers,
+          dryRun: values['dry-run'],
         });
       } catch (err) {
         if (err instanceof ScaffoldError || err instanceof SpecError) {
@@ -161,6 +128,6 @@ export const command: Command = {
         }
         throw err;
       }
-      return printResult(result, values.out as string, values['dry-run'] === true);
+      return printResult(result, values.out, values['dry-run']);
     }),
 };

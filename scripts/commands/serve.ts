@@ -13,6 +13,8 @@ import { readGeneratedModel } from '../generated-model.ts';
 import type { Handler, VerifyKey } from '../../runtime/server/index.ts';
 import { resolveKeys, INSECURE_BANNER } from '../serve/keys.ts';
 import { stopOnSignals } from '../serve/shutdown.ts';
+import { SERVE_FLAGS } from '../flags/serve.ts';
+import { flagLines } from '../flags/usage.ts';
 
 const usage = `Usage: dataapi serve [--port 8080] [--host 127.0.0.1] [--handlers DIR] [--keys-file FILE] [--redis URL]
 
@@ -20,23 +22,7 @@ Runs the service on the generated stubs (generated/server) with your handlers. O
 a handler answer 501 in their envelope (with --example-handlers: from the description's examples);
 keys and rate limits apply to every operation.
 
-  --port N              port to listen on (0: any free port)        default: $PORT or 8080
-  --host HOST           address to listen on (0.0.0.0 in a container) default: 127.0.0.1
-  --handlers DIR        handler files (*.ts, *.js), each exporting handlers named by operation id
-                                                                    default: handlers
-  --example-handlers    operations without a handler answer from the description's examples
-                        (as the mock does): a stand-in for staging and contract runs
-  --keys-file FILE      accepted keys, one per line: the key, or sha256:<64 hex> of it
-  --insecure-any-key    accept ANY non-empty key (local work only; never in production)
-  --redis URL           count rate limits in Redis (shared by every instance)
-                                                                    default: $REDIS_URL
-  --redis-failure MODE  when Redis is unreachable: open (let requests through) or closed (503)
-                                                                    default: open
-  --spec FILE           the description shown at /docs              default: spec/openapi.yaml
-  --no-docs             do not serve /docs
-  --dir DIR             the generated tree                          default: generated
-  --log-level LEVEL     fatal, error, warn, info, debug, trace or silent   default: info
-  --shutdown-timeout MS on SIGTERM, how long in-flight requests may take   default: 10000
+${flagLines(SERVE_FLAGS)}
 
 Keys (one source is required): --keys-file FILE, or DATAAPI_KEYS=key1,key2 (same formats),
 or --insecure-any-key. Hash a key with: printf %s "$KEY" | sha256sum
@@ -109,31 +95,13 @@ interface Counts {
 }
 
 function parseServeFlags(argv: string[]): ServeOptions {
-  const { values } = parseFlags(
-    argv,
-    {
-      port: { type: 'string', default: process.env.PORT ?? '8080' },
-      host: { type: 'string', default: '127.0.0.1' },
-      handlers: { type: 'string' },
-      'example-handlers': { type: 'boolean', default: false },
-      'keys-file': { type: 'string' },
-      'insecure-any-key': { type: 'boolean', default: false },
-      redis: { type: 'string' },
-      'redis-failure': { type: 'string', default: 'open' },
-      spec: { type: 'string' },
-      'no-docs': { type: 'boolean', default: false },
-      dir: { type: 'string', default: 'generated' },
-      'log-level': { type: 'string', default: 'info' },
-      'shutdown-timeout': { type: 'string', default: '10000' },
-    },
-    usage,
-  );
-  const port = portOf(values.port as string);
-  const failure = values['redis-failure'] as string;
+  const { values } = parseFlags(argv, SERVE_FLAGS, usage);
+  const port = portOf(values.port);
+  const failure = values['redis-failure'];
   if (failure !== 'open' && failure !== 'closed') {
     throw new UsageError(`--redis-failure must be open or closed, got ${JSON.stringify(failure)}`);
   }
-  const level = values['log-level'] as string;
+  const level = values['log-level'];
   if (!LEVELS.has(level))
     throw new UsageError(`--log-level must be one of ${[...LEVELS].join(', ')}`);
   const shutdownMs = Number(values['shutdown-timeout']);
@@ -142,16 +110,16 @@ function parseServeFlags(argv: string[]): ServeOptions {
   }
   return {
     port,
-    host: values.host as string,
-    handlersDir: values.handlers as string | undefined,
-    exampleHandlers: values['example-handlers'] === true,
-    keysFile: values['keys-file'] as string | undefined,
-    insecureAnyKey: values['insecure-any-key'] === true,
-    redisUrl: values.redis as string | undefined,
+    host: values.host,
+    handlersDir: values.handlers,
+    exampleHandlers: values['example-handlers'],
+    keysFile: values['keys-file'],
+    insecureAnyKey: values['insecure-any-key'],
+    redisUrl: values.redis,
     failure,
-    spec: values.spec as string | undefined,
-    docs: values['no-docs'] !== true,
-    dir: values.dir as string,
+    spec: values.spec,
+    docs: !values['no-docs'],
+    dir: values.dir,
     level,
     shutdownMs,
   };

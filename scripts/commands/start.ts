@@ -9,6 +9,8 @@ import { SpecError } from '../../generator/load.ts';
 import { RunError, runContract } from '../../contract-tests/runner.ts';
 import { SpecInputError, suiteFor } from '../spec-suite.ts';
 import { configuredSpec } from '../config/active.ts';
+import { START_FLAGS } from '../flags/start.ts';
+import { flagLines } from '../flags/usage.ts';
 
 const usage = `Usage: dataapi start [--spec FILE] [--base-url URL] [--reporter NAME,...] [--timeout ms]
                      [--report-dir DIR] [--strict]
@@ -18,33 +20,14 @@ spec and output), starts the embedded mock on an
 ephemeral port, runs the contract suite against it and prints the summary.
 With --spec FILE: the same for any OpenAPI 3.0/3.1 description, generated into a cache folder
 (node_modules/.cache/dataapi/); generated/ is left alone.
-  --spec FILE        any OpenAPI 3.0/3.1 description (see above)    default: spec/openapi.yaml
-  --base-url URL     test this deployment instead of the embedded mock (key: DATAAPI_APPKEY)
-  --reporter NAME,...
-                     console (default), junit, json, html: see dataapi contract --help
-  --timeout MS       per-request timeout: a later response fails    default: 10000
-  --report-dir DIR   where report files go                          default: reports
-  --dir DIR          the generated tree                             default: generated
-  --strict           description warnings (with their JSON pointers) fail the run too
+${flagLines(START_FLAGS)}
 Exit codes: 0 every check passed, 1 a check failed, 2 bad input (spec, flags).`;
 
 export const command: Command = {
   usage,
   run: (argv) =>
     guard(async () => {
-      const { values } = parseFlags(
-        argv,
-        {
-          spec: { type: 'string' },
-          'base-url': { type: 'string' },
-          reporter: { type: 'string', multiple: true },
-          timeout: { type: 'string', default: '10000' },
-          'report-dir': { type: 'string' },
-          strict: { type: 'boolean', default: false },
-          dir: { type: 'string', default: 'generated' },
-        },
-        usage,
-      );
+      const { values } = parseFlags(argv, START_FLAGS, usage);
       const timeoutMs = Number(values.timeout);
       if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
         process.stderr.write(`dataapi start: --timeout must be a positive integer\n`);
@@ -53,13 +36,13 @@ export const command: Command = {
       let generatedDir: string | undefined;
       try {
         if (values.spec !== undefined) {
-          const suite = await suiteFor(values.spec as string);
+          const suite = await suiteFor(values.spec);
           generatedDir = suite.generatedDir;
           process.stdout.write(
-            `dataapi start: ${suite.operations} operations of ${values.spec as string} (suite ${suite.regenerated ? 'generated' : 'up to date'} in ${suite.generatedDir})\n`,
+            `dataapi start: ${suite.operations} operations of ${values.spec} (suite ${suite.regenerated ? 'generated' : 'up to date'} in ${suite.generatedDir})\n`,
           );
         } else {
-          generatedDir = values.dir as string;
+          generatedDir = values.dir;
           const spec = configuredSpec() ?? 'spec/openapi.yaml';
           const g = await generate({ spec, out: generatedDir });
           process.stdout.write(
@@ -74,7 +57,7 @@ export const command: Command = {
         process.stderr.write(`dataapi start: ${msg}\n`);
         return 2;
       }
-      const reporters = ((values.reporter as string[] | undefined) ?? []).flatMap((r) =>
+      const reporters = values.reporter.flatMap((r) =>
         r
           .split(',')
           .map((x) => x.trim())
@@ -85,11 +68,9 @@ export const command: Command = {
           timeoutMs,
           allowWrites: true,
           ...(generatedDir ? { generatedDir } : {}),
-          ...(values['base-url'] !== undefined ? { baseUrl: values['base-url'] as string } : {}),
-          ...(values['report-dir'] !== undefined
-            ? { reportDir: values['report-dir'] as string }
-            : {}),
-          ...(values.strict === true ? { strict: true } : {}),
+          ...(values['base-url'] !== undefined ? { baseUrl: values['base-url'] } : {}),
+          ...(values['report-dir'] !== undefined ? { reportDir: values['report-dir'] } : {}),
+          ...(values.strict ? { strict: true } : {}),
           ...(reporters.length ? { reporters } : {}),
           ...(process.env.DATAAPI_APPKEY ? { appkey: process.env.DATAAPI_APPKEY } : {}),
         });

@@ -32,7 +32,12 @@ const TOP_LEVEL = [
   'diff',
   'pack',
   'scaffold',
-];
+] as const satisfies readonly (keyof DataapiConfig)[];
+// Every section of the configuration type is a setting the loader takes.
+const _everySection: [Exclude<keyof DataapiConfig, (typeof TOP_LEVEL)[number]>] extends [never]
+  ? true
+  : never = true;
+void _everySection;
 
 export interface LoadedConfig {
   /** The file, as the user would name it (relative to the working folder). */
@@ -86,7 +91,7 @@ export async function loadConfig(
   if (value === null || typeof value !== 'object' || Array.isArray(value))
     throw new UsageError(`${shown} must export an object (export default defineConfig({ ... }))`);
   for (const key of Object.keys(value)) {
-    if (!TOP_LEVEL.includes(key))
+    if (!(TOP_LEVEL as readonly string[]).includes(key))
       throw new UsageError(
         `${shown}: unknown setting ${JSON.stringify(key)}${didYouMean(key, TOP_LEVEL)}`,
       );

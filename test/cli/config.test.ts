@@ -142,6 +142,25 @@ describe('dataapi.config.*', () => {
     expect(JSON.parse(lint.stdout)).toMatchObject({ findings: [], operations: 8 });
   });
 
+  it("reads a path setting from the file's folder, a path flag from the working folder", async () => {
+    const sub = await mkdtemp(path.join(dir, 'paths-'));
+    await copyFile(MUSEUM, path.join(sub, 'museum.yaml'));
+    await writeFile(
+      path.join(sub, 'dataapi.config.json'),
+      JSON.stringify({ spec: 'museum.yaml', lint: { format: 'json', output: 'lint.json' } }),
+    );
+    const config = path.join(path.basename(sub), 'dataapi.config.json');
+    const fromFile = await dataapi(['lint', '--config', config]);
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    expect(JSON.parse(await readFile(path.join(sub, 'lint.json'), 'utf8'))).toMatchObject({
+      operations: 8,
+    });
+    const fromFlag = await dataapi(['lint', '--config', config, '--output', 'flag-lint.json']);
+    expect(fromFlag.code, fromFlag.stderr).toBe(0);
+    expect(existsSync(path.join(dir, 'flag-lint.json'))).toBe(true);
+    expect(existsSync(path.join(sub, 'flag-lint.json'))).toBe(false);
+  });
+
   it('init writes one and will not replace it without --force', async () => {
     const sub = await mkdtemp(path.join(dir, 'init-'));
     await copyFile(MUSEUM, path.join(sub, 'openapi.yaml'));
