@@ -20,6 +20,13 @@ export interface DiagnosticEntry {
   /** What to do about it. */
   action: string;
   sources: readonly DiagnosticSource[];
-  /** The norm a check or warning enforces: the OpenAPI clause, the RFC 9110 section. */
+  /**
+   * The norm a code enforces (the OpenAPI clause, the JSON Schema or RFC section), or why it is a
+   * convention or a limit of this toolkit instead. Every code but a diff rule has one
+   * (its part of the catalogue satisfies NormedEntry, so one without does not compile); a diff rule's says what promise it keeps.
+   */
   norm?: string;
 }
+
+/** An entry that names its norm: every entry of the catalogue but the diff rules. */
+export type NormedEntry = DiagnosticEntry & { norm: string };

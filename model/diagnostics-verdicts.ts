@@ -8,10 +8,10 @@
  * or silent (warning, in diagnostics-description.ts); the suite lacked what it needed (not tested,
  * with the reason).
  */
-import type { DiagnosticEntry } from './diagnostics-types.ts';
+import type { NormedEntry } from './diagnostics-types.ts';
 
 /** A check of an exchange: a violation is the target's fault. */
-const check = (title: string, action: string, norm: string): DiagnosticEntry => ({
+const check = (title: string, action: string, norm: string): NormedEntry => ({
   severity: 'failure',
   title,
   action,
@@ -20,10 +20,11 @@ const check = (title: string, action: string, norm: string): DiagnosticEntry => 
 });
 
 /** What a run could not test, and why: never a failure, never a warning about the description. */
-const notTested = (title: string, action: string): DiagnosticEntry => ({
+const notTested = (title: string, action: string, norm: string): NormedEntry => ({
   severity: 'not-tested',
   title,
   action,
+  norm,
   sources: ['contract'],
 });
 
@@ -98,23 +99,27 @@ export const CHECK_DIAGNOSTICS = {
     'answer every request; refuse an invalid one with a 4xx instead of failing',
     'RFC 9110 §15.6 (a 5xx is the server failing a request) and §15.5.1',
   ),
-} as const satisfies Record<string, DiagnosticEntry>;
+} as const satisfies Record<string, NormedEntry>;
 
 export const VERDICT_DIAGNOSTICS = {
   'toolkit-fault': notTested(
     'the suite built a request that is not what it meant to send (rechecked against the description): its answer says nothing of the target',
     'report it to the toolkit with the request; nothing is wrong with the target',
+    "no norm: this toolkit's own error, because the request it built does not fit the description it was built from",
   ),
   'missing-test-data': notTested(
     'a request named a resource the suite made up (no operation creates one to use) and the target answered 404',
     'give the operation a create operation with a link (or an id field the path parameter names), or an example id the deployment has',
+    "RFC 9110 §15.5.5 (404: no current representation for the target resource) answered to an identifier the suite invented; not testing it is the suite's convention, like Schemathesis's missing_test_data",
   ),
   'no-credentials': notTested(
     'a secured operation was not tested: no credentials were given (only its refusal of no key and a wrong key)',
     'set DATAAPI_APPKEY to a valid credential',
+    'OpenAPI 3.1.0 §4.8.30 Security Requirement Object (the operation requires credentials the run was not given); RFC 9110 §11 HTTP Authentication',
   ),
   'writes-not-allowed': notTested(
     'an operation that writes was not sent against a deployment',
     'run with --allow-writes against a deployment you may write to',
+    "RFC 9110 §9.2.1 Safe Methods (an unsafe method may change the deployment's state); sending writes only with --allow-writes is this toolkit's convention",
   ),
-} as const satisfies Record<string, DiagnosticEntry>;
+} as const satisfies Record<string, NormedEntry>;

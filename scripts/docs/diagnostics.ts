@@ -65,7 +65,7 @@ const SECTIONS: { source: DiagnosticSource; title: string; intro: string }[] = [
     source: 'diff',
     title: '`dataapi diff`',
     intro:
-      'One rule per kind of change between two descriptions. Breaking changes fail the comparison unless allowed (`--allow` or `x-dataapi-allow-breaking`).',
+      'One rule per kind of change between two descriptions. Breaking changes fail the comparison unless allowed (`--allow` or `x-dataapi-allow-breaking`). The norm says what a client built against the old description meets, and the clause behind it.',
   },
 ];
 

@@ -52,6 +52,14 @@ describe('the diagnostics catalogue', () => {
     }
   });
 
+  it('names the norm of every code but the diff rules (the clause, the section, or why there is none)', () => {
+    const without = Object.entries(CATALOGUE)
+      .filter(([, e]) => !(e.sources as readonly string[]).includes('diff'))
+      .filter(([, e]) => ((e as { norm?: string }).norm ?? '').trim().length === 0)
+      .map(([code]) => code);
+    expect(without).toEqual([]);
+  });
+
   it("holds every check with the norm it enforces, and decides every verdict's severity", () => {
     expect(Object.keys(CHECK_DIAGNOSTICS).sort()).toEqual([...CHECKS].sort());
     for (const check of CHECKS) {
