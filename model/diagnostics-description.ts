@@ -116,6 +116,10 @@ export const DESCRIPTION_DIAGNOSTICS = {
     'a 204, 205 or 304 response (or a 1xx) declares content, which HTTP forbids (read as no body)',
     'remove the content, or answer with 200 where there is a body',
   ),
+  'header-content-type': normalised(
+    'a response declares a Content-Type header, which OpenAPI says is ignored (the content map names the media types)',
+    "remove the header: the keys of the response's content say what Content-Type it is sent with",
+  ),
   'operation-body-on-get': normalised(
     'a GET, HEAD or DELETE declares a request body, which is not sent',
     'move the values to parameters, or use POST',
