@@ -3,6 +3,7 @@
  * headers with the key where the operation takes it, and the body as JSON, form, XML or multipart.
  */
 import {
+  concreteMedia,
   queryNameClashes,
   withoutClashes,
   type Obj,
@@ -110,10 +111,11 @@ export function serialise(op: Operation, spec: RequestSpec, o: SerialiseOptions)
         payload = form.body;
       }
     } else if (op.body.kind === 'json') {
-      headers['content-type'] = op.body.mediaType;
+      headers['content-type'] = concreteMedia(op.body.mediaType);
       payload = JSON.stringify(body);
     } else {
-      headers['content-type'] = op.body.mediaType;
+      // A range (`image/*`, `*/*`) is no Content-Type: a type in it is sent.
+      headers['content-type'] = concreteMedia(op.body.mediaType);
       payload =
         typeof body === 'string'
           ? body

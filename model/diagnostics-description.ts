@@ -120,6 +120,10 @@ export const DESCRIPTION_DIAGNOSTICS = {
     'a response declares a Content-Type header, which OpenAPI says is ignored (the content map names the media types)',
     "remove the header: the keys of the response's content say what Content-Type it is sent with",
   ),
+  'media-type-invalid': normalised(
+    'a content map key is not a media type or range (type/subtype): read as any media type (*/*)',
+    'write the media type (application/pdf) or a range (image/*, */*); say in the description what it depends on',
+  ),
   'operation-body-on-get': normalised(
     'a GET, HEAD or DELETE declares a request body, which is not sent',
     'move the values to parameters, or use POST',

@@ -10,6 +10,7 @@ export * from './object.ts';
 export * from './pointer.ts';
 export * from './refs.ts';
 export * from './queries.ts';
+export * from './media.ts';
 export * from './schema.ts';
 export * from './text.ts';
 // Validation (Ajv) is `dataapi/model/validate`: kept out of this entry so the packed client,

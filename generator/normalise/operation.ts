@@ -141,7 +141,7 @@ function identityOf(entry: PathEntry, method: HttpMethod, pointer: string, raw: 
 /** The responses, the success response, and the envelope it uses (its payload schema as written). */
 function readAnswers(ctx: ReadContext, raw: Obj, pointer: string) {
   const { doc, conv, problems } = ctx;
-  const read = readResponses(doc, raw, conv, pointer);
+  const read = readResponses(doc, raw, conv, pointer, ctx.findings);
   const responses = read.responses.map((r) =>
     withoutContentTypeHeader(ctx, withoutForbiddenContent(ctx, r, pointer), pointer),
   );

@@ -6,7 +6,7 @@
  * it leaks nothing.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Operation, ServiceModel } from 'dataapi/model';
+import { concreteMedia, type Operation, type ServiceModel } from 'dataapi/model';
 import {
   errorAnswer,
   HttpError,
@@ -39,7 +39,7 @@ function send(reply: FastifyReply, status: number, answer: ErrorAnswer) {
   reply.code(status);
   if (answer.reason !== undefined) reply.header('x-dataapi-reason', headerText(answer.reason));
   if (answer.mediaType === undefined) return reply.send();
-  reply.type(answer.mediaType);
+  reply.type(concreteMedia(answer.mediaType));
   return reply.send(
     /json/i.test(answer.mediaType) ? JSON.stringify(answer.body ?? null) : answer.body,
   );
