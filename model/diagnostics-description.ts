@@ -132,6 +132,10 @@ export const DESCRIPTION_DIAGNOSTICS = {
     'a security requirement names no declared scheme',
     'declare the scheme under components.securitySchemes or fix its name',
   ),
+  'security-same-header': normalised(
+    'one security requirement names two schemes sent in the same header, which one request cannot carry (read as alternatives)',
+    'list the schemes as separate requirements (either one), or send one of them elsewhere',
+  ),
   'security-unsupported-scheme': normalised(
     'a security scheme carries no credential a client sends (not checked)',
     'nothing, if intended; the toolkit checks API keys and HTTP authentication only',
