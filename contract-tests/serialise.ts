@@ -20,7 +20,7 @@ import {
   placeCredential,
   toXml,
 } from 'dataapi/runtime/shared';
-import { mustSend } from './fetch-headers.ts';
+import { framing, mustSend } from './fetch-headers.ts';
 import type { OutgoingRequest } from './http.ts';
 import { emptySegment } from './path-values.ts';
 import { carried, WRONG_KEY, type KeyMode, type RequestSpec } from './requests.ts';
@@ -60,7 +60,9 @@ export function serialise(op: Operation, spec: RequestSpec, o: SerialiseOptions)
     const header = params.header.get(name);
     const cookie = header ? undefined : params.cookie.get(name);
     if (cookie) cookies.push(`${name}=${encodeURIComponent(simple(name, value, cookie))}`);
-    else headers[name] = simple(name, value, header);
+    // Content-Length (Host, Connection) is the transport's to write from the body: a sampled
+    // value sent instead cut bodies short and hung the server (corpus Mojaloop).
+    else if (!framing(name)) headers[name] = simple(name, value, header);
   }
   let body: unknown = spec.omitBody ? undefined : structuredClone(spec.body);
 
