@@ -21,6 +21,7 @@ import {
   toXml,
 } from 'dataapi/runtime/shared';
 import { framing, mustSend } from './fetch-headers.ts';
+import { xmlFault } from 'dataapi/runtime/xml';
 import type { OutgoingRequest } from './http.ts';
 import { emptySegment } from './path-values.ts';
 import { carried, WRONG_KEY, type KeyMode, type RequestSpec } from './requests.ts';
@@ -118,11 +119,13 @@ export function serialise(op: Operation, spec: RequestSpec, o: SerialiseOptions)
     } else {
       // A range (`image/*`, `*/*`) is no Content-Type: a type in it is sent.
       headers['content-type'] = concreteMedia(op.body.mediaType);
+      // An XML body is XML: a text that is not (a string sample) is the text of one element.
+      const xml = o.model !== undefined && isXmlMedia(op.body.mediaType);
       payload =
-        typeof body === 'string'
+        typeof body === 'string' && (!xml || xmlFault(body) === undefined)
           ? body
-          : o.model && isXmlMedia(op.body.mediaType)
-            ? toXml(o.model, op.body.schema, body)
+          : xml
+            ? toXml(o.model!, op.body.schema, body)
             : JSON.stringify(body);
     }
   }

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { xmlFault } from 'dataapi/runtime/xml';
+import { validRequests } from '../../contract-tests/requests.ts';
 import { failedOf, reportDir, runCli } from '../contract/harness.ts';
 import { fixture, send, serve, type Served } from './helpers.ts';
 
@@ -35,6 +36,11 @@ describe('an XML media type whose schema is a string', () => {
     expect(got.text).toBe('<report id="1"><title>First</title></report>');
   });
 
+  it('sends a sample, not a request body example that is not XML', () => {
+    const op = served.model.operations.find((o) => o.id === 'addReport')!;
+    expect(validRequests(served.model, op).map((s) => s.name)).toEqual(['schema sample']);
+  });
+
   it('passes the suite and its fuzz against its own mock', async () => {
     const run = await runCli(
       'contract',
@@ -54,7 +60,7 @@ describe('an XML media type whose schema is a string', () => {
     expect(failedOf(run), tail).toEqual([]);
     expect(run.result?.summary.toolkitFaults, tail).toBe(0);
     const invalid = run.result?.warnings?.filter((w) => w.code === 'example-invalid') ?? [];
-    expect(invalid.map((w) => w.operation)).toEqual(['getOldReport']);
+    expect(invalid.map((w) => w.operation).sort()).toEqual(['addReport', 'getOldReport']);
     expect(run.code, tail).toBe(0);
   }, 120_000);
 });
