@@ -48,7 +48,10 @@ export function negativeCases(model: ServiceModel, op: Operation): NegativeCase[
     const loc = p.in === 'cookie' ? 'header' : p.in;
     // A header fetch always writes (User-Agent, ...) cannot be left out (coverage lists it).
     const unsendable = p.in === 'header' && alwaysSent(p.name);
-    if (p.required && p.in !== 'path' && !hasDefault(model, p.schema) && !unsendable)
+    // A readOnly schema waives `required` in a request, as for a body field, and the server reads
+    // it so (Invoice Ninja: a required X-Requested-With, readOnly): its absence is no invalid case.
+    const readOnly = effective(model, p.schema).s['readOnly'] === true;
+    if (p.required && p.in !== 'path' && !hasDefault(model, p.schema) && !unsendable && !readOnly)
       out.push({
         label: `${p.in} ${p.name} missing (required)`,
         target: `${loc}.${p.name}`,
