@@ -91,7 +91,8 @@ export function multipartCheck(
       .filter(([k, s]) => !fileFields.includes(k) && isJsonField(model, s))
       .map(([k]) => k),
   );
-  const validate = validators.params.compileFor(body.schema, 'request');
+  // Fields are text: a oneOf of a value and a list of them fits both (as for parameters).
+  const validate = validators.params.compileFor(body.schema, 'text-request');
   return (form) => {
     // An empty field where the schema admits null is null (form-shape.ts).
     const value = shapeFormValue(
