@@ -3,7 +3,8 @@
  * runner works them out for its workers without loading the sampler.
  */
 import type { Operation, ServiceModel } from 'dataapi/model';
-import { describeErrors, validatorFor } from 'dataapi/runtime/shared';
+import { describeErrors, isXmlMedia, validatorFor } from 'dataapi/runtime/shared';
+import { xmlFault } from 'dataapi/runtime/xml';
 import { pointerOf, type DescriptionWarning } from './warnings.ts';
 
 /**
@@ -14,6 +15,20 @@ import { pointerOf, type DescriptionWarning } from './warnings.ts';
 export function responseExampleWarnings(model: ServiceModel, op: Operation): DescriptionWarning[] {
   const out: DescriptionWarning[] = [];
   for (const r of op.responses) {
+    const at = (name: string) =>
+      pointerOf(op.pointer, 'responses', r.status, 'content', r.mediaType ?? '', 'examples', name);
+    // An XML text example that is not XML (the mock answers a sample, written as XML, instead).
+    if (isXmlMedia(r.mediaType))
+      for (const ex of r.examples) {
+        const fault = typeof ex.value === 'string' ? xmlFault(ex.value) : undefined;
+        if (fault !== undefined)
+          out.push({
+            code: 'example-invalid',
+            operation: op.id,
+            pointer: at(ex.name),
+            message: `response ${r.status} example ${JSON.stringify(ex.name)} is not ${r.mediaType}: ${fault}`,
+          });
+      }
     if (r.schema === undefined || r.kind !== 'json' || r.examples.length === 0) continue;
     const check = validatorFor(model).compile(r.schema);
     for (const ex of r.examples)
@@ -21,15 +36,7 @@ export function responseExampleWarnings(model: ServiceModel, op: Operation): Des
         out.push({
           code: 'example-invalid',
           operation: op.id,
-          pointer: pointerOf(
-            op.pointer,
-            'responses',
-            r.status,
-            'content',
-            r.mediaType ?? '',
-            'examples',
-            ex.name,
-          ),
+          pointer: at(ex.name),
           message: `response ${r.status} example ${JSON.stringify(ex.name)} does not match its schema: ${describeErrors(check.errors, ex.value, 2).join('; ')}`,
         });
   }

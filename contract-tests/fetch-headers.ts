@@ -20,6 +20,14 @@ export const FETCH_DEFAULTS: Readonly<Record<string, string>> = {
 /** Written by the HTTP layer from the connection and the body, whatever the request says. */
 const FRAMING = new Set(['host', 'connection', 'content-length']);
 
+/**
+ * Whether the HTTP layer writes this header from the connection and the body, whatever the request
+ * sets (`Content-Length: abc` goes out as the body's length): no invalid value of it can be sent.
+ */
+export function framing(name: string): boolean {
+  return FRAMING.has(name.toLowerCase());
+}
+
 /** Whether every request the suite sends carries this header, set or not. */
 export function alwaysSent(name: string): boolean {
   const lower = name.toLowerCase();

@@ -20,7 +20,7 @@ import {
   type ParameterLocation,
   type ServiceModel,
 } from 'dataapi/model';
-import { canLeaveOut } from './fetch-headers.ts';
+import { canLeaveOut, framing } from './fetch-headers.ts';
 import { misreadOnWire } from './path-values.ts';
 import { carriesCredential, type RequestSpec } from './requests.ts';
 import { effective, objectShape, typesOf } from 'dataapi/runtime/sampler';
@@ -49,13 +49,18 @@ export function negativeCases(model: ServiceModel, op: Operation): NegativeCase[
     if (carriesCredential(op, p)) continue; // the key fills it: the auth probes cover it
     const loc = p.in;
     // A header fetch always writes (User-Agent, ...) cannot be left out either (coverage lists it).
-    if (p.required && canLeaveOut(p) && !hasDefault(model, p.schema))
+    // A readOnly schema waives `required` in a request, as for a body field, and the server reads
+    // it so (Invoice Ninja: a required X-Requested-With, readOnly): its absence is no invalid case.
+    const readOnly = effective(model, p.schema).s['readOnly'] === true;
+    if (p.required && canLeaveOut(p) && !hasDefault(model, p.schema) && !readOnly)
       out.push({
         label: `${p.in} ${p.name} missing (required)`,
         target: `${loc}.${p.name}`,
         kind: 'missing',
         apply: (s) => without(s, loc, p.name),
       });
+    // Nor can a value the HTTP layer writes be invalid (corpus Mojaloop: Content-Length="abc").
+    if (p.in === 'header' && framing(p.name)) continue;
     for (const bad of invalidValues(resolved(model, p.schema), true)) {
       // A path value read on the wire as other values, or as another template's URL, is no
       // invalid request of this operation (path-values.ts).

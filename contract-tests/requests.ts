@@ -34,6 +34,7 @@ import {
 } from 'dataapi/runtime/shared';
 import { pointerOf, type DescriptionWarning } from './warnings.ts';
 import { givenFor, type GivenRequest } from './given-data.ts';
+import { xmlFault } from 'dataapi/runtime/xml';
 
 /** A request before serialisation: values by location (serialise.ts writes cookies as one Cookie header). */
 export interface RequestSpec {
@@ -122,8 +123,14 @@ function build(
   let specs: RequestSpec[] = [base];
   if (body) {
     const check = exampleCheck(model, body.kind, body.schema);
+    // An empty text example of a required body goes out as no body at all (go2rtc: `example:
+    // ""` for application/pairing+tlv8): the description contradicts itself; a sample is sent.
+    const empty = (v: unknown) => v === '' && body.required && body.kind !== 'json';
+    // An XML text example that is not XML (openEHR: tags that do not close) is no valid request.
+    const notXml = (v: unknown) =>
+      isXmlMedia(body.mediaType) && typeof v === 'string' ? xmlFault(v) : undefined;
     const examples = body.examples.filter((ex) => {
-      if (check(ex.value)) return true;
+      if (check(ex.value) && !empty(ex.value) && notXml(ex.value) === undefined) return true;
       warnings.push({
         code: 'example-invalid',
         operation: op.id,
@@ -135,7 +142,11 @@ function build(
           'examples',
           ex.name,
         ),
-        message: `request body example ${JSON.stringify(ex.name)} does not match its schema (a schema sample is sent instead): ${describeErrors(check.errors, ex.value, 2).join('; ')}`,
+        message: empty(ex.value)
+          ? `request body example ${JSON.stringify(ex.name)} is empty, which is no body, but the body is required (a schema sample is sent instead)`
+          : notXml(ex.value) !== undefined
+            ? `request body example ${JSON.stringify(ex.name)} is not ${body.mediaType} (a schema sample is sent instead): ${notXml(ex.value)}`
+            : `request body example ${JSON.stringify(ex.name)} does not match its schema (a schema sample is sent instead): ${describeErrors(check.errors, ex.value, 2).join('; ')}`,
       });
       return false;
     });
@@ -195,7 +206,7 @@ function exampleCheck(
 ): ((value: unknown) => boolean) & { errors?: ErrorObject[] } {
   const text = kind === 'form' || kind === 'multipart';
   const v = text ? coercingValidatorFor(model) : validatorFor(model);
-  const fn = v.compileFor(schema, 'request');
+  const fn = v.compileFor(schema, text ? 'text-request' : 'request');
   const check = (value: unknown) => {
     if (kind === 'binary') return true; // bytes: no schema speaks of them
     const copy = structuredClone(value);

@@ -116,7 +116,18 @@ export async function sequences(
   }
   const declared = op.responses.some((r) => (r.links ?? []).length > 0);
   const first = succeeded[0];
-  if (declared && !first)
+  // Every valid request built from a schema no value satisfies (AssemblyAI: allOf parts each
+  // closed with additionalProperties false): the description's doing, as the status check says.
+  const valid = probes.filter((p) => p.role === 'valid');
+  const unsatisfied = valid.every((p) => p.unsatisfied) ? valid[0]?.unsatisfied : undefined;
+  if (declared && !first && unsatisfied)
+    warnings.push({
+      code: 'unsatisfiable-schema',
+      message: `no link is followed: the request schema admits no value the sampler can find (${unsatisfied.why}), so no valid request succeeded`,
+      pointer: unsatisfied.pointer,
+      operation: op.id,
+    });
+  else if (declared && !first)
     problems.push('no valid request succeeded, so there is no answer to follow a link from');
   for (const link of first ? linksOf(op, first.exchange.record.status) : []) {
     const target = findOperation(model, link.target);

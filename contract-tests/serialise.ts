@@ -4,6 +4,7 @@
  */
 import {
   keyTransport,
+  concreteMedia,
   queryNameClashes,
   withoutClashes,
   type Obj,
@@ -20,7 +21,8 @@ import {
   toXml,
   writeCredentials,
 } from 'dataapi/runtime/shared';
-import { mustSend } from './fetch-headers.ts';
+import { framing, mustSend } from './fetch-headers.ts';
+import { xmlFault } from 'dataapi/runtime/xml';
 import type { OutgoingRequest } from './http.ts';
 import { emptySegment } from './path-values.ts';
 import { carried, WRONG_KEY, type KeyMode, type RequestSpec } from './requests.ts';
@@ -54,8 +56,10 @@ export function serialise(op: Operation, spec: RequestSpec, o: SerialiseOptions)
     query.push(
       ...queryPairs(name, withoutClashes(value, clashes?.get(name)), params.query.get(name)),
     );
+  // Content-Length (Host, Connection) is the transport's to write from the body: a sampled
+  // value sent instead cut bodies short and hung the server (corpus Mojaloop).
   for (const [name, value] of Object.entries(spec.header))
-    headers[name] = simple(name, value, params.header.get(name));
+    if (!framing(name)) headers[name] = simple(name, value, params.header.get(name));
   // Cookie parameters and a cookie key, joined into one Cookie header below.
   const cookies = Object.entries(spec.cookie).map(
     ([name, value]) =>
@@ -109,15 +113,18 @@ export function serialise(op: Operation, spec: RequestSpec, o: SerialiseOptions)
         payload = form.body;
       }
     } else if (op.body.kind === 'json') {
-      headers['content-type'] = op.body.mediaType;
+      headers['content-type'] = concreteMedia(op.body.mediaType);
       payload = JSON.stringify(body);
     } else {
-      headers['content-type'] = op.body.mediaType;
+      // A range (`image/*`, `*/*`) is no Content-Type: a type in it is sent.
+      headers['content-type'] = concreteMedia(op.body.mediaType);
+      // An XML body is XML: a text that is not (a string sample) is the text of one element.
+      const xml = o.model !== undefined && isXmlMedia(op.body.mediaType);
       payload =
-        typeof body === 'string'
+        typeof body === 'string' && (!xml || xmlFault(body) === undefined)
           ? body
-          : o.model && isXmlMedia(op.body.mediaType)
-            ? toXml(o.model, op.body.schema, body)
+          : xml
+            ? toXml(o.model!, op.body.schema, body)
             : JSON.stringify(body);
     }
   }

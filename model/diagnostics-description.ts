@@ -172,6 +172,16 @@ export const DESCRIPTION_DIAGNOSTICS = {
     'remove the content, or answer with 200 where there is a body',
     'RFC 9110 §6.4.1 (1xx, 204 and 304 responses do not include content) and §15.3.6 (a server MUST NOT generate content in a 205)',
   ),
+  'header-content-type': normalised(
+    'a response declares a Content-Type header, which OpenAPI says is ignored (the content map names the media types)',
+    "remove the header: the keys of the response's content say what Content-Type it is sent with",
+    'OpenAPI 3.1.0 §4.8.17 Response Object: headers ("If a response header is defined with the name Content-Type, it SHALL be ignored")',
+  ),
+  'media-type-invalid': normalised(
+    'a content map key is not a media type or range (type/subtype): read as any media type (*/*)',
+    'write the media type (application/pdf) or a range (image/*, */*); say in the description what it depends on',
+    'OpenAPI 3.1.0 §4.8.13 Request Body Object and §4.8.17 Response Object: content keys are media types or media type ranges (RFC 9110 §8.3.1, §12.5.1)',
+  ),
   'operation-body-on-get': normalised(
     'a GET, HEAD or DELETE declares a request body, which is not sent',
     'move the values to parameters, or use POST',
@@ -181,6 +191,11 @@ export const DESCRIPTION_DIAGNOSTICS = {
     'a security requirement names no declared scheme',
     'declare the scheme under components.securitySchemes or fix its name',
     'OpenAPI 3.1.0 §4.8.30 Security Requirement Object: {name} (each name MUST correspond to a scheme declared in components.securitySchemes, §4.8.7)',
+  ),
+  'security-same-header': normalised(
+    'one security requirement names two schemes sent in the same header, which one request cannot carry (read as alternatives)',
+    'list the schemes as separate requirements (either one), or send one of them elsewhere',
+    'OpenAPI 3.1.0 §4.8.30 Security Requirement Object (all schemes of one requirement are needed together) against RFC 9110 §11.6.2 (one Authorization field carries one credential)',
   ),
   'security-unsupported-scheme': normalised(
     'a security scheme carries no credential a client sends (not checked)',

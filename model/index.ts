@@ -11,6 +11,7 @@ export * from './pointer.ts';
 export * from './refs.ts';
 export * from './queries.ts';
 export * from './locations.ts';
+export * from './media.ts';
 export * from './schema.ts';
 export * from './text.ts';
 // Validation (Ajv) is `dataapi/model/validate`: kept out of this entry so the packed client,

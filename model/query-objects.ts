@@ -11,6 +11,10 @@
 import { propertiesOf, type SchemaRoot } from './schema.ts';
 import type { Operation, Parameter } from './types.ts';
 
+/** The properties an object parameter may write: its own, and those of its oneOf/anyOf options. */
+const ownProperties = (model: SchemaRoot, p: Parameter) =>
+  propertiesOf(model, p.schema, { alternatives: true });
+
 /** Whether a query parameter is an object written property by property (form, explode). */
 export function isExplodedQueryObject(model: SchemaRoot, p: Parameter): boolean {
   return (
@@ -18,7 +22,7 @@ export function isExplodedQueryObject(model: SchemaRoot, p: Parameter): boolean 
     p.mediaType === undefined &&
     p.style === 'form' &&
     p.explode &&
-    propertiesOf(model, p.schema).size > 0
+    ownProperties(model, p).size > 0
   );
 }
 
@@ -49,11 +53,11 @@ function clashesOf(
   const objects = op.parameters.query.filter((p) => isExplodedQueryObject(model, p));
   for (const p of op.parameters.query) claim(p.name, `query parameter ${p.name}`);
   for (const p of objects)
-    for (const name of propertiesOf(model, p.schema).keys())
+    for (const name of ownProperties(model, p).keys())
       claim(name, `property ${name} of query parameter ${p.name}`);
   const out = new Map<string, Map<string, string[]>>();
   for (const p of objects) {
-    for (const name of propertiesOf(model, p.schema).keys()) {
+    for (const name of ownProperties(model, p).keys()) {
       const self = `property ${name} of query parameter ${p.name}`;
       const others = (claims.get(name) ?? []).filter((who) => who !== self);
       if (others.length === 0) continue;

@@ -10,15 +10,22 @@
  * - `parameter`: a value read from text (a path, query or header parameter) is coerced, so one
  *   text fits several options ("abc" is a string and, under array coercion, a list of one): any
  *   option that fits is enough, so every `oneOf` reads as `anyOf`, behind a `$ref` too.
+ * - `text-request`: a form or multipart body, a request whose fields are text read as parameters
+ *   are: both of the above (Together's `timestamp_granularities`, one value or a list of them).
  */
 import { resolveRef } from './schema.ts';
 import type { ServiceModel } from './service-model.ts';
 import { SCHEMA_ROOT_ID, type JsonSchema } from './types.ts';
 
 export type Direction = 'request' | 'response';
-export type SchemaView = Direction | 'parameter';
+export type SchemaView = Direction | 'parameter' | 'text-request';
 
-const WAIVED = { request: 'readOnly', response: 'writeOnly', parameter: undefined } as const;
+const WAIVED = {
+  request: 'readOnly',
+  response: 'writeOnly',
+  parameter: undefined,
+  'text-request': 'readOnly',
+} as const;
 
 /** Keys whose value is data, never a schema. */
 const LITERAL = new Set(['enum', 'const', 'default', 'example', 'examples']);
@@ -53,6 +60,28 @@ export function flagged(
   return false;
 }
 
+/** The property names flagged in any of the allOf parts (behind `$ref`s, nested allOf too). */
+function partsFlagged(
+  model: ServiceModel,
+  parts: unknown[],
+  flag: 'readOnly' | 'writeOnly',
+  above: Set<string> | undefined,
+): Set<string> | undefined {
+  const names = new Set(above);
+  const visit = (part: unknown, depth: number) => {
+    let s = part;
+    for (let i = 0; i < 8 && isObj(s) && typeof s['$ref'] === 'string'; i++)
+      s = resolveRef(model, s['$ref']);
+    if (!isObj(s) || depth > 8) return;
+    if (isObj(s['properties']))
+      for (const [n, sub] of Object.entries(s['properties']))
+        if (flagged(model, sub, flag)) names.add(n);
+    if (Array.isArray(s['allOf'])) for (const p of s['allOf']) visit(p, depth + 1);
+  };
+  for (const part of parts) visit(part, 0);
+  return names.size > 0 ? names : undefined;
+}
+
 /** A view of the model's schemas, or undefined when it reads them as they are. */
 export function schemaView(model: ServiceModel, kind: SchemaView): View | undefined {
   let byKind = views.get(model);
@@ -61,13 +90,18 @@ export function schemaView(model: ServiceModel, kind: SchemaView): View | undefi
   const id = `${SCHEMA_ROOT_ID}:${kind}`;
   const flag = WAIVED[kind];
   let changed = false;
-  const copy = (node: unknown, map = false, depth = 0): unknown => {
+  const copy = (node: unknown, map = false, depth = 0, above?: Set<string>): unknown => {
     if (depth > 200) return node; // deeper than any real schema: left as it is
-    if (Array.isArray(node)) return node.map((v) => copy(v, false, depth + 1));
+    if (Array.isArray(node)) return node.map((v) => copy(v, false, depth + 1, above));
     if (!isObj(node)) return node;
+    // A property flagged in one allOf part is flagged for the object (JSON Schema: any true
+    // readOnly stands): a `required` in another part waives it too (PagerDuty's `type`).
+    const parts = !map && flag && Array.isArray(node['allOf']) ? node['allOf'] : undefined;
+    const siblings = parts ? partsFlagged(model, parts, flag!, above) : above;
     const out: Obj = {};
     for (const [k, v] of Object.entries(node)) {
       if (map) out[k] = copy(v, false, depth + 1);
+      else if (k === 'allOf' && parts) out[k] = copy(v, false, depth, siblings);
       else if (k === '$ref' && typeof v === 'string')
         out[k] = v.startsWith(`${SCHEMA_ROOT_ID}#`) ? id + v.slice(SCHEMA_ROOT_ID.length) : v;
       else if (k === '$id' && v === SCHEMA_ROOT_ID) out[k] = id;
@@ -79,14 +113,17 @@ export function schemaView(model: ServiceModel, kind: SchemaView): View | undefi
     if (flag && Array.isArray(node['required']) && isObj(props)) {
       const kept = node['required'].filter(
         (n) =>
-          !(typeof n === 'string' && Object.hasOwn(props, n) && flagged(model, props[n], flag)),
+          !(
+            typeof n === 'string' &&
+            ((Object.hasOwn(props, n) && flagged(model, props[n], flag)) || siblings?.has(n))
+          ),
       );
       if (kept.length !== node['required'].length) {
         changed = true;
         out['required'] = kept;
       }
     }
-    if (kind === 'parameter' && Array.isArray(out['oneOf'])) {
+    if ((kind === 'parameter' || kind === 'text-request') && Array.isArray(out['oneOf'])) {
       changed = true;
       const anyOf = out['oneOf'];
       delete out['oneOf'];

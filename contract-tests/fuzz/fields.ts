@@ -37,7 +37,9 @@ export function fieldsOf(model: ServiceModel, op: Operation): Field[] {
       name: p.name,
       key: `${p.in}.${p.name}`,
       schema: p.schema,
-      required: p.required, // (path parameters always are)
+      // (path parameters always are); a readOnly schema waives it, as for a body field
+      required:
+        p.required && (p.in === 'path' || effective(model, p.schema).s['readOnly'] !== true),
       onWire: true,
       // Where the key goes: the credential fills it, never a generated value.
       ...(carriesCredential(op, p) ? { untouched: true } : {}),

@@ -61,12 +61,13 @@ export function readAuth(
       if (!all.some((x) => same(x, t))) all.push(t);
     }
     if (all.length === 0) anonymous = true;
-    else if (
-      !requirements.some(
-        (r) => r.length === all.length && r.every((t, i) => same(t, all[i] as KeyTransport)),
+    for (const one of splitSameHeader(all, `${at}/${index}`, findings))
+      if (
+        !requirements.some(
+          (r) => r.length === one.length && r.every((t, i) => same(t, one[i] as KeyTransport)),
+        )
       )
-    )
-      requirements.push(all);
+        requirements.push(one);
   });
   const bodyKey = op['x-dataapi-body-key'];
   if (bodyKey !== undefined) {
@@ -77,6 +78,35 @@ export function readAuth(
   const transports: KeyTransport[] = [];
   for (const t of requirements.flat()) if (!transports.some((x) => same(x, t))) transports.push(t);
   return { transports, requirements, required: requirements.length > 0 && !anonymous };
+}
+
+/** The request header a credential travels in (basic and bearer: Authorization). */
+function headerOf(t: KeyTransport): string | undefined {
+  if (t.in === 'basic' || t.in === 'bearer') return 'authorization';
+  return t.in === 'header' ? t.name.toLowerCase() : undefined;
+}
+
+/**
+ * One requirement naming two schemes sent in the same header (PagerDuty SCIM: an apiKey in
+ * `Authorization` and http bearer, together) asks for what no request can carry: one header, two
+ * credentials. Read as alternatives, each scheme with the rest of the requirement, with a finding.
+ */
+function splitSameHeader(all: KeyTransport[], at: string, findings: Findings): KeyTransport[][] {
+  const byHeader = new Map<string, KeyTransport[]>();
+  for (const t of all) {
+    const h = headerOf(t);
+    if (h !== undefined) byHeader.set(h, [...(byHeader.get(h) ?? []), t]);
+  }
+  const clash = [...byHeader.entries()].find(([, ts]) => ts.length > 1);
+  if (!clash) return all.length > 0 ? [all] : [];
+  const [header, clashing] = clash;
+  findings.add(
+    'security-same-header',
+    at,
+    `schemes ${clashing.map((t) => ('scheme' in t ? t.scheme : t.name)).join(' and ')} are required together but both are sent in the ${header} header: read as alternatives`,
+  );
+  const rest = all.filter((t) => !clashing.includes(t));
+  return clashing.flatMap((t) => splitSameHeader([t, ...rest], at, findings));
 }
 
 function toTransport(name: string, scheme: Obj): KeyTransport | undefined {

@@ -141,8 +141,10 @@ function identityOf(entry: PathEntry, method: HttpMethod, pointer: string, raw: 
 /** The responses, the success response, and the envelope it uses (its payload schema as written). */
 function readAnswers(ctx: ReadContext, raw: Obj, pointer: string) {
   const { doc, conv, problems } = ctx;
-  const read = readResponses(doc, raw, conv, pointer);
-  const responses = read.responses.map((r) => withoutForbiddenContent(ctx, r, pointer));
+  const read = readResponses(doc, raw, conv, pointer, ctx.findings);
+  const responses = read.responses.map((r) =>
+    withoutContentTypeHeader(ctx, withoutForbiddenContent(ctx, r, pointer), pointer),
+  );
   const rawSchemas = read.raw;
   const success = responses.find((r) => /^2\d\d$/.test(r.status));
   const { envelope, payloadSchema } = detectEnvelope(
@@ -169,6 +171,23 @@ function withoutForbiddenContent(ctx: ReadContext, r: Response, pointer: string)
   );
   const { mediaType: _m, schema: _s, ...rest } = r;
   return { ...rest, kind: 'empty', examples: [] };
+}
+
+/**
+ * OpenAPI (3.0 §4.7.17, 3.1 §4.8.17 Response Object): a response header named Content-Type SHALL
+ * be ignored; the content map's keys say it. Judged as declared, an enum of bare media types
+ * refused the parameters HTTP allows on it (`; charset=utf-8`, RFC 9110 §8.3.1): corpus openEHR.
+ */
+function withoutContentTypeHeader(ctx: ReadContext, r: Response, pointer: string): Response {
+  const ignored = r.headers.filter((h) => h.name.toLowerCase() === 'content-type');
+  if (ignored.length === 0) return r;
+  for (const h of ignored)
+    ctx.findings.add(
+      'header-content-type',
+      pointer + joinPointer('responses', r.status, 'headers', h.name),
+      `the ${r.status} response declares a ${h.name} header, which OpenAPI ignores: its media types are the keys of its content`,
+    );
+  return { ...r, headers: r.headers.filter((h) => !ignored.includes(h)) };
 }
 
 /** The operation's business-code group, when it names one that is declared. */

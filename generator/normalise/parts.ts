@@ -17,6 +17,7 @@ import {
   noParameters,
   PARAMETER_LOCATIONS,
 } from '../../model/queries.ts';
+import { isMediaKey } from '../../model/media.ts';
 import { isObject, type Obj } from '../../model/object.ts';
 import { refPointer, resolve } from '../../model/refs.ts';
 import type { Findings } from './findings.ts';
@@ -211,8 +212,27 @@ function headerExample(doc: Obj, header: Obj): { example?: unknown } {
 }
 
 /** Picks the media type a generated client and server speak, in order of preference. */
-function pickMedia(content: Obj): [string, Obj] | undefined {
-  const entries = Object.entries(content).filter((e): e is [string, Obj] => isObject(e[1]));
+/**
+ * The media type a body or answer is read as, its media object, and its key as written. A key that
+ * is prose, not a media type (`{the MIME type of the attachment file itself}`: corpus ODK
+ * Central), says "some media type": read as the range `*\/*`, with a finding where it is.
+ */
+function pickMedia(
+  content: Obj,
+  at: string,
+  findings: Findings | undefined,
+): [string, Obj, string] | undefined {
+  const entries = Object.entries(content)
+    .filter((e): e is [string, Obj] => isObject(e[1]))
+    .map(([key, media]): [string, Obj, string] => {
+      if (isMediaKey(key)) return [key, media, key];
+      findings?.add(
+        'media-type-invalid',
+        `${at}/content/${escapeToken(key)}`,
+        `${JSON.stringify(key)} is not a media type (type/subtype): read as any media type (*/*)`,
+      );
+      return ['*/*', media, key];
+    });
   const rank = (type: string) => {
     const t = type.toLowerCase();
     if (t === 'application/json' || /\+json$|\/json;/.test(t) || t.endsWith('/json')) return 0;
@@ -256,13 +276,13 @@ export function readBody(
 ): RequestBody | undefined {
   const body = resolve(doc, op['requestBody']);
   if (!isObject(body) || !isObject(body['content'])) return undefined;
-  const picked = pickMedia(body['content']);
+  const picked = pickMedia(body['content'], bodyPointer(op, pointer), findings);
   if (!picked) return undefined;
-  const [mediaType, media] = picked;
+  const [mediaType, media, key] = picked;
   const schema = resolve(doc, media['schema']);
   const props = isObject(schema) && isObject(schema['properties']) ? schema['properties'] : {};
   const kind = bodyKind(mediaType);
-  const at = `${bodyPointer(op, pointer)}/content/${escapeToken(mediaType)}/schema`;
+  const at = `${bodyPointer(op, pointer)}/content/${escapeToken(key)}/schema`;
   // A form or multipart body is a set of named fields: a schema of another type (a Swagger 2.0
   // file upload converted as `type: string, format: binary`: corpus noosh.com) names none, and
   // no request could match it. Read as fields of any name, with a finding.
@@ -331,6 +351,7 @@ export function readResponses(
   op: Obj,
   conv: SchemaConverter,
   pointer = '',
+  findings?: Findings,
 ): { responses: Response[]; raw: Map<string, unknown> } {
   const responses: Response[] = [];
   const raw = new Map<string, unknown>();
@@ -340,7 +361,7 @@ export function readResponses(
     if (!isObject(r)) continue;
     const target = refPointer(value);
     const at = target?.startsWith('/') ? target : `${pointer}/responses/${escapeToken(status)}`;
-    const picked = isObject(r['content']) ? pickMedia(r['content']) : undefined;
+    const picked = isObject(r['content']) ? pickMedia(r['content'], at, findings) : undefined;
     const headers = isObject(r['headers'])
       ? Object.entries(r['headers'])
           .map(([name, h]) => [name, resolve(doc, h)] as const)
@@ -364,7 +385,7 @@ export function readResponses(
         ? {
             schema: conv.convert(
               picked[1]['schema'],
-              `${at}/content/${escapeToken(picked[0])}/schema`,
+              `${at}/content/${escapeToken(picked[2])}/schema`,
             ),
           }
         : {}),

@@ -27,6 +27,7 @@ import {
 } from 'dataapi/runtime/shared';
 import { respond, type ServiceResult } from 'dataapi/runtime/server';
 import { hashText, sample } from 'dataapi/runtime/sampler';
+import { xmlFault } from 'dataapi/runtime/xml';
 
 export interface CannedStatus {
   code?: number;
@@ -142,7 +143,13 @@ export function asMedia(
   xml?: XmlBody,
 ): unknown {
   // Only XML declared: the value written as XML by its schema's hints (an XML text example as is).
-  if (xml && typeof value !== 'string' && !(value instanceof Uint8Array))
+  // A text that is not XML (a sample of `type: string, format: binary` for image/svg+xml: corpus
+  // netdata, Rocket.Chat) is the text of one element: the media type promises XML.
+  if (
+    xml &&
+    !(value instanceof Uint8Array) &&
+    (typeof value !== 'string' || xmlFault(value) !== undefined)
+  )
     value = toXml(xml.model, xml.schema, value);
   if (kind === 'sse') {
     const data = typeof value === 'string' ? value : JSON.stringify(value ?? null);
@@ -287,21 +294,27 @@ function successExamples(
   const success = op.success;
   const at = success ? mediaPointer(op, success) : op.pointer;
   const byName = new Map<string, Canned>();
+  const xml = xmlBodyOf(ctx.model, success);
+  const instead = ctx.mode === 'sample' ? 'answered with a schema sample instead' : 'left out';
   for (const example of success?.examples ?? []) {
-    if (check && !check(example.value)) {
-      const instead = ctx.mode === 'sample' ? 'answered with a schema sample instead' : 'left out';
+    // An XML text example must be XML (corpus ODK Central: an XML declaration after two spaces).
+    const fault = xml && typeof example.value === 'string' ? xmlFault(example.value) : undefined;
+    const why =
+      check && !check(example.value)
+        ? `does not match its response schema (${instead}):\n  ${describeErrors(check.errors as never, example.value).join('\n  ')}`
+        : fault !== undefined
+          ? `is not ${success!.mediaType} (${instead}): ${fault}`
+          : undefined;
+    if (why !== undefined) {
       ctx.refuse(
-        `mock: example ${JSON.stringify(example.name)} of operation ${op.id} (${op.method.toUpperCase()} ${op.path}) does not match its response schema (${instead}):\n  ${describeErrors(check.errors as never, example.value).join('\n  ')}`,
+        `mock: example ${JSON.stringify(example.name)} of operation ${op.id} (${op.method.toUpperCase()} ${op.path}) ${why}`,
         `${at}/examples/${escapeToken(example.name)}`,
         op,
       );
       if (ctx.mode === 'sample') byName.set(example.name, canned(example.name, sampled(), {}));
       continue;
     }
-    byName.set(
-      example.name,
-      split(op, example.name, asMedia(success?.kind, example.value, xmlBodyOf(ctx.model, success))),
-    );
+    byName.set(example.name, split(op, example.name, asMedia(success?.kind, example.value, xml)));
   }
   return byName;
 }

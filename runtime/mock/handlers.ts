@@ -4,6 +4,7 @@
  * echoed, uploads and asynchronous tasks. Everything is driven by the IR.
  */
 import {
+  concreteMedia,
   isObject,
   pageListKey,
   type BusinessCodeGroup,
@@ -85,7 +86,7 @@ function answerDeclared(
     : response.schema === undefined
       ? null
       : sample(model, response.schema, { seed: mock.seed });
-  reply.type(response.mediaType);
+  reply.type(concreteMedia(response.mediaType));
   const xml = xmlBodyOf(model, response);
   if (xml) return reply.send(asMedia('text', value, xml));
   return reply.send(

@@ -18,6 +18,7 @@ import {
   defaultEnvelopeOp,
   errorAnswer,
   HttpError,
+  MAX_PARAM_LENGTH,
   registerService,
   rewriteOption,
   type Handler,
@@ -153,7 +154,7 @@ export async function createMock(
   const defaultEnvelope = defaultEnvelopeOp(model);
   const app = Fastify({
     logger: options.logger ?? false,
-    routerOptions: { maxParamLength: 1000 },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // Shared routes too large for the router's constraints (runtime/server/choose.ts).
     ...rewriteOption(model),
     // A URL Fastify cannot route (bad percent-encoding) is the client's error.

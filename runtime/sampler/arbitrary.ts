@@ -250,7 +250,17 @@ function objectOf(ctx: Ctx, e: Effective, depth: number): Arb {
   for (const name of required)
     if (!(name in props) && s.additionalProperties !== false)
       entries.push([name, build(ctx, extra, depth + 1), true]);
+  // maxProperties (CAMARA's DeviceResponse: a Device, allOf maxProperties 1): the required
+  // properties, then optional ones only while there is room; minProperties fills from them.
+  if (typeof s.maxProperties === 'number') {
+    let room = s.maxProperties - entries.filter((e) => e[2]).length;
+    for (let i = 0; i < entries.length; i++)
+      if (!entries[i]![2] && room-- <= 0) entries.splice(i--, 1);
+  }
   const minProps = typeof s.minProperties === 'number' ? s.minProperties : 0;
+  // minProperties beyond the required ones: that many optional properties are always sent.
+  let short = minProps - entries.filter((e) => e[2]).length;
+  for (const e of entries) if (!e[2] && short-- > 0) e[2] = true;
   for (let i = 0; entries.length < minProps && i < minProps; i++)
     if (s.additionalProperties !== false)
       entries.push([`property${i + 1}`, build(ctx, extra, depth + 1), true]);

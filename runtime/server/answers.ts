@@ -6,7 +6,7 @@
  * it leaks nothing.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Operation, ServiceModel } from 'dataapi/model';
+import { concreteMedia, type Operation, type ServiceModel } from 'dataapi/model';
 import {
   errorAnswer,
   HttpError,
@@ -39,7 +39,7 @@ function send(reply: FastifyReply, status: number, answer: ErrorAnswer) {
   reply.code(status);
   if (answer.reason !== undefined) reply.header('x-dataapi-reason', headerText(answer.reason));
   if (answer.mediaType === undefined) return reply.send();
-  reply.type(answer.mediaType);
+  reply.type(concreteMedia(answer.mediaType));
   return reply.send(
     /json/i.test(answer.mediaType) ? JSON.stringify(answer.body ?? null) : answer.body,
   );
@@ -105,7 +105,13 @@ function errorHandler(ctx: AnswerContext) {
   };
 }
 
-/** No route matched: 501 for an operation that cannot be served, 405 with Allow, else 404. */
+/** The longest path parameter the router takes (Fastify's `maxParamLength`): longer is a 414. */
+export const MAX_PARAM_LENGTH = 1000;
+
+/**
+ * No route matched: 501 for an operation that cannot be served, 414 for a path parameter the
+ * router would not take, 405 with Allow, else 404.
+ */
 function notFoundHandler(ctx: AnswerContext) {
   const { model, matcher, envelopeOp, options, describe } = ctx;
   return (request: FastifyRequest, reply: FastifyReply) => {
@@ -118,6 +124,14 @@ function notFoundHandler(ctx: AnswerContext) {
     if (own && reason !== undefined) {
       const error = notServed(own, reason);
       return send(reply, 501, errorAnswer(model, own, 501, error.message, describe));
+    }
+    // The path and method are an operation's, but a segment is longer than the router takes:
+    // "GET is not allowed; allowed: GET" said nothing true (corpus PayPal payouts).
+    const path = q < 0 ? url : url.slice(0, q);
+    if (own && path.split('/').some((segment) => segment.length > MAX_PARAM_LENGTH)) {
+      answerFor(request, [own]);
+      const message = `A path segment is longer than the ${MAX_PARAM_LENGTH} characters this server takes`;
+      return send(reply, 414, errorAnswer(model, own, 414, message, describe));
     }
     if (hit) {
       answerFor(request, hit.ops);

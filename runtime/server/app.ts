@@ -7,6 +7,7 @@
  */
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { ServiceModel } from 'dataapi/model';
+import { MAX_PARAM_LENGTH } from './answers.ts';
 import { rewriteOption } from './choose.ts';
 import { installDocs } from './docs.ts';
 import { errorBody } from './errors.ts';
@@ -62,7 +63,7 @@ export async function createServiceApp(options: ServiceAppOptions): Promise<Serv
         ? { ...log.logger, stream: options.logStream }
         : log.logger,
     bodyLimit: options.limits?.bodyBytes ?? DEFAULT_LIMITS.bodyBytes,
-    routerOptions: { maxParamLength: 1000 },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // Shared routes too large for the router's constraints (choose.ts).
     ...rewriteOption(model),
     // Idle keep-alive connections close at once on shutdown; busy ones finish their request.

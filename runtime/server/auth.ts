@@ -60,15 +60,26 @@ function presented(
   op: Operation,
 ): { transport: KeyTransport; value: string }[] | undefined {
   const requirements = op.auth.requirements ?? op.auth.transports.map((t) => [t]);
-  for (const requirement of requirements) {
-    const values = requirement.map((transport) => ({
-      transport,
-      value: readTransport(request, transport),
-    }));
-    if (values.every((v) => v.value !== undefined))
-      return values as { transport: KeyTransport; value: string }[];
-  }
-  return undefined;
+  const complete = requirements
+    .map((requirement) =>
+      requirement.map((transport) => ({ transport, value: readTransport(request, transport) })),
+    )
+    .filter((values): values is { transport: KeyTransport; value: string }[] =>
+      values.every((v) => v.value !== undefined),
+    );
+  // An apiKey named Authorization reads any value, `Bearer k` too: where a bearer or basic
+  // scheme recognised its own prefix in that header, the request meant that one.
+  const rawAuthorization = complete.some((vs) =>
+    vs.some(
+      (v) => v.transport.in === 'header' && v.transport.name.toLowerCase() === 'authorization',
+    ),
+  );
+  const parsed = rawAuthorization
+    ? complete.find((vs) =>
+        vs.some((v) => v.transport.in === 'bearer' || v.transport.in === 'basic'),
+      )
+    : undefined;
+  return parsed ?? complete[0];
 }
 
 /** Whether the request carries any credential the operation takes. */

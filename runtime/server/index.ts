@@ -22,6 +22,7 @@ export { keysVerifier, keysFromEnv, readKeysFile, parseKeyLines, KeySourceError 
 export type { UploadedFile } from './multipart.ts';
 export type { RateLimitOptions, RedisClient } from './route-limits.ts';
 export { createPathMatcher, toRoutePath } from './routes.ts';
+export { MAX_PARAM_LENGTH } from './answers.ts';
 export { rewriteOption, sharedRouteRewriter } from './choose.ts';
 export { deref, resolveRef, propertiesOf, declaredResponse } from 'dataapi/model';
 export { loadHandlers } from './handlers.ts';

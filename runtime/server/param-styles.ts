@@ -192,6 +192,7 @@ function decoderOf(
   p: Parameter,
   key: string,
   clashing?: ReadonlyMap<string, unknown>,
+  others?: ReadonlySet<string>,
 ): Decode | undefined {
   const set = (bag: Bag, f: (v: unknown) => unknown) => {
     if (Object.hasOwn(bag, key) && bag[key] !== undefined) bag[key] = f(bag[key]);
@@ -222,7 +223,7 @@ function decoderOf(
   // none; OpenAPI defines one level): they travel as JSON text, as the suite and the generated
   // client write them, and are read back by their property's schema.
   const nested = new Set(
-    [...propertiesOf(model, p.schema)]
+    [...propertiesOf(model, p.schema, { alternatives: true })]
       .filter(([, s]) => complex(typesOf(model, s)))
       .map(([n]) => n),
   );
@@ -239,11 +240,18 @@ function decoderOf(
     };
   if (writing.spread === 'exploded') {
     // A property another query parameter also writes is not this object's (model/query-objects.ts).
-    const names = [...propertiesOf(model, p.schema).keys()].filter((n) => !clashing?.has(n));
+    // Those of its oneOf/anyOf options too (Intercom: `filter` is one of user_id, email, ...).
+    const names = [...propertiesOf(model, p.schema, { alternatives: true }).keys()].filter(
+      (n) => !clashing?.has(n),
+    );
+    // A free-form object (`type: object`, no properties: Rocket.Chat's `selector`) takes every
+    // name no other query parameter (or query credential) of the operation takes.
+    const free = names.length === 0 && others !== undefined;
     return (bag) => {
       if (Object.hasOwn(bag, key)) return set(bag, json);
       const value: Bag = {};
-      for (const n of names) if (Object.hasOwn(bag, n)) value[n] = bag[n];
+      const own = free ? Object.keys(bag).filter((n) => !others.has(n)) : names;
+      for (const n of own) if (Object.hasOwn(bag, n)) value[n] = bag[n];
       if (Object.keys(value).length > 0) bag[key] = inner(value);
     };
   }
@@ -298,6 +306,13 @@ function strictly(model: ServiceModel, p: Parameter, key: string, where: string)
 }
 
 /** The decoding steps of an operation's parameters (none for scalars and exploded lists). */
+/** The query names of an operation that are not parameter `p`'s: its other parameters, credentials. */
+function queryNames(op: Operation, p: Parameter): Set<string> {
+  const names = new Set(op.parameters.query.filter((q) => q !== p).map((q) => q.name));
+  for (const t of op.auth.transports) if (t.in === 'query') names.add(t.name);
+  return names;
+}
+
 function decodersOf(
   model: ServiceModel,
   op: Operation,
@@ -316,7 +331,10 @@ function decodersOf(
     for (const p of params) {
       if (p.fixed !== undefined) continue;
       const key = keyOf(p);
-      const decode = decoderOf(model, p, key, where === 'query' ? clashes.get(p.name) : undefined);
+      const decode =
+        where === 'query'
+          ? decoderOf(model, p, key, clashes.get(p.name), queryNames(op, p))
+          : decoderOf(model, p, key);
       if (decode) steps.push({ where, decode });
       if (carriesJson(model, p)) steps.push({ where, decode: strictly(model, p, key, where) });
     }

@@ -18,7 +18,7 @@ import {
 } from './multipart.ts';
 import type { RouteContext } from './route-context.ts';
 import { acceptedKey } from './route-auth.ts';
-import { isArraySchema, propertiesOf } from 'dataapi/model';
+import { concreteMedia, isArraySchema, propertiesOf } from 'dataapi/model';
 import type { OperationInput } from './types.ts';
 import { fillDefaults, type Validators } from './validation.ts';
 import { isJsonField } from './schema-types.ts';
@@ -41,9 +41,9 @@ function successStatus(op: Operation): number {
 
 function responseTypeOf(op: Operation): string {
   if (!op.success?.mediaType) return 'application/json; charset=utf-8';
-  return op.success.kind === 'json'
-    ? `${op.success.mediaType}; charset=utf-8`
-    : op.success.mediaType;
+  // A range (`image/*`) is no Content-Type: a type in it is sent.
+  const type = concreteMedia(op.success.mediaType);
+  return op.success.kind === 'json' ? `${type}; charset=utf-8` : type;
 }
 
 /** Reads a multipart body into validated fields and files (other bodies pass through). */
@@ -91,7 +91,8 @@ export function multipartCheck(
       .filter(([k, s]) => !fileFields.includes(k) && isJsonField(model, s))
       .map(([k]) => k),
   );
-  const validate = validators.params.compileFor(body.schema, 'request');
+  // Fields are text: a oneOf of a value and a list of them fits both (as for parameters).
+  const validate = validators.params.compileFor(body.schema, 'text-request');
   return (form) => {
     // An empty field where the schema admits null is null (form-shape.ts).
     const value = shapeFormValue(

@@ -353,7 +353,7 @@ export function validatorCompiler(model: ServiceModel): FastifySchemaCompiler<Js
       // one is refused before validation, see param-styles.ts: its schema may admit null).
       if (optional && (data === null || data === undefined)) return true;
       if (xml) return checkXml(data);
-      fn ??= compileOrRefuse(ajv(), schema, httpPart);
+      fn ??= compileOrRefuse(ajv(), schema, httpPart, textFields);
       // A readOnly property in `required` binds responses only: a request may leave it out.
       const errors = fn(data) ? [] : directionalErrors(model, fn.errors, 'request');
       check.errors = errors.length === 0 ? null : errors;
@@ -387,11 +387,16 @@ function compileOrRefuse(
   ajv: SchemaValidator,
   schema: JsonSchema,
   part: string | undefined,
+  text = false,
 ): ValidateFunction {
   try {
     // A body as a request reads it (readOnly properties in `required` waived, in a oneOf too);
     // a parameter's `oneOf` as an `anyOf`, behind a `$ref` too (a text fits several options).
-    return ajv.compileFor(schema, part === 'body' ? 'request' : 'parameter');
+    // A form body's fields are text as parameters are: both readings.
+    return ajv.compileFor(
+      schema,
+      part !== 'body' ? 'parameter' : text ? 'text-request' : 'request',
+    );
   } catch (err) {
     throw new HttpError(
       501,

@@ -1,0 +1,66 @@
+/**
+ * An XML media type whose schema is a plain string (`image/svg+xml` as `type: string, format:
+ * binary`: corpus netdata, Rocket.Chat). The mock sent its string sample as the body, which is
+ * not XML, and the suite rightly refused it: the media type promises XML. A text that is not XML
+ * is now sent as the text of one element; an example that is XML is sent as it is.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { xmlFault } from 'dataapi/runtime/xml';
+import { validRequests } from '../../contract-tests/requests.ts';
+import { failedOf, reportDir, runCli } from '../contract/harness.ts';
+import { fixture, send, serve, type Served } from './helpers.ts';
+
+let served: Served;
+beforeAll(async () => {
+  served = await serve('xml-text.yaml');
+});
+afterAll(() => served?.close());
+
+describe('an XML media type whose schema is a string', () => {
+  it('is answered with well-formed XML of that media type', async () => {
+    for (const [path, type] of [
+      ['/avatars/ann', 'image/svg+xml'],
+      ['/reports/latest', 'application/xml'],
+      ['/reports/old', 'application/xml'],
+    ] as const) {
+      const res = await fetch(served.url + path, { headers: { 'x-api-key': 'corpus-key' } });
+      const text = await res.text();
+      expect(res.status, `${path}: ${text}`).toBe(200);
+      expect(res.headers.get('content-type')).toContain(type);
+      expect(xmlFault(text), `${path}: ${text}`).toBeUndefined();
+    }
+  });
+
+  it('sends an example that is XML as it is', async () => {
+    const got = await send(`${served.url}/reports/first`, 'GET');
+    expect(got.text).toBe('<report id="1"><title>First</title></report>');
+  });
+
+  it('sends a sample, not a request body example that is not XML', () => {
+    const op = served.model.operations.find((o) => o.id === 'addReport')!;
+    expect(validRequests(served.model, op).map((s) => s.name)).toEqual(['schema sample']);
+  });
+
+  it('passes the suite and its fuzz against its own mock', async () => {
+    const run = await runCli(
+      'contract',
+      [
+        '--spec',
+        fixture('xml-text.yaml'),
+        '--fuzz',
+        '3',
+        '--seed',
+        '48',
+        '--report-dir',
+        reportDir('xml-text'),
+      ],
+      'corpus-xml-text',
+    );
+    const tail = run.stdout.slice(-3000) + run.stderr.slice(-2000);
+    expect(failedOf(run), tail).toEqual([]);
+    expect(run.result?.summary.toolkitFaults, tail).toBe(0);
+    const invalid = run.result?.warnings?.filter((w) => w.code === 'example-invalid') ?? [];
+    expect(invalid.map((w) => w.operation).sort()).toEqual(['addReport', 'getOldReport']);
+    expect(run.code, tail).toBe(0);
+  }, 120_000);
+});
