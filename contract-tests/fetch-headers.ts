@@ -28,6 +28,12 @@ export function framing(name: string): boolean {
   return FRAMING.has(name.toLowerCase());
 }
 
+/** A header parameter the transport writes itself (Content-Length, Host, ...): never sent as given. */
+export function framingParameter(p: Parameter): boolean {
+  const no = () => false;
+  return atLocation(p, { path: no, query: no, header: (h) => framing(h.name), cookie: no });
+}
+
 /** Whether every request the suite sends carries this header, set or not. */
 export function alwaysSent(name: string): boolean {
   const lower = name.toLowerCase();

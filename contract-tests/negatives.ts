@@ -20,7 +20,7 @@ import {
   type ParameterLocation,
   type ServiceModel,
 } from 'dataapi/model';
-import { canLeaveOut, framing } from './fetch-headers.ts';
+import { canLeaveOut, framingParameter } from './fetch-headers.ts';
 import { misreadOnWire } from './path-values.ts';
 import { carriesCredential, type RequestSpec } from './requests.ts';
 import { effective, objectShape, typesOf } from 'dataapi/runtime/sampler';
@@ -60,7 +60,7 @@ export function negativeCases(model: ServiceModel, op: Operation): NegativeCase[
         apply: (s) => without(s, loc, p.name),
       });
     // Nor can a value the HTTP layer writes be invalid (corpus Mojaloop: Content-Length="abc").
-    if (p.in === 'header' && framing(p.name)) continue;
+    if (framingParameter(p)) continue;
     for (const bad of invalidValues(resolved(model, p.schema), true)) {
       // A path value read on the wire as other values, or as another template's URL, is no
       // invalid request of this operation (path-values.ts).

@@ -77,3 +77,29 @@ export function carriesKey(
     (t) => 'name' in t && t.in === p.in && sameParameterName(p.in, t.name, p.name),
   );
 }
+
+/** Every transport of one kind the operation takes the key by (each query name, say). */
+export function transportsOf<W extends KeyTransport['in']>(
+  auth: Pick<Auth, 'transports'>,
+  kind: W,
+): Extract<KeyTransport, { in: W }>[] {
+  return auth.transports.filter((t): t is Extract<KeyTransport, { in: W }> => t.in === kind);
+}
+
+/** The request header a key travels in (bearer and basic: Authorization), lower case; none elsewhere. */
+export function headerOfTransport(t: KeyTransport): string | undefined {
+  const none = () => undefined;
+  return onTransport<string | undefined>(t, {
+    header: (h) => h.name.toLowerCase(),
+    bearer: () => 'authorization',
+    basic: () => 'authorization',
+    query: none,
+    cookie: none,
+    body: none,
+  });
+}
+
+/** Whether a transport is an HTTP authentication scheme (bearer, basic), read from its prefix. */
+export function isHttpScheme(t: KeyTransport): boolean {
+  return headerOfTransport(t) === 'authorization' && !('name' in t);
+}

@@ -5,6 +5,7 @@
  */
 import {
   allParameters,
+  atLocation,
   keyTransport,
   sentBody,
   type JsonSchema,
@@ -32,6 +33,7 @@ export interface Field {
 
 export function fieldsOf(model: ServiceModel, op: Operation): Field[] {
   const out: Field[] = allParameters(op.parameters).map((p) => {
+    const readable = () => effective(model, p.schema).s['readOnly'] !== true;
     return {
       loc: p.in,
       name: p.name,
@@ -39,7 +41,13 @@ export function fieldsOf(model: ServiceModel, op: Operation): Field[] {
       schema: p.schema,
       // (path parameters always are); a readOnly schema waives it, as for a body field
       required:
-        p.required && (p.in === 'path' || effective(model, p.schema).s['readOnly'] !== true),
+        p.required &&
+        atLocation(p, {
+          path: () => true,
+          query: readable,
+          header: readable,
+          cookie: readable,
+        }),
       onWire: true,
       // Where the key goes: the credential fills it, never a generated value.
       ...(carriesCredential(op, p) ? { untouched: true } : {}),

@@ -7,6 +7,7 @@
 import type { Auth, KeyTransport } from '../../model/types.ts';
 import { isObject, type Obj } from '../../model/object.ts';
 import { escapeToken } from '../../model/pointer.ts';
+import { headerOfTransport } from '../../model/locations.ts';
 import type { Findings } from './findings.ts';
 import type { Problems } from './problems.ts';
 
@@ -80,12 +81,6 @@ export function readAuth(
   return { transports, requirements, required: requirements.length > 0 && !anonymous };
 }
 
-/** The request header a credential travels in (basic and bearer: Authorization). */
-function headerOf(t: KeyTransport): string | undefined {
-  if (t.in === 'basic' || t.in === 'bearer') return 'authorization';
-  return t.in === 'header' ? t.name.toLowerCase() : undefined;
-}
-
 /**
  * One requirement naming two schemes sent in the same header (PagerDuty SCIM: an apiKey in
  * `Authorization` and http bearer, together) asks for what no request can carry: one header, two
@@ -94,7 +89,7 @@ function headerOf(t: KeyTransport): string | undefined {
 function splitSameHeader(all: KeyTransport[], at: string, findings: Findings): KeyTransport[][] {
   const byHeader = new Map<string, KeyTransport[]>();
   for (const t of all) {
-    const h = headerOf(t);
+    const h = headerOfTransport(t);
     if (h !== undefined) byHeader.set(h, [...(byHeader.get(h) ?? []), t]);
   }
   const clash = [...byHeader.entries()].find(([, ts]) => ts.length > 1);

@@ -6,6 +6,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { KeyTransport, Operation, Outcome } from 'dataapi/model';
+import { headerOfTransport, isHttpScheme } from 'dataapi/model';
 import { readCredential, type CredentialSource } from 'dataapi/runtime/shared';
 import { HttpError } from './errors.ts';
 
@@ -70,14 +71,10 @@ function presented(
   // An apiKey named Authorization reads any value, `Bearer k` too: where a bearer or basic
   // scheme recognised its own prefix in that header, the request meant that one.
   const rawAuthorization = complete.some((vs) =>
-    vs.some(
-      (v) => v.transport.in === 'header' && v.transport.name.toLowerCase() === 'authorization',
-    ),
+    vs.some((v) => 'name' in v.transport && headerOfTransport(v.transport) === 'authorization'),
   );
   const parsed = rawAuthorization
-    ? complete.find((vs) =>
-        vs.some((v) => v.transport.in === 'bearer' || v.transport.in === 'basic'),
-      )
+    ? complete.find((vs) => vs.some((v) => isHttpScheme(v.transport)))
     : undefined;
   return parsed ?? complete[0];
 }

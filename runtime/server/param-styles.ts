@@ -11,7 +11,13 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { JsonSchema, Operation, Parameter, ServiceModel } from 'dataapi/model';
-import { atLocation, propertiesOf, queryNameClashes, type LocationVisitor } from 'dataapi/model';
+import {
+  atLocation,
+  propertiesOf,
+  queryNameClashes,
+  transportsOf,
+  type LocationVisitor,
+} from 'dataapi/model';
 import { HttpError } from './errors.ts';
 import { hasBody } from './route-checks.ts';
 import { appendHook, contextOf, onOperationRoute, type RouteContext } from './route-context.ts';
@@ -309,7 +315,7 @@ function strictly(model: ServiceModel, p: Parameter, key: string, where: string)
 /** The query names of an operation that are not parameter `p`'s: its other parameters, credentials. */
 function queryNames(op: Operation, p: Parameter): Set<string> {
   const names = new Set(op.parameters.query.filter((q) => q !== p).map((q) => q.name));
-  for (const t of op.auth.transports) if (t.in === 'query') names.add(t.name);
+  for (const t of transportsOf(op.auth, 'query')) names.add(t.name);
   return names;
 }
 

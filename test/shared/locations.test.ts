@@ -7,6 +7,8 @@ import {
   atLocation,
   carriesKey,
   forEachLocation,
+  headerOfTransport,
+  isHttpScheme,
   keyTransport,
   locatedAt,
   mapLocations,
@@ -14,6 +16,7 @@ import {
   onTransport,
   parameterKey,
   sameParameterName,
+  transportsOf,
   type KeyTransport,
   type Parameter,
   type ParameterLocation,
@@ -121,5 +124,20 @@ describe('the key transports', () => {
     expect(carriesKey(auth, param('query', 'X-Key'))).toBe(false);
     expect(carriesKey(auth, param('cookie', 'sid'))).toBe(true);
     expect(carriesKey(auth, param('cookie', 'SID'))).toBe(false);
+  });
+
+  it('lists every transport of a kind, and the header each travels in', () => {
+    const two = { transports: [...transports, { in: 'query', name: 'k2', scheme: 'q' } as const] };
+    expect(transportsOf(two, 'query').map((t) => t.name)).toEqual(['k2']);
+    expect(transportsOf(two, 'bearer')).toEqual([]);
+    expect(transports.map(headerOfTransport)).toEqual([
+      'x-key',
+      'authorization',
+      undefined,
+      undefined,
+    ]);
+    expect(transports.map(isHttpScheme)).toEqual([false, true, false, false]);
+    const named = { in: 'header', name: 'Authorization', scheme: 'a' } as const;
+    expect([headerOfTransport(named), isHttpScheme(named)]).toEqual(['authorization', false]);
   });
 });
