@@ -100,6 +100,14 @@ export function refusedForReason(c: NegativeCase, r: Refusal): boolean {
   if (!PARTS[loc!]?.includes(r.part)) return false;
   if (c.kind === 'body')
     return /body/.test(r.message) || r.errors.some((e) => e.instancePath === '');
+  // The whole body of another type, or an array body with a null item: an error at its root or
+  // at one of its items.
+  if (loc === 'body' && name === '')
+    return r.errors.some(
+      (e) =>
+        (e.instancePath === '' || /^\/\d+$/.test(e.instancePath)) &&
+        KEYWORDS[c.kind].includes(e.keyword),
+    );
   const key = loc === 'header' ? name.toLowerCase() : name;
   if (r.errors.length === 0) return r.message.includes(key) && WORDS[c.kind].test(r.message);
   return r.errors.some((e) =>

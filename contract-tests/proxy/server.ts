@@ -22,6 +22,7 @@ import { routeOf } from './route.ts';
 import { tunnel } from './tunnel.ts';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+const ACCEPT_BACKLOG = 4096;
 
 export interface ProxyOptions {
   model: ServiceModel;
@@ -225,7 +226,9 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(o.port ?? 0, o.host ?? '127.0.0.1', () => resolve());
+    // A deep accept queue: a burst of new connections (a load test's start) waits in it instead
+    // of overflowing node's default of 511 while the event loop is busy.
+    server.listen(o.port ?? 0, o.host ?? '127.0.0.1', ACCEPT_BACKLOG, () => resolve());
   });
   const a = server.address() as AddressInfo;
   const host = a.family === 'IPv6' ? `[${a.address}]` : a.address;

@@ -182,7 +182,7 @@ export async function startFaultUpstream(tls?: {
     socket.pipe(socket);
     event('arrived:ws').fire();
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', 4096, () => r()));
   const { port } = server.address() as AddressInfo;
   return {
     url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`,

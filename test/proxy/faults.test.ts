@@ -20,6 +20,8 @@ interface Got {
   body: Buffer;
   /** The answer broke off (the socket closed before its end). */
   broken: boolean;
+  /** The client's error, when the request failed (for the assertion's message). */
+  error?: string;
 }
 
 /** GET through the proxy with node:http (which undoes no content-encoding): the bytes as sent. */
@@ -36,7 +38,14 @@ function get(base: string, c: string, agent?: http.Agent): Promise<Got> {
       res.on('aborted', () => (got.broken = true));
       res.on('error', () => resolve({ ...got, body: Buffer.concat(chunks), broken: true }));
     });
-    req.on('error', () => resolve({ ...got, body: Buffer.concat(chunks), broken: true }));
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      resolve({
+        ...got,
+        body: Buffer.concat(chunks),
+        broken: true,
+        error: err.code ?? err.message,
+      }),
+    );
   });
 }
 
@@ -149,7 +158,7 @@ describe('dataapi proxy under faults', () => {
       const afterFirst = sockets.size;
       const second = await round();
       for (const got of [...first, ...second]) {
-        expect(got.status).toBe(200);
+        expect(got.status, got.error).toBe(200);
         expect(sha(got.body)).toBe(sha(want.body));
       }
       // The second round went over the first round's connections: none was opened anew.
