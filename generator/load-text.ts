@@ -7,6 +7,7 @@ import path from 'node:path';
 import { LineCounter, parseDocument, isMap, isSeq, isScalar, type Node } from 'yaml';
 import { fetchSpec, isUrl, RemoteSpecError, shownUrl } from './load-remote.ts';
 import { joinPointer, splitPointer } from '../model/pointer.ts';
+import type { LoadErrorCode } from '../model/diagnostics.ts';
 import type { LoadRepair } from './load-repair.ts';
 import { jsonLocator } from './load-json-locate.ts';
 import { KEEP_FROM_CHARS, keepYamlValue, keptYamlValue } from './load-yaml-kept.ts';
@@ -46,10 +47,16 @@ export class SpecError extends Error {
   constructor(
     readonly file: string,
     readonly problems: SpecProblem[],
-    readonly code: string = 'DATAAPI_SPEC_INVALID',
+    /** The catalogue's code (docs/diagnostics.md). */
+    readonly diagnostic: LoadErrorCode = 'spec-invalid',
   ) {
     super(formatProblems(file, problems));
     this.name = 'SpecError';
+  }
+
+  /** The code as scripts match it: `spec-syntax` is DATAAPI_SPEC_SYNTAX. */
+  get code(): string {
+    return `DATAAPI_${this.diagnostic.toUpperCase().replace(/-/g, '_')}`;
   }
 }
 
@@ -184,7 +191,7 @@ export function parseYamlText(
           column: pos.col,
         };
       }),
-      'DATAAPI_SPEC_SYNTAX',
+      'spec-syntax',
     );
   }
   const locate = (pointer: string) => {
@@ -254,7 +261,7 @@ export async function readSpecText(
       return { ...(await fetchSpec(specPath)), shown };
     } catch (err) {
       if (!(err instanceof RemoteSpecError)) throw err;
-      throw new SpecError(shown, [{ message: err.message }], 'DATAAPI_SPEC_UNREADABLE');
+      throw new SpecError(shown, [{ message: err.message }], 'spec-unreadable');
     }
   }
   const file = path.resolve(specPath);
@@ -265,7 +272,7 @@ export async function readSpecText(
     throw new SpecError(
       shown,
       [{ message: `cannot read the file (${(err as NodeJS.ErrnoException).code ?? 'error'})` }],
-      'DATAAPI_SPEC_UNREADABLE',
+      'spec-unreadable',
     );
   }
 }

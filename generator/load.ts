@@ -90,7 +90,7 @@ export async function loadSpec(
   const files = new SpecFiles({ abs: file, shown, raw, locate }, showFile);
   // Our own pass first: it names the file, pointer and line of each `$ref` that points nowhere.
   const refProblems = files.checkRefs();
-  if (refProblems.length > 0) throw new SpecError(shown, refProblems, 'DATAAPI_SPEC_REF');
+  if (refProblems.length > 0) throw new SpecError(shown, refProblems, 'spec-ref');
   // Bundle first (every `$ref` internal then), then validate the bundle.
   let document: OpenApiDocument;
   const origins = new Origins();

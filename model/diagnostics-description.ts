@@ -37,7 +37,51 @@ const blamed = (title: string, action: string, norm: string): NormedEntry => ({
   sources: ['contract'],
 });
 
+/**
+ * What the loader refuses (exit 2, nothing written, each problem with its file, pointer and line).
+ * SpecError carries the code in the form scripts match on: `spec-syntax` is DATAAPI_SPEC_SYNTAX.
+ */
+const refused = (title: string, action: string, norm: string): NormedEntry => ({
+  severity: 'error',
+  title,
+  action,
+  sources: ['load'],
+  norm,
+});
+
+export const LOAD_ERRORS = {
+  'spec-unreadable': refused(
+    'the description, or a file it refers to, cannot be read',
+    'check the path (or the URL) and that the file is readable',
+    'no norm: a file the toolkit cannot read is no description at all',
+  ),
+  'spec-syntax': refused(
+    'the description is not YAML or JSON that parses',
+    'fix the syntax at the line named',
+    'OpenAPI 3.1.0 §4.3 Format: a document is JSON or YAML 1.2 (RFC 8259; YAML 1.2)',
+  ),
+  'spec-invalid': refused(
+    "the description breaks OpenAPI's own schema where no reader goes on (swagger-parser's dereference refuses it too)",
+    'fix each problem at the line named',
+    "the OpenAPI Specification's schema for the document's version (3.0.x, 3.1.0; Swagger 2.0)",
+  ),
+  'spec-ref': refused(
+    'a $ref the description uses points nowhere',
+    'point the $ref at an object that exists (the file and the JSON pointer)',
+    'OpenAPI 3.1.0 §4.8.23 Reference Object: $ref REQUIRED, the reference identifier (RFC 3986)',
+  ),
+  'spec-extension': refused(
+    'a dataapi x- extension of the description holds a value it cannot take',
+    'correct the extension (docs/service.md and the README list the x- extensions and their values)',
+    "OpenAPI 3.1.0 §4.9 Specification Extensions: their meaning is the tool's; this toolkit's are documented in the README",
+  ),
+} as const satisfies Record<string, NormedEntry>;
+
+/** A code of what the loader refuses. */
+export type LoadErrorCode = keyof typeof LOAD_ERRORS;
+
 export const DESCRIPTION_DIAGNOSTICS = {
+  ...LOAD_ERRORS,
   // The loader's repairs, before validation.
   'schema-properties-ref': normalised(
     'properties holds a $ref where a map of property names belongs',

@@ -11,6 +11,7 @@ import type { DiagnosticEntry, DiagnosticSource } from './diagnostics-types.ts';
 
 export type { DiagnosticEntry, DiagnosticSeverity, DiagnosticSource } from './diagnostics-types.ts';
 export { DIFF_RULES, type DiffRule } from './diagnostics-diff.ts';
+export { LOAD_ERRORS, type LoadErrorCode } from './diagnostics-description.ts';
 
 type Description = typeof DESCRIPTION_DIAGNOSTICS;
 type Diff = typeof DIFF_RULES;

@@ -19,6 +19,6 @@ export class Problems {
 
   throwIfAny(): void {
     if (this.list.length > 0)
-      throw new SpecError(this.spec.file, this.list, 'DATAAPI_SPEC_EXTENSION');
+      throw new SpecError(this.spec.file, this.list, 'spec-extension');
   }
 }

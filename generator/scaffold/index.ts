@@ -85,7 +85,7 @@ async function replaceSpec(
       report = await lintSpec(temp);
     } catch (err) {
       // The description was already invalid (or the edit broke it): say so about the real file.
-      if (err instanceof SpecError) throw new SpecError(spec.shown, err.problems, err.code);
+      if (err instanceof SpecError) throw new SpecError(spec.shown, err.problems, err.diagnostic);
       throw err;
     }
     const mine = report.findings.filter(

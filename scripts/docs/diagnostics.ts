@@ -25,7 +25,7 @@ const SECTIONS: { source: DiagnosticSource; title: string; intro: string }[] = [
     source: 'load',
     title: 'Loading',
     intro:
-      "Repairs the loader makes before validation. Like the normaliser's findings, they are kept in the model's findings and listed among a contract run's warnings; the run goes on.",
+      "Repairs the loader makes before validation. Like the normaliser's findings, they are kept in the model's findings and listed among a contract run's warnings; the run goes on. The codes of severity error are the descriptions it refuses instead: exit 2, nothing written, each problem with its file, pointer and line; the error carries the code as `DATAAPI_SPEC_*` (`spec-syntax` is `DATAAPI_SPEC_SYNTAX`).",
   },
   {
     source: 'normalise',

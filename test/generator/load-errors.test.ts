@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec, parseSpecText, SpecError } from '../../generator/load.ts';
+import { CATALOGUE } from '../../model/diagnostics.ts';
 import { cleanup, cli, FIXTURES, ROOT, scratch, snapshot, type Run } from './helpers.ts';
 
 const rel = (p: string) => path.relative(ROOT, path.join(FIXTURES, p));
@@ -113,8 +114,27 @@ describe('loadSpec() on a bad description', () => {
       expect(first).toMatchObject({ pointer: c.pointer, line: c.line, column: c.column });
       expect(first?.file ?? e.file).toBe(rel(c.file));
       expect(first?.message).toMatch(c.message);
+      // The code comes from the catalogue (an error of the loader), in the form scripts match.
+      expect(CATALOGUE[e.diagnostic]).toMatchObject({ severity: 'error', sources: ['load'] });
+      expect(e.code).toBe(`DATAAPI_${e.diagnostic.toUpperCase().replace(/-/g, '_')}`);
     });
   }
+
+  it('names a syntax error DATAAPI_SPEC_SYNTAX and a missing file DATAAPI_SPEC_UNREADABLE', async () => {
+    const codeOf = (file: string) =>
+      loadSpec(file).then(
+        () => undefined,
+        (e: unknown) => (e as SpecError).code,
+      );
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'dataapi-load-code-'));
+    try {
+      writeFileSync(path.join(dir, 'bad.yaml'), 'openapi: 3.1.0\ninfo: [unclosed\n');
+      expect(await codeOf(path.join(dir, 'bad.yaml'))).toBe('DATAAPI_SPEC_SYNTAX');
+      expect(await codeOf(path.join(dir, 'missing.yaml'))).toBe('DATAAPI_SPEC_UNREADABLE');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('loadSpec() says the problem once, without the schema combinators echoing it', () => {
