@@ -18,7 +18,6 @@ export class Problems {
   }
 
   throwIfAny(): void {
-    if (this.list.length > 0)
-      throw new SpecError(this.spec.file, this.list, 'spec-extension');
+    if (this.list.length > 0) throw new SpecError(this.spec.file, this.list, 'spec-extension');
   }
 }
