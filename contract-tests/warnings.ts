@@ -8,8 +8,7 @@
 import {
   escapeToken,
   type CheckCode,
-  type Finding,
-  type ModelFindingCode,
+  type ModelFinding,
   type ServiceModel,
   type WarningCode,
 } from 'dataapi/model';
@@ -55,7 +54,7 @@ export function dedupeWarnings(list: DescriptionWarning[]): DescriptionWarning[]
 
 /** The normaliser's findings about the description (repaired or ignored), when the model has them. */
 export function modelWarnings(model: ServiceModel): DescriptionWarning[] {
-  const findings = (model as { findings?: Finding<ModelFindingCode>[] }).findings ?? [];
+  const findings = (model as { findings?: ModelFinding[] }).findings ?? [];
   return findings.map((f) => ({
     code: f.code,
     message: f.message,

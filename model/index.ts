@@ -4,6 +4,7 @@
  */
 export * from './types.ts';
 export * from './service-model.ts';
+export * from './finding.ts';
 export * from './identifiers.ts';
 export * from './keywords.ts';
 export * from './object.ts';

@@ -4,6 +4,7 @@
  * packed client must not carry (it reads a ClientModel).
  */
 import type { FindingCode, ModelFindingCode } from './diagnostics.ts';
+import type { Finding } from './finding.ts';
 import type { BusinessCodeGroup, Category, ClientModel, Operation, RateLimit } from './types.ts';
 
 export interface ServiceModel extends ClientModel {
@@ -37,19 +38,14 @@ export interface ServiceModel extends ClientModel {
    * What the description gets wrong or leaves unclear, found while normalising: each is repaired
    * or ignored (never fatal) and located. Sorted by pointer.
    */
-  findings: Finding<ModelFindingCode>[];
+  findings: ModelFinding[];
 }
 
-/** A problem of the description the toolkit repaired, ignored or cannot serve: never fatal. */
-export interface Finding<Code extends FindingCode = FindingCode> {
-  /** Stable code of the diagnostics catalogue, e.g. `path-key-fragment`, `schema-empty-enum`. */
-  code: Code;
-  message: string;
-  /** The description's file (as given to the loader). */
+/**
+ * A finding of the description the toolkit repaired, ignored or cannot serve (never fatal): the one
+ * record (model/finding.ts), here always with its file and pointer.
+ */
+export type ModelFinding<Code extends FindingCode = ModelFindingCode> = Finding<Code> & {
   file: string;
-  /** JSON pointer of the place in the bundled document. */
   pointer: string;
-  line?: number;
-  /** The id of the operation it concerns, when it concerns one. */
-  operation?: string;
-}
+};

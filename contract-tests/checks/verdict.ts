@@ -7,6 +7,7 @@
 import {
   severityOf,
   type CheckCode,
+  type FindingInput,
   type Operation,
   type SeveritySettings,
   type WarningCode,
@@ -61,5 +62,37 @@ export function warningOf(verdict: Verdict, op: Operation): DescriptionWarning {
     pointer: v.description?.pointer ?? op.pointer,
     operation: op.id,
     message: v.description?.message ?? expectedGot(v),
+  };
+}
+
+/**
+ * A check's violation as the one finding record (model/finding.ts), before a sink decides its
+ * severity: the description's code, pointer and message where the description is to blame, else
+ * the check's code at the operation, with the exchange as evidence.
+ */
+export function findingInputOf(
+  check: CheckName,
+  v: Violation,
+  op: Operation,
+  variant: string,
+): FindingInput<CheckCode | WarningCode> {
+  const record = v.probe.exchange.record;
+  const req = record.request;
+  return {
+    code: v.description?.code ?? check,
+    message: v.description?.message ?? expectedGot(v),
+    operation: op.id,
+    variant,
+    pointer: v.description?.pointer ?? op.pointer,
+    evidence: {
+      request: { method: req.method, url: req.url, purpose: req.purpose },
+      ...(record.status !== undefined ? { status: record.status } : {}),
+      expected: v.expected,
+      actual: v.actual,
+      ...(v.errors && v.errors.length > 0 ? { errors: v.errors } : {}),
+      ...((v.excerpt ?? record.excerpt) !== undefined
+        ? { excerpt: v.excerpt ?? record.excerpt }
+        : {}),
+    },
   };
 }

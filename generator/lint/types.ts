@@ -1,4 +1,4 @@
-import type { Finding as ModelFinding } from '../../model/service-model.ts';
+import type { ModelFinding } from '../../model/service-model.ts';
 /** Findings of `dataapi lint`: one rule broken at one place of the description. */
 import { CATALOGUE, type LintRuleId } from '../../model/diagnostics.ts';
 

@@ -5,11 +5,12 @@
  * to crash.
  */
 import type { ModelFindingCode } from '../../model/diagnostics.ts';
-import type { Finding } from '../../model/service-model.ts';
+import { catalogueSeverity } from '../../model/finding.ts';
+import type { ModelFinding } from '../../model/service-model.ts';
 import type { LoadedSpec } from '../load.ts';
 
 export class Findings {
-  private readonly list: Finding<ModelFindingCode>[] = [];
+  private readonly list: ModelFinding[] = [];
   private readonly seen = new Set<string>();
   /** The operation the findings being added concern (set while an operation is read). */
   operation: string | undefined;
@@ -25,6 +26,7 @@ export class Findings {
     const line = at ? at.line : this.spec.locate(pointer)?.line;
     this.list.push({
       code,
+      severity: catalogueSeverity(code),
       message,
       file: at?.file ?? this.spec.file,
       pointer,
@@ -34,7 +36,7 @@ export class Findings {
   }
 
   /** Every finding, ordered by pointer, then code (deterministic output). */
-  all(): Finding<ModelFindingCode>[] {
+  all(): ModelFinding[] {
     return [...this.list].sort(
       (a, b) =>
         (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : 0) ||

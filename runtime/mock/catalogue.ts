@@ -6,6 +6,7 @@
  */
 import {
   escapeToken,
+  findingOf,
   joinPointer,
   splitPointer,
   type Finding,
@@ -201,13 +202,15 @@ export function buildCatalogue(model: ServiceModel, options: CatalogueOptions): 
 function buildContext(model: ServiceModel, options: CatalogueOptions): BuildContext {
   const mode = options.invalidExamples ?? 'sample';
   const report: BuildContext['report'] = (code, pointer, message, op) => {
-    options.onFinding?.({
-      code,
-      message,
-      file: model.findings?.[0]?.file ?? '',
-      pointer,
-      ...(op ? { operation: op.id } : {}),
-    });
+    options.onFinding?.(
+      findingOf({
+        code,
+        message,
+        file: model.findings?.[0]?.file ?? '',
+        pointer,
+        ...(op ? { operation: op.id } : {}),
+      }),
+    );
   };
   return {
     model,

@@ -3,7 +3,7 @@
  * tell apart) or a schema Ajv cannot compile would otherwise stop the whole server at start-up. Each such operation is reported as a located finding and
  * answers 501 instead, while every other operation serves.
  */
-import type { Finding, Operation, ServiceModel } from 'dataapi/model';
+import { findingOf, type Finding, type Operation, type ServiceModel } from 'dataapi/model';
 import { HttpError } from './errors.ts';
 import { validatorsFor, TEXT_FIELDS, type RouteSchemas } from './validation.ts';
 
@@ -50,13 +50,13 @@ export function routeRefused(error: unknown): string {
 
 /** The finding of an operation that cannot be served. */
 export function unservableFinding(model: ServiceModel, op: Operation, reason: string): Finding {
-  return {
+  return findingOf({
     code: 'operation-not-served',
     message: `${op.method.toUpperCase()} ${op.pathKey ?? op.path} (${op.id}) answers 501: ${reason}`,
     file: model.findings?.[0]?.file ?? '',
     pointer: op.pointer,
     operation: op.id,
-  };
+  });
 }
 
 /** The 501 an unservable operation answers. */

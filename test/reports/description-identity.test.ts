@@ -27,6 +27,7 @@ describe('descriptionIdentity', () => {
     found.findings = [
       {
         code: 'converted-from-swagger2',
+        severity: 'warning',
         message: 'converted',
         pointer: '',
         file: './spec/openapi.yaml',
