@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from '../command.ts';
 import { guard, parseFlags, UsageError } from '../args.ts';
-import { reporterError } from '../../contract-tests/reports/index.ts';
+import { OWN_REPORTERS, reporterError } from '../../contract-tests/reports/index.ts';
 import { loadModel } from '../../contract-tests/runner.ts';
 import { RunError } from '../../contract-tests/run-error.ts';
 import { runProxy } from '../../contract-tests/proxy/run.ts';
@@ -83,10 +83,10 @@ export function parseProxyFlags(argv: string[]) {
   const severity = parseSeverity(values.severity);
   const bad = reporterError(reporters);
   if (bad) throw new UsageError(`--reporter: ${bad}\n\n${usage}`);
-  const vitestOnly = reporters.filter((r) => !['console', 'junit', 'json', 'html'].includes(r));
+  const vitestOnly = reporters.filter((r) => !(OWN_REPORTERS as readonly string[]).includes(r));
   if (vitestOnly.length)
     throw new UsageError(
-      `--reporter: the proxy writes console, junit, json and html; not ${vitestOnly.join(', ')}\n\n${usage}`,
+      `--reporter: the proxy writes ${OWN_REPORTERS.join(', ')}; not ${vitestOnly.join(', ')}\n\n${usage}`,
     );
   return {
     upstream,

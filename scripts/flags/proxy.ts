@@ -26,8 +26,8 @@ export const PROXY_FLAGS = defineFlags({
   reporter: {
     type: 'list',
     arg: 'NAME,...',
-    help: 'console (default), junit, json, html: written when the proxy stops',
-    choices: ['console', 'junit', 'json', 'html'],
+    help: 'console (default), junit, json, html, sarif: written when the proxy stops',
+    choices: ['console', 'junit', 'json', 'html', 'sarif'],
   },
   'report-dir': {
     type: 'string',

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { KEY, runTestProxy } from './harness.ts';
 import { PLANTED, startUpstream, type Upstream } from './upstream.ts';
+import { sarifProblems } from '../lifecycle/sarif-check.ts';
 
 let upstream: Upstream;
 beforeAll(async () => {
@@ -35,7 +36,7 @@ it('prints findings live and writes reports and the HAR on SIGINT', async () => 
       '--port',
       '0',
       '--reporter',
-      'json,junit',
+      'json,junit,sarif',
       '--report-dir',
       path.join(dir, 'reports'),
       '--record',
@@ -81,6 +82,12 @@ it('prints findings live and writes reports and the HAR on SIGINT', async () => 
   expect(results.summary.failed).toBe(1);
   expect(await readFile(path.join(dir, 'reports', 'contract-junit.xml'), 'utf8')).toContain(
     'getIpLocation',
+  );
+  // Code scanning reads the proxy's findings too: a valid SARIF log with the business-code result.
+  const sarif = await readFile(path.join(dir, 'reports', 'contract-results.sarif'), 'utf8');
+  expect(sarifProblems(sarif)).toEqual([]);
+  expect(JSON.parse(sarif).runs[0].results.map((r: { ruleId: string }) => r.ruleId)).toContain(
+    'business-code',
   );
   const text = await readFile(har, 'utf8');
   expect(text).not.toContain(KEY);

@@ -29,7 +29,7 @@ describe('flags', () => {
     ).toMatch(/^--report-every must be/);
     expect(
       firstLine(() => parseProxyFlags(['--upstream', 'http://x', '--reporter', 'dot'])),
-    ).toMatch(/^--reporter: the proxy writes console, junit, json and html/);
+    ).toMatch(/^--reporter: the proxy writes console, junit, json, html, sarif; not dot/);
     expect(
       firstLine(() => parseProxyFlags(['--upstream', 'http://x', '--timeout', '1.5'])),
     ).toMatch(/^--timeout must be a whole number of milliseconds/);
