@@ -9,6 +9,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseSpecText, SpecError, type SpecProblem } from './load-text.ts';
+import { mergeKeyRepairs, textRefRepair } from './load-lenient-reads.ts';
+import type { LoadRepair } from './load-repair.ts';
 import { isObject } from '../model/object.ts';
 import { joinPointer, PointerError, splitPointer } from '../model/pointer.ts';
 
@@ -17,6 +19,8 @@ interface SpecFile {
   shown: string;
   raw: unknown;
   locate(pointer: string): { line: number; column: number } | undefined;
+  /** Read as its text: not JSON or YAML (a Markdown page, a code sample). */
+  asText?: boolean;
 }
 
 const toPointer = (tokens: string[]) => joinPointer(...tokens);
@@ -45,6 +49,8 @@ const isRemote = (ref: string) => /^[a-z][a-z0-9+.-]*:/i.test(ref);
 
 export class SpecFiles {
   private readonly files = new Map<string, SpecFile>();
+  /** What was read though the format has none (merge keys, `$ref`s to text), where written. */
+  readonly lenient: LoadRepair[] = [];
 
   constructor(
     readonly root: SpecFile,
@@ -79,6 +85,9 @@ export class SpecFiles {
         }
       }
       f = { abs, shown, raw: parsed.raw, locate: parsed.locate };
+      // A code sample may parse as YAML: a document that is one text is read as text all the same.
+      if (parsed === asText || typeof parsed.raw === 'string') f.asText = true;
+      else this.lenient.push(...mergeKeyRepairs(shown, text, false));
       this.files.set(abs, f);
     }
     return f;
@@ -178,6 +187,10 @@ export class SpecFiles {
       const message = `cannot read ${this.shownOf(t.file)} (${code}) for $ref ${JSON.stringify(value)}`;
       problems.push(this.problemAt(file, at, message));
       return undefined;
+    }
+    if (target.asText) {
+      const where = this.problemAt(file, at, '');
+      this.lenient.push(textRefRepair(value, { ...where, pointer: where.pointer ?? '' }));
     }
     const found = this.resolve(target, t.tokens);
     if (found === undefined) {

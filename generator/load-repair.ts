@@ -14,6 +14,13 @@ export interface LoadRepair {
   code: ModelFindingCode;
   pointer: string;
   message: string;
+  /**
+   * Where the author wrote it, when the loader knows it better than the bundle's pointer does
+   * (a file a `$ref` led to: `pointer` is then in that file).
+   */
+  file?: string;
+  line?: number;
+  column?: number;
 }
 
 /** Whether the text may hold `properties: { $ref: ... }` (a cheap test before a walk). */

@@ -16,6 +16,7 @@ import { misplacedRef } from './load-off-spec.ts';
 import { Origins } from './load-origins.ts';
 import { validateRepairing } from './load-validate.ts';
 import { validateSchema } from './load-schema.ts';
+import { mergeKeyRepairs } from './load-lenient-reads.ts';
 import { SpecFiles } from './load-refs.ts';
 import {
   parseSpecText,
@@ -158,6 +159,8 @@ export async function loadSpec(
   } catch (err) {
     throw toSpecError(shown, where, err);
   }
+  // Read though the format has none: said where the author wrote it (the root's merge keys too).
+  repairs.push(...mergeKeyRepairs(shown, text, true), ...files.lenient);
   const spec: LoadedSpec = {
     file: shown,
     document,
@@ -225,9 +228,8 @@ function readParsed(files: SpecFiles) {
 /** Each repair once (one place may be named by several misplaced `$ref`s). */
 function unique(repairs: LoadRepair[]): LoadRepair[] {
   const seen = new Set<string>();
-  return repairs.filter(
-    (r) => !seen.has(`${r.code} ${r.pointer}`) && !!seen.add(`${r.code} ${r.pointer}`),
-  );
+  const key = (r: LoadRepair) => `${r.code} ${r.file ?? ''} ${r.pointer}`;
+  return repairs.filter((r) => !seen.has(key(r)) && !!seen.add(key(r)));
 }
 
 function toSpecError(

@@ -58,7 +58,7 @@ export const LOAD_ERRORS = {
   'spec-syntax': refused(
     'the description is not YAML or JSON that parses',
     'fix the syntax at the line named',
-    'OpenAPI 3.1.0 §4.3 Format: a document is JSON or YAML 1.2 (RFC 8259; YAML 1.2)',
+    'OpenAPI 3.1.0 §4.2 Format: a document is JSON or YAML 1.2 (RFC 8259; YAML 1.2)',
   ),
   'spec-invalid': refused(
     "the description breaks OpenAPI's own schema where no reader goes on (swagger-parser's dereference refuses it too)",
@@ -147,6 +147,18 @@ export const DESCRIPTION_DIAGNOSTICS = {
     'a $ref beside keys a Reference Object does not have: read as the object it names with those keys over it, as swagger-parser dereference reads it',
     'write the keys into the object the $ref names, or write the object in place',
     'OpenAPI 3.0.3 Reference Object: "This object cannot be extended with additional properties and any properties added SHALL be ignored" (3.1.0 §4.8.23 allows only summary and description)',
+    true,
+  ),
+  'yaml-merge-key': normalised(
+    'a YAML merge key (<<: *anchor): read as YAML 1.1 and swagger-parser read it, the anchored keys merged in',
+    'write the keys out (or use a $ref to a shared object): YAML 1.2 parsers keep << as a key',
+    'OpenAPI 3.1.0 §4.2 Format: YAML 1.2, which has no merge key (it was a YAML 1.1 type)',
+    true,
+  ),
+  'ref-to-text': normalised(
+    'a $ref to a file that is not JSON or YAML (a Markdown page, a code sample): read as its text, as swagger-parser reads it',
+    'write the text in place (description: |), or keep it in a JSON or YAML file the $ref names',
+    'OpenAPI 3.1.0 §4.8.23 Reference Object: a $ref names an object of an OpenAPI document, which is JSON or YAML (§4.2)',
     true,
   ),
   'schema-unknown-keyword': normalised(

@@ -17,12 +17,19 @@ export class Findings {
 
   constructor(private readonly spec: Pick<LoadedSpec, 'file' | 'locate' | 'trace'>) {}
 
-  add(code: ModelFindingCode, pointer: string, message: string, operation = this.operation): void {
-    const key = `${code}\u0000${pointer}\u0000${operation ?? ''}`;
+  add(
+    code: ModelFindingCode,
+    pointer: string,
+    message: string,
+    operation = this.operation,
+    written?: { file?: string; line?: number },
+  ): void {
+    const key = `${code}\u0000${written?.file ?? ''}\u0000${pointer}\u0000${operation ?? ''}`;
     if (this.seen.has(key)) return;
     this.seen.add(key);
-    // A split description's finding names the file (and line) the author wrote it in.
-    const at = this.spec.trace?.(pointer);
+    // A split description's finding names the file (and line) the author wrote it in; the loader
+    // may know it already (`written`: a file a $ref led to, where `pointer` is that file's).
+    const at = written?.line !== undefined ? written : this.spec.trace?.(pointer);
     const line = at ? at.line : this.spec.locate(pointer)?.line;
     this.list.push({
       code,

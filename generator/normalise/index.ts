@@ -48,7 +48,7 @@ export function normalise(
   const doc = spec.document;
   const problems = new Problems(spec);
   const findings = new Findings(spec);
-  for (const r of spec.repairs ?? []) findings.add(r.code, r.pointer, r.message);
+  for (const r of spec.repairs ?? []) findings.add(r.code, r.pointer, r.message, undefined, r);
   const is30 = String(doc['openapi']).startsWith('3.0');
   const conv = new SchemaConverter(doc, is30, findings);
   const groups = readCodeGroups(doc, problems);

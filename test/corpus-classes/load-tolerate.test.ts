@@ -121,11 +121,28 @@ describe('how dereference reads files', () => {
     const statuses = (id: string) => operation(model, id).responses.map((r) => r.status);
     expect(statuses('listNotes').sort()).toEqual(['200', '404']);
     expect(statuses('listTags').sort()).toEqual(['200', '401']);
+    // Said where each was written: YAML 1.2 has no merge key.
+    const root = fixture(`${T}/merge/openapi.yaml`);
+    const tags = fixture(`${T}/merge/tags.yaml`);
+    expect(located(model, 'yaml-merge-key')).toEqual(
+      [
+        `yaml-merge-key ${root}:${lineOf(root, '<<: *errors')}`,
+        `yaml-merge-key ${tags}:${lineOf(tags, '<<: *errors')}`,
+      ].sort(),
+    );
   });
 
   it('a $ref to a text file is its text; pointers go through $refs; unused parts are not read', async () => {
     const { model } = await read('refs/openapi.yaml');
     expect(model.description).toBe('Notes, kept by **hand**.\n');
+    // Each `$ref` to a file that is not JSON or YAML is said, at the `$ref`.
+    const file = fixture(`${T}/refs/openapi.yaml`);
+    expect(located(model, 'ref-to-text')).toEqual(
+      [
+        `ref-to-text ${file}:${lineOf(file, '$ref: ./intro.md')}`,
+        `ref-to-text ${file}:${lineOf(file, '$ref: ./sample.py')}`,
+      ].sort(),
+    );
     const one = operation(model, 'getNote').responses[0];
     expect(one?.schema).toBeDefined();
     expect(JSON.stringify(one?.schema)).toMatch(/"id"|Note/);
