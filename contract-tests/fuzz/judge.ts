@@ -6,7 +6,7 @@
  */
 import type { CheckCode, ServiceModel, WarningCode } from 'dataapi/model';
 import { CHECKS } from '../checks/registry.ts';
-import { exchangeSink, judgeExchange } from '../checks/judge-exchange.ts';
+import { exchangeSink, judgeExchange, type CheckFinding } from '../checks/judge-exchange.ts';
 import type { ContractConfig } from '../config.ts';
 import type { Probe } from '../probe.ts';
 import type { DescriptionWarning } from '../warnings.ts';
@@ -18,6 +18,8 @@ export interface Failure {
 }
 
 export interface Judged {
+  /** The judge's findings, which the failures and warnings are. */
+  findings: CheckFinding[];
   failures: Failure[];
   warnings: DescriptionWarning[];
 }
@@ -28,7 +30,8 @@ export function judgeProbe(model: ServiceModel, probe: Probe, config: ContractCo
   const ctx = { model, op: probe.op, set: { variant: 'main' as const, probes: [probe] }, config };
   // --checks, --exclude-checks
   const checks = config.checks ? CHECKS.filter((c) => config.checks!.includes(c)) : CHECKS;
-  for (const { check, finding: f } of judgeExchange(ctx, checks, exchangeSink(config.severity))) {
+  const findings = judgeExchange(ctx, checks, exchangeSink(config.severity));
+  for (const { check, finding: f } of findings) {
     if (f.severity === 'failure')
       failures.push({ check, expected: f.evidence!.expected!, actual: f.evidence!.actual! });
     else
@@ -39,7 +42,7 @@ export function judgeProbe(model: ServiceModel, probe: Probe, config: ContractCo
         message: f.message,
       });
   }
-  return { failures, warnings };
+  return { findings, failures, warnings };
 }
 
 /** What tells two failures apart (later rounds look for failures of another kind). */
