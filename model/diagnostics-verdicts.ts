@@ -123,3 +123,19 @@ export const VERDICT_DIAGNOSTICS = {
     "RFC 9110 §9.2.1 Safe Methods (an unsafe method may change the deployment's state); sending writes only with --allow-writes is this toolkit's convention",
   ),
 } as const satisfies Record<string, NormedEntry>;
+
+/**
+ * `--compare-mock`: the deployment and the embedded mock (which answers as the description says)
+ * answered the same request differently. A failure: the run exits 1 on any.
+ */
+export const DRIFT_DIAGNOSTICS = {
+  drift: {
+    severity: 'failure',
+    title:
+      'the deployment answered a request otherwise than the embedded mock (status, business code, envelope, media type or the payload fields present)',
+    action:
+      'bring the deployment (or the description the mock is generated from) in line; the finding shows both answers side by side',
+    norm: 'OpenAPI 3.1 §4.8.16 Responses Object and §4.8.14 Media Type Object (schema): the mock answers as the description declares, so a deployment that answers otherwise departs from the same contract',
+    sources: ['contract'],
+  },
+} as const satisfies Record<string, NormedEntry>;

@@ -6,7 +6,11 @@
  */
 import { DESCRIPTION_DIAGNOSTICS } from './diagnostics-description.ts';
 import { DIFF_RULES } from './diagnostics-diff.ts';
-import { CHECK_DIAGNOSTICS, VERDICT_DIAGNOSTICS } from './diagnostics-verdicts.ts';
+import {
+  CHECK_DIAGNOSTICS,
+  DRIFT_DIAGNOSTICS,
+  VERDICT_DIAGNOSTICS,
+} from './diagnostics-verdicts.ts';
 import type { DiagnosticEntry, DiagnosticSource } from './diagnostics-types.ts';
 
 export type { DiagnosticEntry, DiagnosticSeverity, DiagnosticSource } from './diagnostics-types.ts';
@@ -17,6 +21,7 @@ type Description = typeof DESCRIPTION_DIAGNOSTICS;
 type Diff = typeof DIFF_RULES;
 type Checks = typeof CHECK_DIAGNOSTICS;
 type Verdicts = typeof VERDICT_DIAGNOSTICS;
+type Drift = typeof DRIFT_DIAGNOSTICS;
 
 // One code, one meaning: no two parts may share a code (these lines stop compiling if they do).
 type Disjoint<A, B> = [keyof A & keyof B] extends [never] ? true : never;
@@ -27,14 +32,16 @@ const disjoint: [
   Disjoint<Diff, Checks>,
   Disjoint<Diff, Verdicts>,
   Disjoint<Checks, Verdicts>,
-] = [true, true, true, true, true, true];
+  Disjoint<Description & Diff & Checks & Verdicts, Drift>,
+] = [true, true, true, true, true, true, true];
 void disjoint;
 
-export const CATALOGUE: Readonly<Description & Diff & Checks & Verdicts> = {
+export const CATALOGUE: Readonly<Description & Diff & Checks & Verdicts & Drift> = {
   ...DESCRIPTION_DIAGNOSTICS,
   ...DIFF_RULES,
   ...CHECK_DIAGNOSTICS,
   ...VERDICT_DIAGNOSTICS,
+  ...DRIFT_DIAGNOSTICS,
 };
 
 export { CHECK_DIAGNOSTICS };

@@ -1,13 +1,13 @@
 /**
  * `dataapi contract --base-url URL --compare-mock`: every request of the suite (valid requests,
  * preview variants, no key and a wrong key, the negative cases) sent to the deployment and to the
- * embedded mock; each answer pair that disagrees on an aspect of `AnswerShape` is a `drift`
- * finding with both answers side by side. Operations run side by side, each paced by its own
+ * embedded mock; each answer pair that disagrees on an aspect of `AnswerShape` is a finding of
+ * code `drift` (the one record, model/finding.ts) with both answers side by side. Operations run side by side, each paced by its own
  * rate limit on both targets.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Operation, ServiceModel } from 'dataapi/model';
+import { findingOf, type Finding, type Operation, type ServiceModel } from 'dataapi/model';
 import { redactorFor } from 'dataapi/runtime/shared';
 import { RETRY_DEFAULTS, type ContractConfig } from '../config.ts';
 import type { Variant } from '../exchange.ts';
@@ -21,7 +21,8 @@ import { RunError } from '../run-error.ts';
 import { startEmbeddedMock } from '../target.ts';
 import { ASPECTS, shapeOf, type AnswerShape, type Aspect } from './answer.ts';
 
-export interface DriftFinding {
+/** One disagreement as contract-drift.json lists it (and the console shows it). */
+export interface DriftEntry {
   kind: 'drift';
   operation: string;
   variant: Variant;
@@ -33,6 +34,28 @@ export interface DriftFinding {
   differences: { aspect: Aspect; deployment: string; mock: string }[];
   deployment: AnswerShape;
   mock: AnswerShape;
+}
+
+/** A disagreement as the one finding record: its differences are the evidence's lines. */
+export type DriftFinding = Finding<'drift'>;
+
+function driftFinding(e: DriftEntry, op: Operation, status: number | undefined): DriftFinding {
+  const each = (side: 'deployment' | 'mock') =>
+    e.differences.map((d) => `${d.aspect} ${d[side]}`).join('; ');
+  return findingOf({
+    code: 'drift',
+    message: `${e.purpose}: the deployment answered otherwise than the mock (${e.differences.map((d) => d.aspect).join(', ')})`,
+    operation: e.operation,
+    variant: e.variant,
+    pointer: op.pointer,
+    evidence: {
+      request: { method: e.method, url: e.request, purpose: e.purpose },
+      ...(status !== undefined ? { status } : {}),
+      expected: each('mock'),
+      actual: each('deployment'),
+      errors: e.differences.map((d) => `${d.aspect}: deployment ${d.deployment}, mock ${d.mock}`),
+    },
+  });
 }
 
 export interface CompareOptions {
@@ -103,7 +126,7 @@ function transport(baseUrl: string, appkey: string, o: CompareOptions): Transpor
   return createTransport(config, new LocalScheduler());
 }
 
-export function driftLines(f: DriftFinding): string[] {
+export function driftLines(f: DriftEntry): string[] {
   const who = `${f.operation}${f.variant === 'preview' ? ' (preview)' : ''}`;
   const width = Math.max(10, ...f.differences.map((d) => d.deployment.length));
   return [
@@ -118,7 +141,7 @@ export function driftLines(f: DriftFinding): string[] {
 /** Exit code: 1 when the deployment and the mock disagree anywhere (or an answer is missing). */
 export async function compareWithMock(
   o: CompareOptions,
-): Promise<{ exitCode: number; findings: DriftFinding[] }> {
+): Promise<{ exitCode: number; findings: DriftFinding[]; entries: DriftEntry[] }> {
   const redactor = redactorFor([o.appkey]);
   const unknown = (o.only ?? []).filter((id) => !o.model.operations.some((op) => op.id === id));
   if (unknown.length > 0)
@@ -127,7 +150,7 @@ export async function compareWithMock(
       2,
     );
   const mock = await startEmbeddedMock(o.generatedDir, MOCK_KEY);
-  const findings: DriftFinding[] = [];
+  const found: { entry: DriftEntry; finding: DriftFinding }[] = [];
   let pairs = 0;
   let skipped = 0;
   try {
@@ -175,7 +198,7 @@ export async function compareWithMock(
           }));
           if (differences.length === 0) continue;
           const url = new URL(there.exchange.record.request.url);
-          const f: DriftFinding = {
+          const f: DriftEntry = {
             kind: 'drift',
             operation: op.id,
             variant: p.variant,
@@ -186,7 +209,7 @@ export async function compareWithMock(
             deployment: redactor.deep(a),
             mock: b,
           };
-          findings.push(f);
+          found.push({ entry: f, finding: driftFinding(f, op, there.exchange.record.status) });
           o.out.write(`${driftLines(f).join('\n')}\n`);
         }
       }),
@@ -194,15 +217,19 @@ export async function compareWithMock(
   } finally {
     await mock.close();
   }
-  findings.sort((x, y) => (x.operation < y.operation ? -1 : x.operation > y.operation ? 1 : 0));
+  found.sort(({ entry: x }, { entry: y }) =>
+    x.operation < y.operation ? -1 : x.operation > y.operation ? 1 : 0,
+  );
+  const entries = found.map((x) => x.entry);
+  const findings = found.map((x) => x.finding);
   const file = path.resolve(o.root, o.reportDir, 'contract-drift.json');
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(
     file,
-    `${JSON.stringify({ version: 1, target: redactor.url(o.baseUrl), pairs, skippedWriting: skipped, findings }, null, 2)}\n`,
+    `${JSON.stringify({ version: 1, target: redactor.url(o.baseUrl), pairs, skippedWriting: skipped, findings: entries }, null, 2)}\n`,
   );
   o.out.write(
     `Drift: ${findings.length} disagreement(s) in ${pairs} request pair(s)${skipped ? `; ${skipped} writing operation(s) not sent (--allow-writes)` : ''}\nReport: ${path.relative(o.root, file)}\n`,
   );
-  return { exitCode: findings.length > 0 ? 1 : 0, findings };
+  return { exitCode: findings.length > 0 ? 1 : 0, findings, entries };
 }

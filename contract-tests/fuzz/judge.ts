@@ -1,14 +1,15 @@
 /**
- * One generated request judged by the existing checks (checks/registry.ts), exactly as the fixed
- * suite's requests are: what fails a check is a failure to shrink; what the description is to
- * blame for is a warning.
+ * One generated request judged by the one judge (checks/judge-exchange.ts), exactly as the fixed
+ * suite's and the proxy's exchanges are: a finding of severity failure is a failure to shrink;
+ * one of severity warning (the description to blame, or a check the user set to warning) is a
+ * warning.
  */
-import type { ServiceModel } from 'dataapi/model';
-import { JUDGED_CHECKS, type CheckName } from '../checks/registry.ts';
+import type { CheckCode, ServiceModel, WarningCode } from 'dataapi/model';
+import { CHECKS } from '../checks/registry.ts';
+import { exchangeSink, judgeExchange, type CheckFinding } from '../checks/judge-exchange.ts';
 import type { ContractConfig } from '../config.ts';
 import type { Probe } from '../probe.ts';
 import type { DescriptionWarning } from '../warnings.ts';
-import { verdictsOf, warningOf } from '../checks/verdict.ts';
 
 export interface Failure {
   check: string;
@@ -17,6 +18,8 @@ export interface Failure {
 }
 
 export interface Judged {
+  /** The judge's findings, which the failures and warnings are. */
+  findings: CheckFinding[];
   failures: Failure[];
   warnings: DescriptionWarning[];
 }
@@ -25,19 +28,21 @@ export function judgeProbe(model: ServiceModel, probe: Probe, config: ContractCo
   const failures: Failure[] = [];
   const warnings: DescriptionWarning[] = [];
   const ctx = { model, op: probe.op, set: { variant: 'main' as const, probes: [probe] }, config };
-  for (const d of JUDGED_CHECKS) {
-    if (config.checks && !config.checks.includes(d.name as CheckName)) continue; // --checks, --exclude-checks
-    for (const f of verdictsOf(d.name as CheckName, d.judge(ctx).violations, config.severity)) {
-      if (f.severity === 'warning') warnings.push(warningOf(f, probe.op));
-      else
-        failures.push({
-          check: d.name,
-          expected: f.violation.expected,
-          actual: f.violation.actual,
-        });
-    }
+  // --checks, --exclude-checks
+  const checks = config.checks ? CHECKS.filter((c) => config.checks!.includes(c)) : CHECKS;
+  const findings = judgeExchange(ctx, checks, exchangeSink(config.severity));
+  for (const { check, finding: f } of findings) {
+    if (f.severity === 'failure')
+      failures.push({ check, expected: f.evidence!.expected!, actual: f.evidence!.actual! });
+    else
+      warnings.push({
+        code: f.code as WarningCode | CheckCode,
+        pointer: f.pointer!,
+        operation: f.operation!,
+        message: f.message,
+      });
   }
-  return { failures, warnings };
+  return { findings, failures, warnings };
 }
 
 /** What tells two failures apart (later rounds look for failures of another kind). */

@@ -1,19 +1,21 @@
 /**
- * Judges one observed exchange with the contract's own checks (checks/registry.ts), plus what only
+ * Judges one observed exchange with the one judge (checks/judge-exchange.ts), plus what only
  * traffic shows: the key sent the wrong way, a 429 without Retry-After, an undocumented path or
- * method, the deployment not answering. Every finding is one `Finding`; nothing here touches the
- * traffic itself.
+ * method, the deployment not answering. Every finding is the one record (model/finding.ts), its
+ * severity decided by the exchange's sink from the catalogue and the user's settings; nothing here
+ * touches the traffic itself.
  */
 import {
   declaredResponse,
-  severityOf,
-  type DiagnosticCode,
+  type Diagnostics,
+  type Finding,
+  type FindingInput,
   type SeveritySettings,
   type ServiceModel,
-  type WarningCode,
 } from 'dataapi/model';
 import type { Redactor } from 'dataapi/runtime/shared';
-import { checkDefinition, type CheckName } from '../checks/registry.ts';
+import { exchangeSink, judgeExchange } from '../checks/judge-exchange.ts';
+import type { CheckName } from '../checks/registry.ts';
 import { RETRY_DEFAULTS, type ContractConfig } from '../config.ts';
 import type { ExchangeRecord, Variant } from '../exchange.ts';
 import type { Probe } from '../probe.ts';
@@ -21,31 +23,36 @@ import { describeTransport, sentKeys } from './credentials.ts';
 import { headerOf, truncated, type Observed } from './observed.ts';
 import { probeOf } from './probe.ts';
 import { routeOf } from './route.ts';
-import { verdictsOf } from '../checks/verdict.ts';
 
-export interface Finding {
-  /** A failure is the deployment's (or the client's) fault; a warning the description's. */
-  kind: 'failure' | 'warning';
-  /** Absent for a request no operation documents. */
-  operation?: string;
-  variant?: Variant;
-  /** A check of the registry, or `undocumented` (a catalogue code too). */
-  check: CheckName | 'undocumented';
-  method: string;
-  /** Key redacted. */
-  url: string;
-  status?: number;
-  expected: string;
-  actual: string;
-  errors?: string[];
-  excerpt?: string;
-  /** JSON pointer and code of a warning (the description's fault, or a check set to warning). */
-  pointer?: string;
-  code?: WarningCode | CheckName;
+/** What a finding of traffic is reported under: a check of the registry, or `undocumented`. */
+export type TrafficCheck = CheckName | 'undocumented';
+
+/**
+ * A finding of traffic and the check it is reported under (a description's code does not say
+ * which). Its evidence always holds the request (method, URL with the key redacted), the status
+ * when answered, what was expected and what came.
+ */
+export interface TrafficFinding {
+  check: TrafficCheck;
+  finding: Finding;
+}
+
+/** The evidence every finding of traffic carries. */
+export function observedOf(f: Finding) {
+  const e = f.evidence!;
+  return {
+    method: e.request!.method,
+    url: e.request!.url,
+    status: e.status,
+    expected: e.expected!,
+    actual: e.actual!,
+    errors: e.errors,
+    excerpt: e.excerpt,
+  };
 }
 
 export interface Judgement {
-  findings: Finding[];
+  findings: TrafficFinding[];
   /** Absent for an undocumented request. */
   probe?: Probe;
   variant?: Variant;
@@ -58,7 +65,7 @@ export interface Judgement {
  * to the one that reports (the probe holds the model's operation).
  */
 export interface JudgedExchange {
-  findings: Finding[];
+  findings: TrafficFinding[];
   judged: CheckName[];
   variant?: Variant;
   /** Absent for an undocumented request. */
@@ -106,46 +113,42 @@ export function judgeObserved(
   redactor: Redactor,
   settings?: SeveritySettings,
 ): Judgement {
-  const severity = (code: DiagnosticCode) => severityOf(code, settings);
-  const kindOf = (code: CheckName | 'undocumented') =>
-    severity(code) === 'failure' ? ('failure' as const) : ('warning' as const);
   const method = o.method.toUpperCase();
   const url = redactor.url(`${o.origin}${o.pathAndQuery}`);
   const path = new URL(o.pathAndQuery, 'http://x').pathname;
   // A browser's CORS preflight asks the server, not the API: no operation documents it.
   if (method === 'OPTIONS' && headerOf(o.requestHeaders, 'access-control-request-method'))
     return { findings: [], judged: [] };
+  const sink = exchangeSink(settings);
   const route = routeOf(model, method, path);
-  const base = { method, url, ...(o.status !== undefined ? { status: o.status } : {}) };
+  const request = { method, url, purpose: `observed ${method}` };
+  const answered = o.status !== undefined ? { status: o.status } : {};
   if (route.kind !== 'operation') {
-    const shown = `${method} ${redactor.url(path)}`;
-    if (refusedAsUndocumented(route.kind, o.status) || severity('undocumented') === 'off')
-      return { judged: [], findings: [] };
-    return {
-      judged: [],
-      findings: [
-        {
-          kind: kindOf('undocumented'),
-          check: 'undocumented',
-          code: 'undocumented',
-          pointer: '/paths',
-          ...base,
-          expected:
-            route.kind === 'undocumented-method'
-              ? `a method the path documents (${route.allowed.join(', ')})`
-              : 'a path the description documents',
-          actual: `${shown}${o.status !== undefined ? ` answered HTTP ${o.status}` : ''}`,
-        },
-      ],
-    };
+    if (refusedAsUndocumented(route.kind, o.status)) return { judged: [], findings: [] };
+    const expected =
+      route.kind === 'undocumented-method'
+        ? `a method the path documents (${route.allowed.join(', ')})`
+        : 'a path the description documents';
+    const actual = `${method} ${redactor.url(path)}${o.status !== undefined ? ` answered HTTP ${o.status}` : ''}`;
+    const finding = sink.add({
+      code: 'undocumented',
+      message: `${actual} (expected ${expected})`,
+      pointer: '/paths',
+      evidence: { request, ...answered, expected, actual },
+    });
+    return { judged: [], findings: finding ? [{ check: 'undocumented', finding }] : [] };
   }
   const { op, variant } = route;
-  const at = { operation: op.id, variant, ...base };
-  const findings: Finding[] = [];
-  // What the checks' verdicts do not give (below): dropped when the user turned the check off.
-  const add = (f: Finding) => {
-    if (severity(f.check) !== 'off') findings.push(f);
-  };
+  const findings: TrafficFinding[] = [];
+  // What the checks do not see (below): no place in the description, the run lists it as observed.
+  const add = (check: CheckName, expected: string, actual: string) =>
+    added(findings, sink, check, {
+      code: check,
+      message: `${request.purpose}: expected ${expected}, got ${actual}`,
+      operation: op.id,
+      variant,
+      evidence: { request, ...answered, expected, actual },
+    });
   const keys = variant === 'main' ? sentKeys(model, o) : [];
   const takes = op.auth.transports.map(describeTransport);
   // A key sent the wrong way is one finding (below), not also a request without a key.
@@ -156,52 +159,31 @@ export function judgeObserved(
     keyed &&
     !keys.some((k) => takes.includes(describeTransport(k.transport)))
   )
-    add({
-      kind: kindOf('auth'),
-      ...at,
-      check: 'auth',
-      expected: `the key in ${takes.join(' or ')}`,
-      actual: `the key in ${keys.map((k) => describeTransport(k.transport)).join(', ')}`,
-    });
+    add(
+      'auth',
+      `the key in ${takes.join(' or ')}`,
+      `the key in ${keys.map((k) => describeTransport(k.transport)).join(', ')}`,
+    );
   const probe = probeOf(op, variant, o, keyed, redactor);
   if (o.status === undefined) {
-    add({
-      kind: kindOf('server-errors'),
-      ...at,
-      check: 'server-errors',
-      expected: 'an answer from the deployment',
-      actual: `no answer (${redactor.text(o.error ?? 'unknown error')}); the client got HTTP ${o.gatewayStatus ?? 502}`,
-    });
+    add(
+      'server-errors',
+      'an answer from the deployment',
+      `no answer (${redactor.text(o.error ?? 'unknown error')}); the client got HTTP ${o.gatewayStatus ?? 502}`,
+    );
     return { findings, probe, variant, judged: ['server-errors'] };
   }
   const judged = [...(truncated(o) ? HEAD_CHECKS : BODY_CHECKS)];
   if (probe.role === 'no-key') judged.push('auth');
   const ctx = { model, op, set: { variant, probes: [probe] }, config: CONFIG };
-  for (const check of judged)
-    for (const { violation: v, severity, code } of verdictsOf(
-      check,
-      checkDefinition(check).judge(ctx).violations,
-      settings,
-    ))
-      findings.push({
-        kind: severity,
-        ...at,
-        check,
-        expected: v.expected,
-        actual: redactor.composed(v.actual),
-        ...(v.errors?.length ? { errors: v.errors.map((e) => redactor.composed(e)) } : {}),
-        ...(v.excerpt !== undefined ? { excerpt: redactor.composed(v.excerpt) } : {}),
-        ...(v.description
-          ? { pointer: v.description.pointer, code: v.description.code }
-          : severity === 'warning'
-            ? { pointer: op.pointer, code }
-            : {}),
-      });
+  const checked = judgeExchange(ctx, judged, sink, redactor);
   // A body in the wrong envelope also lacks the right code and fails its schema: one violation,
   // reported once, by the envelope check.
-  if (findings.some((f) => f.check === 'envelope' && f.kind === 'failure'))
-    for (let i = findings.length - 1; i >= 0; i--)
-      if (['business-code', 'schema'].includes(findings[i]!.check)) findings.splice(i, 1);
+  const wrongEnvelope = checked.some(
+    (f) => f.check === 'envelope' && f.finding.severity === 'failure',
+  );
+  for (const f of checked)
+    if (!wrongEnvelope || (f.check !== 'business-code' && f.check !== 'schema')) findings.push(f);
   // Retry-After tells a client when to come back (the service's rate limits): a 429 without it
   // leaves clients guessing. Declared as required, the headers check already says so.
   const retryAfterRequired = declaredResponse(op, 429)?.headers.some(
@@ -212,12 +194,17 @@ export function judgeObserved(
     probe.exchange.headers['retry-after'] === undefined &&
     !retryAfterRequired
   )
-    add({
-      kind: kindOf('headers'),
-      ...at,
-      check: 'headers',
-      expected: 'a Retry-After header on HTTP 429',
-      actual: 'no Retry-After header',
-    });
+    add('headers', 'a Retry-After header on HTTP 429', 'no Retry-After header');
   return { findings, probe, variant, judged };
+}
+
+/** A finding the sink kept (not turned off by the user), with its check. */
+function added(
+  findings: TrafficFinding[],
+  sink: Diagnostics,
+  check: CheckName,
+  input: FindingInput,
+): void {
+  const finding = sink.add(input);
+  if (finding) findings.push({ check, finding });
 }

@@ -8,7 +8,7 @@ import { CHECKS, PREVIEW_CHECKS, type CheckName } from '../checks/definitions.ts
 import type { ExchangeRecord, Variant } from '../exchange.ts';
 import { coverageOf, type CheckResult, type ContractRunResult } from '../results.ts';
 import { dedupeWarnings, type DescriptionWarning } from '../warnings.ts';
-import type { Finding, JudgedExchange } from './judge.ts';
+import { observedOf, type JudgedExchange, type TrafficFinding } from './judge.ts';
 import { descriptionIdentity } from '../description-identity.ts';
 
 /** Exchanges kept per operation and variant beyond those that add coverage. */
@@ -22,15 +22,16 @@ interface Row {
   exchanges: ExchangeRecord[];
   seen: Set<string>;
   judged: Set<CheckName>;
-  findings: Finding[];
+  findings: TrafficFinding[];
 }
 
 /** One line per finding, as printed live (the URL already redacted). */
-export function findingLine(f: Finding): string {
+export function findingLine({ check, finding: f }: TrafficFinding): string {
+  const e = observedOf(f);
   const who = f.operation ? `${f.operation}${f.variant === 'preview' ? ' (preview)' : ''} ` : '';
-  const answer = f.status !== undefined ? ` -> HTTP ${f.status}` : '';
-  const mark = f.kind === 'failure' ? '✗' : '!';
-  return `${mark} ${who}${f.check}: ${f.method} ${f.url}${answer}: expected ${f.expected}, got ${f.actual}`.replace(
+  const answer = e.status !== undefined ? ` -> HTTP ${e.status}` : '';
+  const mark = f.severity === 'failure' ? '✗' : '!';
+  return `${mark} ${who}${check}: ${e.method} ${e.url}${answer}: expected ${e.expected}, got ${e.actual}`.replace(
     /[\r\n]+/g,
     ' ',
   );
@@ -38,7 +39,7 @@ export function findingLine(f: Finding): string {
 
 export class TrafficLog {
   private rows = new Map<string, Row>();
-  readonly undocumented: Finding[] = [];
+  readonly undocumented: TrafficFinding[] = [];
   exchanges = 0;
   readonly startedAt = Date.now();
 
@@ -59,7 +60,8 @@ export class TrafficLog {
     const r = j.record;
     const marks = [`s${r.status}`, `c${r.businessCode}`, ...r.parameters.map((p) => `p${p}`)];
     // A failing exchange is kept too (reports show its answer), up to a ceiling.
-    const failing = j.findings.some((f) => f.kind === 'failure') && row.exchanges.length < KEPT;
+    const failing =
+      j.findings.some((f) => f.finding.severity === 'failure') && row.exchanges.length < KEPT;
     if (failing || row.exchanges.length < SAMPLE || marks.some((m) => !row.seen.has(m)))
       row.exchanges.push(r);
     for (const m of marks) row.seen.add(m);
@@ -68,7 +70,8 @@ export class TrafficLog {
     row.findings.push(...j.findings);
   }
 
-  findings(): Finding[] {
+  /** Every finding so far, with the check it is reported under. */
+  findings(): TrafficFinding[] {
     return [...[...this.rows.values()].flatMap((r) => r.findings), ...this.undocumented];
   }
 
@@ -94,11 +97,11 @@ export class TrafficLog {
     for (const r of results) summary[r.status]++;
     // A request no operation documents belongs to no check: answered as if documented, it is a
     // warning about the description (or, set to failure by the user, an error of the run).
-    for (const f of this.undocumented.filter((f) => f.kind === 'warning'))
+    for (const { finding: f } of this.undocumented.filter((f) => f.finding.severity !== 'failure'))
       warnings.push({
         code: 'undocumented',
         pointer: f.pointer ?? '/paths',
-        message: `${f.actual} (expected ${f.expected})`,
+        message: `${observedOf(f).actual} (expected ${observedOf(f).expected})`,
       });
     const deduped = dedupeWarnings(warnings);
     summary.warnings = deduped.length;
@@ -114,22 +117,27 @@ export class TrafficLog {
       results,
       coverage: coverageOf(results),
       errors: this.undocumented
-        .filter((f) => f.kind === 'failure')
-        .map((f) => `undocumented: ${f.actual} (expected ${f.expected})`),
+        .filter((f) => f.finding.severity === 'failure')
+        .map(({ finding }) => observedOf(finding))
+        .map((e) => `undocumented: ${e.actual} (expected ${e.expected})`),
       warnings: deduped,
     };
   }
 
   private checkResult(row: Row, check: CheckName, warnings: DescriptionWarning[]): CheckResult {
-    const mine = row.findings.filter((f) => f.check === check);
-    const failures = mine.filter((f) => f.kind === 'failure');
-    for (const w of mine.filter((f) => f.kind === 'warning'))
+    const mine = row.findings.filter((f) => f.check === check).map((f) => f.finding);
+    const failures = mine.filter((f) => f.severity === 'failure').map(observedOf);
+    for (const w of mine.filter((f) => f.severity !== 'failure')) {
+      const e = observedOf(w);
+      // What only traffic shows (a key sent the wrong way, a 429 without Retry-After) has no
+      // place in the description: the run lists it as observed.
       warnings.push({
-        code: w.code ?? 'observed',
+        code: w.pointer === undefined ? 'observed' : (w.code as DescriptionWarning['code']),
         pointer: w.pointer ?? '',
         operation: row.operation,
-        message: `${w.method} ${w.url}: expected ${w.expected}, got ${w.actual}`,
+        message: `${e.method} ${e.url}: expected ${e.expected}, got ${e.actual}`,
       });
+    }
     const base = {
       operation: row.operation,
       variant: row.variant,

@@ -59,7 +59,7 @@ const SECTIONS: { source: DiagnosticSource; title: string; intro: string }[] = [
     source: 'contract',
     title: 'Contract runs',
     intro:
-      'Description warnings (severity warning): what a run (or `dataapi proxy`) blames on the description rather than on the target; they never fail a run, except under `--strict` or when set to failure. Not tested (severity not-tested): what the run lacked (credentials, test data, permission to write), one line each with the reason; never a failure.',
+      'Description warnings (severity warning): what a run (or `dataapi proxy`) blames on the description rather than on the target; they never fail a run, except under `--strict` or when set to failure. Not tested (severity not-tested): what the run lacked (credentials, test data, permission to write), one line each with the reason; never a failure. Drift (severity failure): with `--compare-mock`, a deployment answering a request otherwise than the embedded mock.',
   },
   {
     source: 'diff',

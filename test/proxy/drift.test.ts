@@ -68,13 +68,12 @@ it('reports the operation whose status differs from the mock, and nothing else',
   expect(exitCode).toBe(1);
   expect(findings.length).toBeGreaterThan(0);
   expect(new Set(findings.map((f) => f.operation))).toEqual(new Set(['getIpLocation']));
+  // Each is the one finding record: code drift of the catalogue, a failure, the differences as
+  // its evidence's lines.
   for (const f of findings) {
-    expect(f.differences.map((d) => d.aspect)).toContain('status');
-    expect(f.differences.find((d) => d.aspect === 'status')).toEqual({
-      aspect: 'status',
-      deployment: 'HTTP 503',
-      mock: 'HTTP 200',
-    });
+    expect(f).toMatchObject({ code: 'drift', severity: 'failure', operation: 'getIpLocation' });
+    expect(f.evidence!.errors).toContain('status: deployment HTTP 503, mock HTTP 200');
+    expect(f.evidence!.status).toBe(503);
   }
   expect(text).toMatch(/≠ getIpLocation drift: valid request \(\w+\): GET \/v2\/location\/ip\?/);
   expect(text).toMatch(/status {7,}HTTP 503 +HTTP 200/);
@@ -87,7 +86,7 @@ it('reports the operation whose status differs from the mock, and nothing else',
 it('reports a payload field the deployment leaves out, its values never compared', async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'dataapi-drift-'));
   const out = new Writable({ write: (_c, _e, cb) => cb() });
-  const { findings } = await compareWithMock({
+  const { findings, entries } = await compareWithMock({
     model,
     generatedDir: GENERATED,
     baseUrl: deployment,
@@ -100,9 +99,11 @@ it('reports a payload field the deployment leaves out, its values never compared
     out,
   });
   expect(findings.length).toBeGreaterThan(0);
-  for (const f of findings) {
-    expect(f.differences.map((d) => d.aspect)).toEqual(['fields']);
-    expect(f.mock.fields.split(', ')).toContain('issuerDN');
-    expect(f.deployment.fields.split(', ')).not.toContain('issuerDN');
+  expect(entries).toHaveLength(findings.length);
+  for (const f of findings) expect(f.message).toMatch(/otherwise than the mock \(fields\)$/);
+  for (const e of entries) {
+    expect(e.differences.map((d) => d.aspect)).toEqual(['fields']);
+    expect(e.mock.fields.split(', ')).toContain('issuerDN');
+    expect(e.deployment.fields.split(', ')).not.toContain('issuerDN');
   }
 });
