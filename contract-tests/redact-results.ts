@@ -4,6 +4,7 @@
  * target sent), and names (operation ids, check names, variants, purposes, parameter names,
  * statuses) never, so a short key cannot damage the structure of any report.
  */
+import type { Finding } from 'dataapi/model';
 import type { Redactor } from 'dataapi/runtime/shared';
 import type { CheckResult, ContractRunResult, ExchangeRecord, FuzzFinding } from './results.ts';
 
@@ -13,6 +14,28 @@ export function redactExchange(e: ExchangeRecord, x: Redactor): ExchangeRecord {
     request: { ...e.request, url: x.url(e.request.url) },
     ...(e.excerpt !== undefined ? { excerpt: x.text(e.excerpt) } : {}),
     ...(e.error !== undefined ? { error: x.text(e.error) } : {}),
+  };
+}
+
+/** A finding: its message and what the target answered as texts, the request's URL as a URL. */
+export function redactFindingRecord(f: Finding, x: Redactor): Finding {
+  const e = f.evidence;
+  return {
+    ...f,
+    message: x.text(f.message),
+    ...(e
+      ? {
+          evidence: {
+            ...e,
+            ...(e.request ? { request: { ...e.request, url: x.url(e.request.url) } } : {}),
+            // What was expected comes from the description, never from the target.
+            ...(e.expected !== undefined ? { expected: x.composed(e.expected) } : {}),
+            ...(e.actual !== undefined ? { actual: x.text(e.actual) } : {}),
+            ...(e.errors ? { errors: e.errors.map((t) => x.text(t)) } : {}),
+            ...(e.excerpt !== undefined ? { excerpt: x.text(e.excerpt) } : {}),
+          },
+        }
+      : {}),
   };
 }
 
@@ -37,6 +60,7 @@ export function redactCheckResult(r: CheckResult, x: Redactor): CheckResult {
           })),
         }
       : {}),
+    ...(r.findings ? { findings: r.findings.map((f) => redactFindingRecord(f, x)) } : {}),
   };
 }
 
@@ -75,5 +99,6 @@ export function redactRunResult<T extends ContractRunResult>(result: T, x: Redac
         }
       : {}),
     errors: result.errors.map((e) => x.text(e)),
+    ...(result.findings ? { findings: result.findings.map((f) => redactFindingRecord(f, x)) } : {}),
   };
 }

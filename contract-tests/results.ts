@@ -7,7 +7,7 @@
  * The key never appears in any field: URLs and messages are redacted before they get here.
  */
 
-import type { NotTestedCode } from 'dataapi/model';
+import type { Finding, NotTestedCode } from 'dataapi/model';
 import type { CheckName } from './checks/definitions.ts';
 import type { CheckStatus, ExchangeRecord, Variant } from './exchange.ts';
 import type { DescriptionWarning } from './warnings.ts';
@@ -74,6 +74,14 @@ export interface CheckResult {
    * writes-not-allowed), a code of the catalogue; the message says why.
    */
   notTested?: NotTestedCode;
+  /**
+   * What the check found, as the one finding record (model/finding.ts) every report reads: each
+   * failure (every violation, with its exchange as evidence), description warning, toolkit fault
+   * and lack (not tested), in the order the check found them, each severity decided by the run's
+   * settings. Absent in results written before this field existed (findings-of-result.ts derives
+   * it from the fields above).
+   */
+  findings?: Finding[];
 }
 
 /** Raw coverage: what the run exercised (reporters compare it with the model for "never reached"). */
@@ -144,6 +152,12 @@ export interface ContractRunResult {
   toolkitFaults?: ToolkitFault[];
   /** Traffic judged by the proxy: how much of it was judged, and why the rest was not. */
   traffic?: TrafficJudging;
+  /**
+   * The whole run's findings (the description's own, and every check's), each once, in a stable
+   * order (file, line, pointer, code, operation): what every report lists. Absent in results
+   * written before this field existed (findings-of-result.ts derives it).
+   */
+  findings?: Finding[];
 }
 
 export interface TrafficJudging {

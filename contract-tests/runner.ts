@@ -27,6 +27,7 @@ import { startEmbeddedMock } from './target.ts';
 import { modelWarnings, RunDiagnostics, type DescriptionWarning } from './warnings.ts';
 import { chooseSeed, writeReplays } from './fuzz/replay-file.ts';
 import { writeReports } from './reports/index.ts';
+import { findingsOfCheck } from './findings-of-result.ts';
 import { runSuite } from './run-suite.ts';
 import { descriptionIdentity } from './description-identity.ts';
 
@@ -168,7 +169,7 @@ async function prepareRun(o: RunOptions): Promise<Run> {
     resultsFile,
     redactor: redactorFor([o.appkey ?? '']),
     closers: [],
-    sink: new RunDiagnostics(),
+    sink: new RunDiagnostics(o.severity),
   };
 }
 
@@ -298,6 +299,11 @@ function collectFindings(
   run.sink.warn(
     ...[...modelWarnings(run.model), ...results.flatMap((r) => r.warnings ?? [])].filter(kept),
   );
+  // The same as the one record: the model's findings (their severity decided again, on the run's
+  // scale), then every check's, as its worker's sink decided them.
+  for (const { severity: _s, ...finding } of run.model.findings ?? [])
+    run.sink.findings.add(finding);
+  for (const r of results) run.sink.findings.addDecided(findingsOfCheck(r));
   run.sink.error(...collector.errors, ...scheduler.breakers.notes());
   if (results.length === 0 && run.sink.errors.length === 0 && !empty)
     run.sink.error(
@@ -374,6 +380,7 @@ function buildResult(
           },
         }
       : {}),
+    findings: sink.findings.sorted(),
   };
 }
 

@@ -6,8 +6,11 @@
  * except under `--strict`.
  */
 import {
+  Diagnostics,
   escapeToken,
+  runSeverity,
   type CheckCode,
+  type SeveritySettings,
   type ModelFinding,
   type ServiceModel,
   type WarningCode,
@@ -66,11 +69,18 @@ export function modelWarnings(model: ServiceModel): DescriptionWarning[] {
 
 /**
  * What one contract run finds besides its tests' results, created per run and passed in the run's
- * context: errors (each fails the run) and description warnings (deduplicated and sorted when read).
+ * context: errors (each fails the run) and description warnings (deduplicated and sorted when read),
+ * and the run's one sink of findings (model/finding.ts): the description's own and every check's,
+ * each severity decided by the run's settings.
  */
 export class RunDiagnostics {
   readonly errors: string[] = [];
   private readonly found: DescriptionWarning[] = [];
+  readonly findings: Diagnostics;
+
+  constructor(settings?: SeveritySettings) {
+    this.findings = new Diagnostics(runSeverity(settings));
+  }
 
   error(...messages: string[]): void {
     this.errors.push(...messages);

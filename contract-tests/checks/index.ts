@@ -3,13 +3,15 @@
  * A check fails on the first violated expectation of any probe it covers (and lists the rest),
  * is skipped when it does not apply or the budget refused its requests, and passes otherwise.
  */
+import { Diagnostics, runSeverity } from 'dataapi/model';
 import type { CheckResult, DescriptionWarning } from '../results.ts';
-import { answered, type CheckContext, type Judge } from './judge.ts';
+import { faultInput, notTestedMessage, warningInput } from '../findings-of-result.ts';
+import { answered, type CheckContext, type Judge, type Violation } from './judge.ts';
 import { checkDefinition, type CheckName } from './registry.ts';
 import type { Probe } from '../probe.ts';
 import type { SavedRequest } from '../saved.ts';
 import { faultOf, recheck, recheckable, type ToolkitFault } from '../recheck.ts';
-import { expectedGot, verdictsOf, warningOf } from './verdict.ts';
+import { expectedGot, findingInputOf, warningOf } from './verdict.ts';
 
 export { declaredResponse, type CheckContext } from './judge.ts';
 
@@ -34,37 +36,59 @@ export function runCheck(
 ): CheckResult {
   const judged = resourceMissing(check, ctx) ?? checkDefinition(check).judge(ctx);
   const { covered, skip } = judged;
-  const verdicts = verdictsOf(check, judged.violations, ctx.config.severity);
-  // A failure of a request the suite built wrong is the toolkit's fault (recheck.ts), not the
-  // target's; the description's own faults are not rechecked.
+  const { op } = ctx;
+  const variant = ctx.set.variant;
+  // The one record of what the check found: the sink decides each finding's severity by the
+  // run's rule (the catalogue's, or the user's setting), which also routes each violation here.
+  const rule = runSeverity(ctx.config.severity);
+  const sink = new Diagnostics(rule);
+  const warnings: DescriptionWarning[] = [...(check === 'status' ? (ctx.set.warnings ?? []) : [])];
+  for (const w of warnings) sink.add(warningInput(w));
+  const violations: Violation[] = [];
   const faults: ToolkitFault[] = [];
-  const violations = verdicts
-    .filter((f) => f.severity === 'failure')
-    .map((f) => f.violation)
-    .filter((v) => {
-      if (v.description) return true;
-      const why = faultOf(check, v.probe);
-      if (why === undefined) return true;
-      const req = v.probe.exchange.record.request;
-      faults.push({
-        code: 'toolkit-fault',
-        operation: ctx.op.id,
-        check,
-        purpose: req.purpose,
-        request: { method: req.method, url: req.url },
-        expected: v.expected,
-        actual: v.actual,
-        message: why,
-      });
-      return false;
+  for (const v of judged.violations) {
+    const input = findingInputOf(check, v, op, variant);
+    const severity = rule(input.code);
+    if (severity === 'off') continue;
+    if (severity !== 'failure') {
+      sink.add(input);
+      warnings.push(warningOf({ check, code: input.code, severity: 'warning', violation: v }, op));
+      continue;
+    }
+    // A failure of a request the suite built wrong is the toolkit's fault (recheck.ts), not the
+    // target's; the description's own faults are not rechecked.
+    const why = v.description ? undefined : faultOf(check, v.probe);
+    if (why === undefined) {
+      sink.add(input);
+      violations.push(v);
+      continue;
+    }
+    const req = v.probe.exchange.record.request;
+    const fault: ToolkitFault = {
+      code: 'toolkit-fault',
+      operation: op.id,
+      check,
+      purpose: req.purpose,
+      request: { method: req.method, url: req.url },
+      expected: v.expected,
+      actual: v.actual,
+      message: why,
+    };
+    faults.push(fault);
+    sink.add(faultInput(fault, variant, op.pointer));
+  }
+  if (violations.length === 0 && judged.notTested)
+    sink.add({
+      code: judged.notTested.code,
+      message: judged.notTested.reason,
+      operation: op.id,
+      variant,
+      pointer: op.pointer,
     });
-  const warnings: DescriptionWarning[] = [
-    ...(check === 'status' ? (ctx.set.warnings ?? []) : []),
-    ...verdicts.filter((f) => f.severity === 'warning').map((f) => warningOf(f, ctx.op)),
-  ];
   const warned = {
     ...(warnings.length > 0 ? { warnings } : {}),
     ...(faults.length > 0 ? { toolkitFaults: faults } : {}),
+    findings: [...sink.all],
   };
   const exchanges = covered.map((p) => p.exchange.record);
   const base = {
@@ -107,7 +131,7 @@ export function runCheck(
     return {
       ...base,
       status: 'skipped',
-      message: `not tested (${judged.notTested.code}): ${judged.notTested.reason}`,
+      message: notTestedMessage(judged.notTested.code, judged.notTested.reason),
       notTested: judged.notTested.code,
       errors: [],
     };

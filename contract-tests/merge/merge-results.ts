@@ -8,6 +8,8 @@
  * spent) is summed.
  */
 import { CHECKS, coverageOf, type CheckResult, type ContractRunResult } from '../results.ts';
+import { Diagnostics, type Finding } from 'dataapi/model';
+import { findingsOfCheck, findingsOfRun, isNotTested, isWarning } from '../findings-of-result.ts';
 import { dedupeWarnings } from '../warnings.ts';
 import { mergeFuzz } from './merge-fuzz.ts';
 
@@ -37,7 +39,12 @@ export function combineChecks(group: CheckResult[]): CheckResult {
   const warnings = dedupeWarnings(group.flatMap((r) => r.warnings ?? []));
   const faults = unique(group.flatMap((r) => r.toolkitFaults ?? []));
   // The deciding result's own message, request and detail (a not-tested reason only if skipped).
-  const { warnings: _w, toolkitFaults: _t, ...rest } = deciding;
+  const { warnings: _w, toolkitFaults: _t, findings: _f, ...rest } = deciding;
+  // The record likewise: every failing run's failures, every run's warnings and toolkit faults,
+  // and what was not tested only as the deciding result's; each once.
+  const findings = new Diagnostics();
+  for (const r of group)
+    findings.addDecided(findingsOfCheck(r).filter((f) => !isNotTested(f) || r === deciding));
   return {
     ...rest,
     // Every failing run's violations, each once.
@@ -47,6 +54,7 @@ export function combineChecks(group: CheckResult[]): CheckResult {
     exchanges: group.flatMap((r) => r.exchanges),
     ...(warnings.length > 0 ? { warnings } : {}),
     ...(faults.length > 0 ? { toolkitFaults: faults } : {}),
+    findings: [...findings.all],
   };
 }
 
@@ -161,5 +169,18 @@ export function mergeResults(inputs: ContractRunResult[]): ContractRunResult {
     warnings,
     ...(fuzz ? { fuzz } : {}),
     ...(toolkitFaults.length > 0 ? { toolkitFaults } : {}),
+    findings: mergedFindings(inputs, results),
   };
+}
+
+/**
+ * The merged run's findings, worked out again: the description's warnings each input listed (a
+ * model's findings are no check's), then the merged checks' own findings; each once, in the
+ * stable order.
+ */
+function mergedFindings(inputs: ContractRunResult[], results: CheckResult[]): Finding[] {
+  const sink = new Diagnostics();
+  for (const input of inputs) sink.addDecided(findingsOfRun(input).filter(isWarning));
+  for (const r of results) sink.addDecided(findingsOfCheck(r));
+  return sink.sorted();
 }

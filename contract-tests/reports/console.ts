@@ -22,6 +22,7 @@ import {
   waitsOf,
   type ContractReport,
 } from './report.ts';
+import { failureOf, faultsOf, messageOf, notTestedOf, warningsOf } from './findings-view.ts';
 
 export interface ConsoleOptions {
   /** ANSI colours (default: off). */
@@ -56,7 +57,9 @@ export function renderConsole(report: ContractReport, o: ConsoleOptions = {}): s
       });
       // A row skipped whole (an operation that writes, without --allow-writes) says why.
       const present = CHECKS.map((c) => row.cells[c]).filter((r) => r !== undefined);
-      const reasons = new Set(present.map((r) => (r.status === 'skipped' ? r.message : undefined)));
+      const reasons = new Set(
+        present.map((r) => (r.status === 'skipped' ? messageOf(r) : undefined)),
+      );
       const [reason] = reasons;
       const why =
         present.length > 0 && reasons.size === 1 && reason ? `  skipped: ${oneLine(reason)}` : '';
@@ -98,9 +101,9 @@ export function renderSummary(report: ContractReport, o: { files?: string[] } = 
       `  ${SYMBOL.failed} ${oneLine(f.operation)}${f.variant === 'preview' ? ' (preview)' : ''} · ${oneLine(headline(f))}`,
     );
   for (const e of report.errors) lines.push(`  error: ${oneLine(e)}`);
-  for (const w of report.warnings ?? [])
+  for (const w of warningsOf(report))
     lines.push(`  warning: ${oneLine(w.pointer)}: ${oneLine(w.message)}`);
-  for (const f of report.toolkitFaults ?? [])
+  for (const f of faultsOf(report))
     lines.push(
       `  toolkit fault: ${oneLine(f.operation)} · ${oneLine(f.check)}: ${oneLine(f.purpose)}`,
     );
@@ -118,7 +121,7 @@ const MAX_WARNINGS = 100;
 
 /** The description warnings: pointer, code and message (the description's fault, not the target's). */
 function warningLines(report: ContractReport, paint: (c: string, t: string) => string): string[] {
-  const list = report.warnings ?? [];
+  const list = warningsOf(report);
   if (!list.length) return [];
   const out = [
     '',
@@ -143,7 +146,7 @@ function warningLines(report: ContractReport, paint: (c: string, t: string) => s
  * request to report them, since neither the target nor the description is to blame.
  */
 function faultLines(report: ContractReport, paint: (c: string, t: string) => string): string[] {
-  const list = report.toolkitFaults ?? [];
+  const list = faultsOf(report);
   if (!list.length) return [];
   const out = [
     '',
@@ -154,7 +157,7 @@ function faultLines(report: ContractReport, paint: (c: string, t: string) => str
     out.push(
       `  ${paint('35', '?')} ${oneLine(f.operation)} · ${oneLine(f.check)} [toolkit-fault]: ${oneLine(f.purpose)}`,
       `      ${oneLine(`${f.request.method} ${f.request.url}`)}: expected ${oneLine(f.expected)}, got ${oneLine(f.actual)}`,
-      `      ${oneLine(f.message)}`,
+      `      ${oneLine(f.why)}`,
     );
   if (list.length > MAX_WARNINGS)
     out.push(`  ... ${list.length - MAX_WARNINGS} more toolkit faults: see the report files`);
@@ -178,6 +181,8 @@ function totalsLine(report: ContractReport, paint: (c: string, t: string) => str
   const s = report.summary;
   const waits = waitsOf(report);
   const errors = report.errors.length;
+  const warnings = warningsOf(report).length;
+  const faults = faultsOf(report).length;
   return (
     `Checks: ${paint('32', `${s.passed} passed`)}, ${paint(s.failed ? '31;1' : '0', `${s.failed} failed`)}, ${s.skipped} skipped` +
     notTestedNote(report) +
@@ -185,12 +190,8 @@ function totalsLine(report: ContractReport, paint: (c: string, t: string) => str
     (errors
       ? `, ${paint('31;1', `${errors} error${errors === 1 ? '' : 's'} outside any check`)}`
       : '') +
-    (report.warnings?.length
-      ? `, ${report.warnings.length} description warning${report.warnings.length === 1 ? '' : 's'}`
-      : '') +
-    (report.toolkitFaults?.length
-      ? `, ${report.toolkitFaults.length} toolkit fault${report.toolkitFaults.length === 1 ? '' : 's'} (not failures)`
-      : '') +
+    (warnings ? `, ${warnings} description warning${warnings === 1 ? '' : 's'}` : '') +
+    (faults ? `, ${faults} toolkit fault${faults === 1 ? '' : 's'} (not failures)` : '') +
     ` (${counted(operationsOf(report), 'operation')}, ${counted(s.requests, 'request')}` +
     (report.fuzz ? ` of which ${generatedRequests(report)} generated` : '') +
     (waits.retries
@@ -205,8 +206,10 @@ function totalsLine(report: ContractReport, paint: (c: string, t: string) => str
 /** ` (of which 12 not tested: no-credentials 10, missing-test-data 2)`: what the run lacked. */
 function notTestedNote(report: ContractReport): string {
   const by = new Map<string, number>();
-  for (const r of report.results)
-    if (r.notTested) by.set(r.notTested, (by.get(r.notTested) ?? 0) + 1);
+  for (const r of report.results) {
+    const code = r.status === 'skipped' ? notTestedOf(r)?.code : undefined;
+    if (code) by.set(code, (by.get(code) ?? 0) + 1);
+  }
   if (by.size === 0) return '';
   const total = [...by.values()].reduce((a, b) => a + b, 0);
   return ` (of which ${total} not tested: ${[...by].map(([c, n]) => `${c} ${n}`).join(', ')})`;
@@ -228,13 +231,15 @@ function failureLines(f: CheckResult, paint: (c: string, t: string) => string): 
   const out = [
     `  ${paint('31', SYMBOL.failed)} ${oneLine(f.operation)}${variant} · ${oneLine(headline(f))}`,
   ];
-  if (f.request) out.push(`      request:  ${oneLine(`${f.request.method} ${f.request.url}`)}`);
-  if (f.expected !== undefined) out.push(`      expected: ${oneLine(f.expected)}`);
-  if (f.actual !== undefined) out.push(`      actual:   ${oneLine(f.actual)}`);
-  for (const e of f.errors.slice(0, MAX_ERRORS)) out.push(`      error:    ${oneLine(e)}`);
-  if (f.errors.length > MAX_ERRORS)
-    out.push(`      ... ${f.errors.length - MAX_ERRORS} more errors in the reports`);
-  if (f.excerpt !== undefined) out.push(`      value:    ${oneLine(f.excerpt)}`);
+  const v = failureOf(f);
+  if (v?.request) out.push(`      request:  ${oneLine(`${v.request.method} ${v.request.url}`)}`);
+  if (v?.expected !== undefined) out.push(`      expected: ${oneLine(v.expected)}`);
+  if (v?.actual !== undefined) out.push(`      actual:   ${oneLine(v.actual)}`);
+  const errors = v?.errors ?? [];
+  for (const e of errors.slice(0, MAX_ERRORS)) out.push(`      error:    ${oneLine(e)}`);
+  if (errors.length > MAX_ERRORS)
+    out.push(`      ... ${errors.length - MAX_ERRORS} more errors in the reports`);
+  if (v?.excerpt !== undefined) out.push(`      value:    ${oneLine(v.excerpt)}`);
   const response = responseOf(f);
   if (response) out.push(`      response: ${oneLine(answerLine(response))}`);
   if (f.fuzz) out.push(...fuzzLines(f.fuzz).map((l) => `      ${oneLine(l)}`));

@@ -26,6 +26,7 @@ import {
   type ContractReport,
   type MatrixRow,
 } from './report.ts';
+import { failureOf, faultsOf, messageOf, notTestedOf, warningsOf } from './findings-view.ts';
 
 const SYMBOL = { passed: '✓', failed: '✗', skipped: '·' } as const;
 
@@ -90,7 +91,7 @@ function header(r: ContractReport): string {
 /** A run against a deployment without DATAAPI_APPKEY, on a description that declares security. */
 function keyNote(r: ContractReport): string {
   if (r.target.embeddedMock || r.target.keyProvided !== false) return '';
-  if (!r.results.some((x) => x.notTested === 'no-credentials')) return '';
+  if (!r.results.some((x) => notTestedOf(x)?.code === 'no-credentials')) return '';
   return '\n<p class="meta key-missing" id="key-missing">No key was set (DATAAPI_APPKEY was empty): operations that need one were not tested (no-credentials), only their refusal of no key and a wrong key.</p>';
 }
 
@@ -102,12 +103,12 @@ ${r.errors.map((e) => `<pre>${html(e)}</pre>`).join('\n')}</section>`;
 
 /** Requests the suite built wrong (recheck.ts): listed apart, neither the target's nor the description's. */
 function toolkitFaults(r: ContractReport): string {
-  const list = r.toolkitFaults ?? [];
+  const list = faultsOf(r);
   if (!list.length) return '';
   const rows = list
     .map(
       (f) =>
-        `<tr><td>${html(f.operation)}</td><td>${html(f.check)}</td><td>${html(f.purpose)}</td><td><code>${html(`${f.request.method} ${f.request.url}`)}</code></td><td>expected ${html(f.expected)}, got ${html(f.actual)}</td><td>${html(f.message)}</td></tr>`,
+        `<tr><td>${html(f.operation)}</td><td>${html(f.check)}</td><td>${html(f.purpose)}</td><td><code>${html(`${f.request.method} ${f.request.url}`)}</code></td><td>expected ${html(f.expected)}, got ${html(f.actual)}</td><td>${html(f.why)}</td></tr>`,
     )
     .join('\n');
   return `<section class="warnings" id="toolkit-faults"><h2>Toolkit faults (${list.length})</h2>
@@ -119,7 +120,7 @@ ${rows}
 }
 
 function descriptionWarnings(r: ContractReport): string {
-  const list = r.warnings ?? [];
+  const list = warningsOf(r);
   if (!list.length) return '';
   const rows = list
     .map(
@@ -146,7 +147,7 @@ function matrix(rows: MatrixRow[], ids: Map<CheckResult, string>): string {
       const r = row.cells[c];
       if (!r)
         return `<td class="none" data-check="${html(c)}" title="${html(`${c}: not run for this variant`)}"></td>`;
-      const title = html(`${c}: ${r.status}: ${r.message}`);
+      const title = html(`${c}: ${r.status}: ${messageOf(r)}`);
       const id = ids.get(r);
       return id
         ? `<td class="failed" data-check="${html(c)}" data-status="failed" data-failure="${id}" title="${title}"><a href="#${id}">${SYMBOL.failed}</a></td>`
@@ -232,14 +233,15 @@ function failure(f: CheckResult, id: string): string {
       : `<dt>${name}</dt><dd><pre${cls ? ` class="${cls}"` : ''}>${html(value)}</pre></dd>`;
   const variant = f.variant === 'preview' ? ' (preview)' : '';
   const response = responseOf(f);
+  const v = failureOf(f);
   return `<details class="failure" id="${id}" data-operation="${html(f.operation)}" data-variant="${html(f.variant)}" data-check="${html(f.check)}">
 <summary>✗ ${html(f.operation)}${variant} · ${html(headline(f))}</summary>
 <dl>
-${field('Request', f.request ? `${f.request.method} ${f.request.url}` : undefined, 'request')}
-${field('Expected', f.expected)}
-${field('Actual', f.actual)}
-${f.errors.length ? `<dt>Errors</dt><dd><pre class="errors-list">${html(f.errors.join('\n'))}</pre></dd>` : ''}
-${field('Offending value', f.excerpt, 'excerpt')}
+${field('Request', v?.request ? `${v.request.method} ${v.request.url}` : undefined, 'request')}
+${field('Expected', v?.expected)}
+${field('Actual', v?.actual)}
+${v?.errors.length ? `<dt>Errors</dt><dd><pre class="errors-list">${html(v.errors.join('\n'))}</pre></dd>` : ''}
+${field('Offending value', v?.excerpt, 'excerpt')}
 ${response ? field('Response', answerLine(response), 'answer') : ''}
 ${response?.excerpt !== undefined ? field('Response excerpt', response.excerpt, 'response') : ''}
 ${f.waitedMs > 0 ? `<dt>Waited</dt><dd>${Math.round(f.waitedMs)} ms on 429 Retry-After</dd>` : ''}
@@ -264,7 +266,7 @@ ${rows.join('\n')}
 function allChecks(r: ContractReport): string {
   const rows = r.results.map(
     (x) =>
-      `<tr><td>${html(x.operation)}</td><td>${html(x.variant)}</td><td>${html(x.check)}</td><td>${html(x.status)}</td><td>${html(x.message)}</td></tr>`,
+      `<tr><td>${html(x.operation)}</td><td>${html(x.variant)}</td><td>${html(x.check)}</td><td>${html(x.status)}</td><td>${html(messageOf(x))}</td></tr>`,
   );
   return `<section id="all-checks"><details><summary>All ${r.results.length} checks</summary>
 <table class="all"><thead><tr><th>operation</th><th>variant</th><th>check</th><th>status</th><th>message</th></tr></thead><tbody>

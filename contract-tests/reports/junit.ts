@@ -22,6 +22,7 @@ import {
   unjudgedNote,
   type ContractReport,
 } from './report.ts';
+import { failureOf, faultsOf, messageOf, warningsOf } from './findings-view.ts';
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
@@ -72,7 +73,7 @@ function testcase(r: CheckResult): string[] {
   const open = `    <testcase classname="${xmlAttr(classname)}" name="${xmlAttr(r.check)}" time="${seconds(r.durationMs)}">`;
   if (r.status === 'passed') return [open.replace(/>$/, '/>')];
   if (r.status === 'skipped')
-    return [open, `      <skipped message="${xmlAttr(r.message)}"/>`, '    </testcase>'];
+    return [open, `      <skipped message="${xmlAttr(messageOf(r))}"/>`, '    </testcase>'];
   return [
     open,
     `      <failure message="${xmlAttr(headline(r))}" type="${xmlAttr(r.check)}">${xmlText(details(r))}</failure>`,
@@ -83,11 +84,12 @@ function testcase(r: CheckResult): string[] {
 /** The failure body: everything a reader needs to reproduce it, the key already redacted. */
 export function details(r: CheckResult): string {
   const lines = [`${r.operation} (${r.variant}) ${headline(r)}`, `check: ${CHECK_TITLES[r.check]}`];
-  if (r.request) lines.push(`request:  ${r.request.method} ${r.request.url}`);
-  if (r.expected !== undefined) lines.push(`expected: ${r.expected}`);
-  if (r.actual !== undefined) lines.push(`actual:   ${r.actual}`);
-  if (r.errors.length) lines.push('errors:', ...r.errors.map((e) => `  ${e}`));
-  if (r.excerpt !== undefined) lines.push(`value:    ${r.excerpt}`);
+  const v = failureOf(r);
+  if (v?.request) lines.push(`request:  ${v.request.method} ${v.request.url}`);
+  if (v?.expected !== undefined) lines.push(`expected: ${v.expected}`);
+  if (v?.actual !== undefined) lines.push(`actual:   ${v.actual}`);
+  if (v?.errors.length) lines.push('errors:', ...v.errors.map((e) => `  ${e}`));
+  if (v?.excerpt !== undefined) lines.push(`value:    ${v.excerpt}`);
   const response = responseOf(r);
   if (response) lines.push(`response: ${answerLine(response)}`);
   if (response?.excerpt !== undefined) lines.push(`body:     ${response.excerpt}`);
@@ -102,7 +104,7 @@ export function details(r: CheckResult): string {
  * counting them as broken.
  */
 function warningSuite(report: ContractReport): string[] {
-  const list = report.warnings ?? [];
+  const list = warningsOf(report);
   if (!list.length) return [];
   const strict = report.options.strict === true;
   const out = [
@@ -139,7 +141,7 @@ function trafficSuite(report: ContractReport): string[] {
  * shows them without failing the build on the suite's own mistake.
  */
 function faultSuite(report: ContractReport): string[] {
-  const list = report.toolkitFaults ?? [];
+  const list = faultsOf(report);
   if (!list.length) return [];
   const out = [
     `  <testsuite name="dataapi toolkit faults" tests="${list.length}" failures="0" errors="0" skipped="0" time="0.000">`,
@@ -147,7 +149,7 @@ function faultSuite(report: ContractReport): string[] {
   for (const f of list)
     out.push(
       `    <testcase classname="${xmlAttr(`toolkit-fault.${f.operation}`)}" name="${xmlAttr(f.check)}" time="0.000">`,
-      `      <system-out>${xmlText(`toolkit fault (not a failure of the target): ${f.purpose}\n${f.request.method} ${f.request.url}: expected ${f.expected}, got ${f.actual}\n${f.message}`)}</system-out>`,
+      `      <system-out>${xmlText(`toolkit fault (not a failure of the target): ${f.purpose}\n${f.request.method} ${f.request.url}: expected ${f.expected}, got ${f.actual}\n${f.why}`)}</system-out>`,
       '    </testcase>',
     );
   out.push('  </testsuite>');

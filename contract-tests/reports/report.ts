@@ -17,6 +17,7 @@ import {
   type Variant,
 } from '../results.ts';
 import { computeCoverage, type CoverageReport } from './coverage.ts';
+import { failureOf, messageOf } from './findings-view.ts';
 
 /** The JSON report: a ContractRunResult plus what reporters compute from it (docs/reports.md). */
 
@@ -85,11 +86,12 @@ export function buildReport(
 }
 
 /**
- * `check: message`, without saying the check twice: a probe's purpose may already start with it
- * (`negative: request body missing`).
+ * `check: message` (the record's message: messageOf), without saying the check twice: a probe's
+ * purpose may already start with it (`negative: request body missing`).
  */
-export function headline(r: Pick<CheckResult, 'check' | 'message'>): string {
-  return r.message.startsWith(`${r.check}: `) ? r.message : `${r.check}: ${r.message}`;
+export function headline(r: CheckResult): string {
+  const message = messageOf(r);
+  return message.startsWith(`${r.check}: `) ? message : `${r.check}: ${message}`;
 }
 
 /** Rows in result order (operation, then main before preview); one cell per check. */
@@ -114,13 +116,19 @@ export function matrixOf(results: CheckResult[]): MatrixRow[] {
 
 /** The exchange of a check's failing request (its response, or why none arrived). */
 export function responseOf(r: CheckResult): ExchangeRecord | undefined {
-  const req = r.request;
-  if (!req) return undefined;
+  const failure = failureOf(r);
+  const req = failure?.request;
+  if (!failure || !req) return undefined;
   const same = r.exchanges.filter(
     (e) => e.request.method === req.method && e.request.url === req.url,
   );
-  // Requests with a body share their URL: the one whose purpose the message names comes first.
-  const named = same.filter((e) => r.message.startsWith(`${e.request.purpose}:`));
+  // Requests with a body share their URL: the one the failure was for comes first (the record
+  // says what it was for; a record without it, its message names it).
+  const named = same.filter((e) =>
+    failure.purpose !== undefined
+      ? e.request.purpose === failure.purpose
+      : failure.message.startsWith(`${e.request.purpose}:`),
+  );
   return (
     named.find((e) => e.status !== undefined) ?? same.find((e) => e.status !== undefined) ?? same[0]
   );

@@ -15,6 +15,7 @@ import { sarifLog, type SarifLevel, type SarifResultInput } from '../../model/sa
 import { toolkitVersion } from '../../model/version.ts';
 import { CHECK_TITLES, type CheckName, type CheckResult } from '../results.ts';
 import { headline, type ContractReport } from './report.ts';
+import { faultsOf, warningsOf } from './findings-view.ts';
 
 export interface SarifOptions {
   model: ServiceModel;
@@ -65,8 +66,7 @@ export function renderSarif(report: ContractReport, o: SarifOptions): string {
       properties: { ...where.properties, operation: r.operation, variant: r.variant },
     });
   }
-  // Results written before warnings existed have none.
-  for (const w of report.warnings ?? [])
+  for (const w of warningsOf(report))
     results.push({
       ruleId: w.code,
       level: 'warning',
@@ -74,12 +74,12 @@ export function renderSarif(report: ContractReport, o: SarifOptions): string {
       ...at(w.pointer),
       ...(w.operation !== undefined ? { logical: w.operation } : {}),
     });
-  for (const f of report.toolkitFaults ?? []) {
+  for (const f of faultsOf(report)) {
     const op = ops.get(f.operation);
     results.push({
-      ruleId: f.code,
+      ruleId: 'toolkit-fault',
       level: 'note',
-      message: `${f.operation} ${f.check}: ${f.purpose}: ${f.message}`,
+      message: `${f.operation} ${f.check}: ${f.message}`,
       ...at(op?.pointer ?? ''),
       logical: logicalOf(op, { operation: f.operation, variant: 'main' }),
     });
