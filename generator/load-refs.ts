@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseSpecText, SpecError, type SpecProblem } from './load-text.ts';
+import { parseSpecText, SpecError, type SpecPlace, type SpecProblem } from './load-text.ts';
 import { isObject } from '../model/object.ts';
 import { joinPointer, PointerError, splitPointer } from '../model/pointer.ts';
 
@@ -108,6 +108,7 @@ export class SpecFiles {
     const pointer = toPointer(tokens);
     const pos = locateNearest(file, tokens);
     return {
+      code: 'spec-ref',
       message,
       pointer,
       line: pos?.line,
@@ -216,11 +217,10 @@ export class SpecFiles {
    * Maps a pointer into the dereferenced document to the file, pointer and line it was written
    * at, following `$ref`s (the nearest existing node when the pointer names a missing property).
    */
-  trace(pointer: string): SpecProblem & { file?: string } {
+  trace(pointer: string): SpecPlace {
     const { file, tokens } = this.walk(pointer);
     const pos = locateNearest(file, tokens);
     return {
-      message: '',
       pointer: toPointer(tokens) || '/',
       line: pos?.line,
       column: pos?.column,

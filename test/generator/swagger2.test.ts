@@ -76,7 +76,7 @@ describe('a Swagger 2.0 description', () => {
 
   it('lint says it was converted (a warning at the swagger line)', async () => {
     const report = await lintSpec(V2);
-    const f = report.findings.find((x) => x.rule === 'swagger2-converted');
+    const f = report.findings.find((x) => x.code === 'swagger2-converted');
     expect(f).toMatchObject({ severity: 'warning', line: await lineOf(V2, /^swagger:/) });
   });
 
