@@ -117,7 +117,7 @@ export function applyAllowances(changes: Change[], allowances: Allowance[]): Unu
   for (const change of changes) {
     const match = allowances.find(
       (a) =>
-        a.rule === change.rule &&
+        a.rule === change.code &&
         (a.operation === undefined ||
           a.operation === change.operation ||
           a.operation === change.previousOperation ||
