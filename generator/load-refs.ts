@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseSpecText, SpecError, type SpecProblem } from './load-text.ts';
+import { parseSpecText, SpecError, type SpecPlace, type SpecProblem } from './load-text.ts';
 import { mergeKeyRepairs, textRefRepair } from './load-lenient-reads.ts';
 import type { LoadRepair } from './load-repair.ts';
 import { isObject } from '../model/object.ts';
@@ -117,6 +117,7 @@ export class SpecFiles {
     const pointer = toPointer(tokens);
     const pos = locateNearest(file, tokens);
     return {
+      code: 'spec-ref',
       message,
       pointer,
       line: pos?.line,
@@ -229,11 +230,10 @@ export class SpecFiles {
    * Maps a pointer into the dereferenced document to the file, pointer and line it was written
    * at, following `$ref`s (the nearest existing node when the pointer names a missing property).
    */
-  trace(pointer: string): SpecProblem & { file?: string } {
+  trace(pointer: string): SpecPlace {
     const { file, tokens } = this.walk(pointer);
     const pos = locateNearest(file, tokens);
     return {
-      message: '',
       pointer: toPointer(tokens) || '/',
       line: pos?.line,
       column: pos?.column,

@@ -40,6 +40,7 @@ export async function convertSwagger2(
   if (raw['swagger'] !== '2.0') {
     throw new SpecError(shown, [
       {
+        code: 'spec-invalid',
         message: `unsupported Swagger version ${JSON.stringify(raw['swagger'])}: dataapi reads Swagger 2.0, OpenAPI 3.0.x and 3.1.x`,
         pointer: '/swagger',
         ...at,
@@ -63,6 +64,7 @@ export async function convertSwagger2(
     const reason = ((err as Error).message ?? String(err)).split('\n')[0];
     throw new SpecError(shown, [
       {
+        code: 'spec-invalid',
         message: `this Swagger 2.0 description could not be converted to OpenAPI 3.0: ${reason}`,
         pointer: '/swagger',
         ...at,

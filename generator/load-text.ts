@@ -7,7 +7,7 @@ import path from 'node:path';
 import { LineCounter, parseDocument, isMap, isSeq, isScalar, type Node } from 'yaml';
 import { fetchSpec, isUrl, RemoteSpecError, shownUrl } from './load-remote.ts';
 import { joinPointer, splitPointer } from '../model/pointer.ts';
-import type { LoadErrorCode } from '../model/diagnostics.ts';
+import type { DiagnosticCode, LoadErrorCode } from '../model/diagnostics.ts';
 import type { LoadRepair } from './load-repair.ts';
 import { jsonLocator } from './load-json-locate.ts';
 import { KEEP_FROM_CHARS, keepYamlValue, keptYamlValue } from './load-yaml-kept.ts';
@@ -30,16 +30,26 @@ export interface LoadedSpec {
    * The file, pointer and line a pointer of `document` was written at, when that is not simply
    * `locate` of the root file: a split description, or objects the loader moved.
    */
-  trace?(pointer: string): SpecProblem;
+  trace?(pointer: string): SpecPlace;
 }
 
-export interface SpecProblem {
-  message: string;
-  /** The file the problem is in, when it is not the root file of the description. */
+/** Where something is written: the file (when not the root file), the pointer and the line. */
+export interface SpecPlace {
+  /** The file, when it is not the root file of the description. */
   file?: string;
   pointer?: string;
   line?: number;
   column?: number;
+}
+
+/**
+ * One problem of a description, with the catalogue code it is (`spec-syntax`, `spec-extension`,
+ * `deprecation-sunset`...): whoever reports it (the loader's refusal, lint's finding) reads the
+ * code from here, never from where the problem is.
+ */
+export interface SpecProblem extends SpecPlace {
+  code: DiagnosticCode;
+  message: string;
 }
 
 /** A description that cannot be used; carries where each problem is. */
@@ -185,6 +195,7 @@ export function parseYamlText(
       doc.errors.map((e) => {
         const pos = lineCounter.linePos(e.pos[0]);
         return {
+          code: 'spec-syntax' as const,
           message: e.message.split('\n')[0] ?? e.message,
           pointer: pointerAt(doc.contents, e.pos[0]),
           line: pos.line,
@@ -261,7 +272,11 @@ export async function readSpecText(
       return { ...(await fetchSpec(specPath)), shown };
     } catch (err) {
       if (!(err instanceof RemoteSpecError)) throw err;
-      throw new SpecError(shown, [{ message: err.message }], 'spec-unreadable');
+      throw new SpecError(
+        shown,
+        [{ code: 'spec-unreadable', message: err.message }],
+        'spec-unreadable',
+      );
     }
   }
   const file = path.resolve(specPath);
@@ -271,7 +286,12 @@ export async function readSpecText(
   } catch (err) {
     throw new SpecError(
       shown,
-      [{ message: `cannot read the file (${(err as NodeJS.ErrnoException).code ?? 'error'})` }],
+      [
+        {
+          code: 'spec-unreadable',
+          message: `cannot read the file (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+        },
+      ],
       'spec-unreadable',
     );
   }

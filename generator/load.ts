@@ -24,12 +24,13 @@ import {
   SpecError,
   type LoadedSpec,
   type OpenApiDocument,
+  type SpecPlace,
   type SpecProblem,
 } from './load-text.ts';
 
 // Importers take these from here; they live in load-text.ts and model/pointer.ts.
 export { parseSpecText, readSpecText, SpecError, splitPointer };
-export type { LoadedSpec, OpenApiDocument, SpecProblem };
+export type { LoadedSpec, OpenApiDocument, SpecPlace, SpecProblem };
 
 interface AjvLikeError {
   instancePath?: string;
@@ -63,7 +64,9 @@ export async function loadSpec(
   const parsed = parseSpecText(shown, text);
   let raw = parsed.raw;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw new SpecError(shown, [{ message: 'the document is not an object', line: 1, column: 1 }]);
+    throw new SpecError(shown, [
+      { code: 'spec-invalid', message: 'the document is not an object', line: 1, column: 1 },
+    ]);
   }
   let locate = parsed.locate;
   const repairs: LoadRepair[] = [];
@@ -81,6 +84,7 @@ export async function loadSpec(
     const pos = locate('/openapi');
     throw new SpecError(shown, [
       {
+        code: 'spec-invalid',
         message: `unsupported or missing "openapi" version ${JSON.stringify(version ?? null)}: dataapi reads OpenAPI 3.0.x and 3.1.x`,
         pointer: '/openapi',
         line: pos?.line ?? 1,
@@ -232,11 +236,7 @@ function unique(repairs: LoadRepair[]): LoadRepair[] {
   return repairs.filter((r) => !seen.has(key(r)) && !!seen.add(key(r)));
 }
 
-function toSpecError(
-  file: string,
-  where: (pointer: string) => SpecProblem,
-  err: unknown,
-): SpecError {
+function toSpecError(file: string, where: (pointer: string) => SpecPlace, err: unknown): SpecError {
   const e = err as { message?: string; details?: AjvLikeError[]; path?: string[]; source?: string };
   if (Array.isArray(e.details) && e.details.length > 0) {
     // The deepest pointers name the real culprit; the oneOf/else noise above them is dropped.
@@ -255,7 +255,7 @@ function toSpecError(
       if (seen.has(key) || problems.length >= 5) continue;
       seen.add(key);
       // Pointers are into the dereferenced tree: trace them back to the file and line written.
-      problems.push({ ...where(pointer), message });
+      problems.push({ ...where(pointer), code: 'spec-invalid', message });
     }
     return new SpecError(file, problems);
   }
@@ -264,7 +264,7 @@ function toSpecError(
   const pointerMatch = /#(\/[^\s"']*)/.exec(e.message ?? '');
   const pointer = e.path ? joinPointer(...e.path) || '/' : pointerMatch?.[1];
   return new SpecError(file, [
-    pointer !== undefined ? { ...where(pointer), message } : { message },
+    { ...(pointer !== undefined ? where(pointer) : {}), code: 'spec-invalid', message },
   ]);
 }
 

@@ -8,7 +8,7 @@
  *       operation: getAirQuality
  *       reason: renamed before the first client release
  */
-import type { SpecProblem } from '../load.ts';
+import type { Problem } from '../normalise/problems.ts';
 import { METHODS } from '../normalise/index.ts';
 import { isObject as isObj, type Obj } from '../../model/object.ts';
 import { joinPointer } from '../../model/pointer.ts';
@@ -39,13 +39,14 @@ export function parseAllowFlag(value: string): Allowance {
 }
 
 /** The extension's entries in a document, and what is wrong with them (for lint and diff). */
-export function readAllowExtension(doc: Obj): { allowances: Allowance[]; problems: SpecProblem[] } {
+export function readAllowExtension(doc: Obj): { allowances: Allowance[]; problems: Problem[] } {
   const allowances: Allowance[] = [];
-  const problems: SpecProblem[] = [];
+  const problems: Problem[] = [];
   const read = (value: unknown, at: string, operation: string | undefined) => {
     if (value === undefined) return;
     if (!Array.isArray(value)) {
       problems.push({
+        code: 'spec-extension',
         pointer: at,
         message: `${ALLOW_EXTENSION} must be a list of { rule, reason${operation === undefined ? ', operation?' : ''} }`,
       });
@@ -58,6 +59,7 @@ export function readAllowExtension(doc: Obj): { allowances: Allowance[]; problem
       const op = isObj(entry) ? entry['operation'] : undefined;
       if (typeof rule !== 'string' || !isRuleId(rule)) {
         problems.push({
+          code: 'spec-extension',
           pointer: `${pointer}/rule`,
           message: `rule must be a dataapi diff rule id, not ${JSON.stringify(rule ?? null)}`,
         });
@@ -65,6 +67,7 @@ export function readAllowExtension(doc: Obj): { allowances: Allowance[]; problem
       }
       if (typeof reason !== 'string' || reason.trim() === '') {
         problems.push({
+          code: 'spec-extension',
           pointer: `${pointer}/reason`,
           message: `accepting ${rule} needs a reason (a non-empty string)`,
         });
@@ -72,6 +75,7 @@ export function readAllowExtension(doc: Obj): { allowances: Allowance[]; problem
       }
       if (op !== undefined && (typeof op !== 'string' || operation !== undefined)) {
         problems.push({
+          code: 'spec-extension',
           pointer: `${pointer}/operation`,
           message:
             operation !== undefined
@@ -113,7 +117,7 @@ export function applyAllowances(changes: Change[], allowances: Allowance[]): Unu
   for (const change of changes) {
     const match = allowances.find(
       (a) =>
-        a.rule === change.rule &&
+        a.rule === change.code &&
         (a.operation === undefined ||
           a.operation === change.operation ||
           a.operation === change.previousOperation ||

@@ -44,7 +44,7 @@ export function changelog(r: DiffReport): string {
         const accepted = c.allowed
           ? ` (accepted${c.allowed.reason ? `: ${inline(c.allowed.reason)}` : ''})`
           : '';
-        out.push(`- ${inline(c.message)} \`${c.rule}\`${accepted}`);
+        out.push(`- ${inline(c.message)} \`${c.code}\`${accepted}`);
       }
     }
   }
@@ -63,14 +63,14 @@ const LEVEL: Record<Severity, SarifLevel> = {
  * commit's, so it is located at the file alone (its BASE line is in the message).
  */
 export function sarif(r: DiffReport): string {
-  const used = [...new Set(r.changes.map((c) => c.rule))].sort();
+  const used = [...new Set(r.changes.map((c) => c.code))].sort();
   return sarifLog(
     { name: 'dataapi diff', version: toolVersion() },
     used.map((id) => ({ id, description: RULES[id].title, level: LEVEL[RULES[id].severity] })),
     r.changes.map((c) => {
       const base = c.side === 'base';
       return {
-        ruleId: c.rule,
+        ruleId: c.code,
         level: LEVEL[c.severity],
         message: `${c.message}${base ? ` (in BASE ${r.base}${c.line !== undefined ? `:${c.line}` : ''})` : ''}`,
         file: r.head,

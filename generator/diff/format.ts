@@ -11,11 +11,30 @@ export const MARKDOWN_MARKER = '<!-- dataapi-diff -->';
 const MARKDOWN_BUDGET = 60_000;
 
 export function formatReport(report: DiffReport, format: DiffFormat): string {
-  if (format === 'json') return `${JSON.stringify({ version: 1, ...report }, null, 2)}\n`;
+  if (format === 'json')
+    return `${JSON.stringify({ version: 1, ...report, changes: report.changes.map(changeJson) }, null, 2)}\n`;
   if (format === 'changelog') return changelog(report);
   if (format === 'sarif') return sarif(report);
   return format === 'markdown' ? markdown(report) : text(report);
 }
+
+/**
+ * A change as `--format json` has always written it: the code under `rule`, then the rest in
+ * this order (scripts read these keys; the record's own names stay inside the toolkit).
+ */
+const changeJson = (c: Change) => ({
+  rule: c.code,
+  severity: c.severity,
+  message: c.message,
+  operation: c.operation,
+  previousOperation: c.previousOperation,
+  method: c.method,
+  path: c.path,
+  pointer: c.pointer,
+  side: c.side,
+  line: c.line,
+  allowed: c.allowed,
+});
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -39,7 +58,7 @@ function text(r: DiffReport): string {
   if (r.changes.length === 0) lines.push('No changes to the contract.', '');
   for (const c of r.changes) {
     const tag = c.allowed ? 'accepted' : c.severity;
-    lines.push(`${tag.toUpperCase().padEnd(10)} ${c.rule}  ${operationOf(c)}`);
+    lines.push(`${tag.toUpperCase().padEnd(10)} ${c.code}  ${operationOf(c)}`);
     lines.push(`           ${c.message}`);
     lines.push(`           at ${place(r, c)}`);
     if (c.allowed)
@@ -84,7 +103,7 @@ function table(
     const last = reason
       ? cell(c.allowed?.reason ?? (c.allowed?.by === 'flag' ? '--allow' : ''))
       : code(place(r, c));
-    const row = `| ${cell(operationOf(c))} | ${code(c.rule)} | ${cell(c.message)} | ${last} |`;
+    const row = `| ${cell(operationOf(c))} | ${code(c.code)} | ${cell(c.message)} | ${last} |`;
     if (row.length > budget.left) {
       rows.push(
         `| | | … and ${changes.length - i} more: run \`dataapi diff --format json\` for all | |`,

@@ -76,7 +76,7 @@ function report(
       ORDER[a.severity] - ORDER[b.severity] ||
       (a.path ?? '').localeCompare(b.path ?? '', 'en') ||
       (a.method ?? '').localeCompare(b.method ?? '', 'en') ||
-      a.rule.localeCompare(b.rule, 'en') ||
+      a.code.localeCompare(b.code, 'en') ||
       a.pointer.localeCompare(b.pointer, 'en'),
   );
   const count = (s: Change['severity']) =>

@@ -4,7 +4,8 @@
  * change is reported once per operation, however many paths lead to it.
  */
 import type { Operation } from '../../model/types.ts';
-import { severityOf, type RuleId } from './rules.ts';
+import type { RuleId } from './rules.ts';
+import { findingOf } from '../../model/finding.ts';
 import { compareService } from './service.ts';
 import { compareBody, compareParameters } from './request.ts';
 import { compareResponses } from './response.ts';
@@ -134,17 +135,19 @@ function emitter(
     seen.add(key);
     const at = pointer ?? op.pointer;
     const line = lineOf(side === 'base' ? base : head, at);
-    record({
-      rule,
-      severity: severityOf(rule),
-      message,
-      operation: nameOf(op),
-      ...(previous !== undefined ? { previousOperation: previous } : {}),
-      method: op.method.toUpperCase(),
-      path: op.path,
-      pointer: at,
-      side,
-      ...(line !== undefined ? { line } : {}),
-    });
+    // The catalogue decides the severity (breaking, warning or compatible).
+    record(
+      findingOf({
+        code: rule,
+        message,
+        operation: nameOf(op),
+        ...(previous !== undefined ? { previousOperation: previous } : {}),
+        method: op.method.toUpperCase(),
+        path: op.path,
+        pointer: at,
+        side,
+        ...(line !== undefined ? { line } : {}),
+      }) as Change,
+    );
   };
 }

@@ -14,9 +14,7 @@ import {
   describeErrors,
   type SchemaValidator,
 } from '../../model/validate.ts';
-import type { Finding } from './types.ts';
-
-type Add = (f: Omit<Finding, 'line' | 'column'>) => void;
+import type { Add } from './types.ts';
 
 /** Pointer of one named example (the `value` inside `examples.<name>`, or `example`). */
 function examplePointer(doc: Obj, mediaPointer: string, name: string): string {
@@ -70,8 +68,7 @@ export class ExampleRules {
   ): void {
     if (list.length === 0) {
       this.add({
-        rule: 'example-missing',
-        severity: 'error',
+        code: 'example-missing',
         pointer: mediaPointer,
         operation,
         message: `the ${what} has no example: add examples.default.value (the mock and the contract tests are built from it)`,
@@ -101,8 +98,7 @@ export class ExampleRules {
       validate = this.validator.compile(schema);
     } catch (err) {
       this.add({
-        rule: 'example-invalid',
-        severity: 'error',
+        code: 'example-invalid',
         pointer,
         operation,
         message: `the schema of the ${what} cannot be compiled: ${(err as Error).message.split('\n')[0]}`,
@@ -111,8 +107,7 @@ export class ExampleRules {
     }
     if (validate(value)) return;
     this.add({
-      rule: 'example-invalid',
-      severity: 'error',
+      code: 'example-invalid',
       pointer,
       operation,
       message: `the ${what} does not validate against its schema: ${describeErrors(validate.errors, value, 3).join('; ')}`,

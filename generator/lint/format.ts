@@ -7,7 +7,7 @@ export function formatText(report: LintReport): string {
   const lines = report.findings.map((f) => {
     const where = f.line !== undefined ? `${report.spec}:${f.line}:${f.column ?? 1}` : report.spec;
     const op = f.operation !== undefined ? `${f.operation}: ` : '';
-    return `${where}  ${f.severity.padEnd(7)}  ${f.rule}  ${op}${f.message}  (#${f.pointer})`;
+    return `${where}  ${f.severity.padEnd(7)}  ${f.code}  ${op}${f.message}  (#${f.pointer})`;
   });
   const summary =
     report.errors + report.warnings === 0
@@ -28,8 +28,9 @@ export function formatJson(report: LintReport): string {
         operations: report.operations,
         errors: report.errors,
         warnings: report.warnings,
+        // `rule` is the finding's code: the key tools read since lint's first release.
         findings: report.findings.map((f) => ({
-          rule: f.rule,
+          rule: f.code,
           severity: f.severity,
           message: f.message,
           pointer: f.pointer,
@@ -46,18 +47,18 @@ export function formatJson(report: LintReport): string {
 
 /** SARIF 2.1.0 for code scanning: one result per finding, at the description's line and column. */
 export function formatSarif(report: LintReport): string {
-  const used = [...new Set(report.findings.map((f) => f.rule))].sort();
+  const used = [...new Set(report.findings.map((f) => f.code))].sort();
   return sarifLog(
     { name: 'dataapi lint', version: toolVersion() },
     used.map((id) => ({
       id,
       description: RULES[id],
-      level: report.findings.some((f) => f.rule === id && f.severity === 'error')
+      level: report.findings.some((f) => f.code === id && f.severity === 'error')
         ? 'error'
         : 'warning',
     })),
     report.findings.map((f) => ({
-      ruleId: f.rule,
+      ruleId: f.code,
       level: f.severity,
       message: `${f.operation !== undefined ? `${f.operation}: ` : ''}${f.message}`,
       file: report.spec,

@@ -9,12 +9,14 @@ import { normalise } from '../normalise/index.ts';
 import { isObject, type Obj } from '../../model/object.ts';
 import { escapeToken } from '../../model/pointer.ts';
 import { checkCatalogue, checkOperationIds } from './rules.ts';
-import { checkSunsets, lifecycleRule } from './lifecycle.ts';
+import { checkSunsets } from './lifecycle.ts';
 import { today } from '../../model/lifecycle.ts';
+import { Diagnostics } from '../../model/finding.ts';
 import { readAllowExtension } from '../diff/allow.ts';
-import type { Finding, LintReport } from './types.ts';
+import type { Problem } from '../normalise/problems.ts';
+import type { Add, LintFinding, LintInput, LintReport } from './types.ts';
 
-export { RULES, type Finding, type LintReport, type RuleId, type Severity } from './types.ts';
+export { RULES, type LintFinding, type LintReport, type RuleId, type Severity } from './types.ts';
 
 export interface LintOptions {
   /** The day sunsets are compared with (`YYYY-MM-DD`, UTC; default today): tests fix it. */
@@ -25,8 +27,16 @@ export async function lintSpec(specPath: string, options: LintOptions = {}): Pro
   const read = await readSpecText(specPath);
   const { shown, text } = read;
   const parsed = parseSpecText(shown, text);
-  const findings: Omit<Finding, 'line' | 'column'>[] = [];
-  const add = (f: Omit<Finding, 'line' | 'column'>) => findings.push(f);
+  // The catalogue decides each rule's severity (a rule's milder case one step down).
+  const findings = new Diagnostics();
+  // Shared components are reached from many operations: each place is reported once.
+  const seen = new Set<string>();
+  const add: Add = (f, options) => {
+    const key = `${f.code}\u0000${f.pointer}\u0000${f.message}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    findings.add(f, options);
+  };
   const raw = isObject(parsed.raw) ? (parsed.raw as Obj) : {};
   checkOperationIds(raw, add);
 
@@ -35,7 +45,7 @@ export async function lintSpec(specPath: string, options: LintOptions = {}): Pro
     loaded = await loadSpec(specPath, read);
   } catch (err) {
     // The validator also rejects duplicate operationIds; those are reported as findings.
-    if (err instanceof SpecError && findings.some((f) => f.rule === 'operation-id-unique')) {
+    if (err instanceof SpecError && findings.all.some((f) => f.code === 'operation-id-unique')) {
       return report(shown, findings, parsed.locate, 0);
     }
     throw err;
@@ -43,30 +53,13 @@ export async function lintSpec(specPath: string, options: LintOptions = {}): Pro
   // Swagger 2.0 input: what the converter did (and could not carry over) is said, as a warning.
   for (const r of loaded.repairs ?? [])
     if (r.code === 'converted-from-swagger2' || r.code === 'swagger2-conversion-loss')
-      add({
-        rule: 'swagger2-converted',
-        severity: 'warning',
-        pointer: r.pointer,
-        message: r.message,
-      });
+      add({ code: 'swagger2-converted', pointer: r.pointer, message: r.message });
   // Read by `dataapi diff`; lint only checks its shape (a known rule id and a reason).
-  for (const p of readAllowExtension(loaded.document).problems)
-    add({
-      rule: 'extension-invalid',
-      severity: 'error',
-      pointer: p.pointer ?? '',
-      message: p.message,
-    });
+  for (const p of readAllowExtension(loaded.document).problems) add(findingOfProblem(p));
   // A malformed extension is one finding among the others: the model is built without it.
   const model = normalise(loaded, {
     onProblems: (problems) => {
-      for (const p of problems)
-        add({
-          rule: lifecycleRule(p.pointer) ?? 'extension-invalid',
-          severity: 'error',
-          pointer: p.pointer ?? '',
-          message: p.message,
-        });
+      for (const p of problems) add(findingOfProblem(p));
     },
   });
   checkCatalogue(loaded.document, model, add);
@@ -77,27 +70,32 @@ export async function lintSpec(specPath: string, options: LintOptions = {}): Pro
   };
 }
 
+/**
+ * A normaliser's problem as a lint finding, under the rule its code names: its own code where
+ * that is a rule (a life-cycle extension's), extension-invalid for any other malformed
+ * x-dataapi-* extension. Where the problem is plays no part.
+ */
+export const findingOfProblem = (p: Problem): LintInput => ({
+  code: p.code === 'spec-extension' ? 'extension-invalid' : p.code,
+  pointer: p.pointer ?? '',
+  message: p.message,
+});
+
 function report(
   spec: string,
-  raw: Omit<Finding, 'line' | 'column'>[],
+  sink: Diagnostics,
   locate: LoadedSpec['locate'],
   operations: number,
 ): LintReport {
-  const seen = new Set<string>();
-  const findings: Finding[] = [];
-  for (const f of raw) {
-    // Shared components are reached from many operations: report each place once.
-    const key = `${f.rule}\u0000${f.pointer}\u0000${f.message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+  const findings = (sink.all as LintFinding[]).map((f): LintFinding => {
     const pos = locateNearest(locate, f.pointer);
-    findings.push({ ...f, ...(pos ? { line: pos.line, column: pos.column } : {}) });
-  }
+    return { ...f, ...(pos ? { line: pos.line, column: pos.column } : {}) };
+  });
   findings.sort(
     (a, b) =>
       (a.line ?? 0) - (b.line ?? 0) ||
       a.pointer.localeCompare(b.pointer, 'en') ||
-      a.rule.localeCompare(b.rule, 'en'),
+      a.code.localeCompare(b.code, 'en'),
   );
   return {
     spec,

@@ -1,20 +1,10 @@
 /**
  * Lint's rules on a deprecated operation's life cycle. The normaliser already refuses malformed
- * values (they reach lint as problems, filed here under their own rule ids); what only lint can
- * say is that a sunset has come while the operation is still described (still served).
+ * values (they reach lint as problems carrying their own rule ids); what only lint can say is
+ * that a sunset has come while the operation is still described (still served).
  */
 import type { ServiceModel } from '../../model/service-model.ts';
-import type { Finding, RuleId } from './types.ts';
-
-type Add = (f: Omit<Finding, 'line' | 'column'>) => void;
-
-/** The rule of a normaliser problem about a life-cycle extension (by where it is). */
-export function lifecycleRule(pointer: string | undefined): RuleId | undefined {
-  if (pointer === undefined) return undefined;
-  if (/\/x-dataapi-(sunset|deprecated-since)$/.test(pointer)) return 'deprecation-sunset';
-  if (pointer.endsWith('/x-dataapi-successor')) return 'deprecation-successor';
-  return undefined;
-}
+import type { Add } from './types.ts';
 
 /** A live operation whose sunset is today or past: remove it, or move the sunset. */
 export function checkSunsets(model: ServiceModel, today: string, add: Add): void {
@@ -22,8 +12,7 @@ export function checkSunsets(model: ServiceModel, today: string, add: Add): void
     const sunset = op.deprecation?.sunset;
     if (sunset === undefined || sunset > today) continue;
     add({
-      rule: 'deprecation-sunset',
-      severity: 'error',
+      code: 'deprecation-sunset',
       pointer: `${op.pointer}/x-dataapi-sunset`,
       operation: op.operationId ?? `${op.method.toUpperCase()} ${op.path}`,
       message: `its sunset ${sunset} has come (today is ${today}) but the operation is still described: remove it (dataapi diff then reports api-removed-after-sunset) or move the sunset`,

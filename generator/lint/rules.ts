@@ -12,9 +12,7 @@ import { escapeToken, joinPointer } from '../../model/pointer.ts';
 import { getAt } from '../../model/refs.ts';
 import { didYouMean } from '../../model/suggest.ts';
 import { ExampleRules } from './examples.ts';
-import { ERROR_STATUSES, type Finding } from './types.ts';
-
-type Add = (f: Omit<Finding, 'line' | 'column'>) => void;
+import { ERROR_STATUSES, type Add } from './types.ts';
 
 export interface RawOperation {
   method: string;
@@ -54,8 +52,7 @@ export function checkOperationIds(doc: Obj, add: Add): void {
     const id = op.raw['operationId'];
     if (typeof id !== 'string') {
       add({
-        rule: 'operation-id-missing',
-        severity: 'warning',
+        code: 'operation-id-missing',
         pointer: `${op.pointer}/operationId`,
         operation: op.name,
         message:
@@ -69,8 +66,7 @@ export function checkOperationIds(doc: Obj, add: Add): void {
     if (ops.length < 2) continue;
     for (const op of ops.slice(1)) {
       add({
-        rule: 'operation-id-unique',
-        severity: 'error',
+        code: 'operation-id-unique',
         pointer: `${op.pointer}/operationId`,
         operation: op.name,
         message: `operationId ${JSON.stringify(id)} is also used by ${ops[0]!.method.toUpperCase()} ${ops[0]!.path}`,
@@ -109,8 +105,7 @@ export function checkCatalogue(doc: Obj, model: ServiceModel, add: Add): void {
 
     if (op.operationId !== undefined && op.id !== op.operationId) {
       add({
-        rule: 'operation-id-safe',
-        severity: 'warning',
+        code: 'operation-id-safe',
         pointer: `${op.pointer}/operationId`,
         operation: name,
         message: `generated code calls it ${op.id} (the operationId is not a safe, unique identifier)`,
@@ -142,8 +137,8 @@ export function usesServiceConventions(doc: Obj, model: ServiceModel): boolean {
 /** `add` without one rule's findings. */
 const withoutRule =
   (rule: string, add: Add): Add =>
-  (f) => {
-    if (f.rule !== rule) add(f);
+  (f, options) => {
+    if (f.code !== rule) add(f, options);
   };
 
 /** The service's extensions an operation declares: envelope, business-code group, rate limit. */
@@ -158,8 +153,7 @@ function checkExtensions(
   const declared = raw['x-dataapi-envelope'];
   if (declared === undefined) {
     add({
-      rule: 'operation-envelope',
-      severity: 'error',
+      code: 'operation-envelope',
       pointer: `${op.pointer}/x-dataapi-envelope`,
       operation: name,
       message: op.envelope
@@ -170,26 +164,26 @@ function checkExtensions(
   const group = raw['x-dataapi-business-codes'];
   if (op.envelope && group === undefined) {
     add({
-      rule: 'business-code-group',
-      severity: 'error',
+      code: 'business-code-group',
       pointer: `${op.pointer}/x-dataapi-business-codes`,
       operation: name,
       message: `an enveloped operation names its business code group (declared: ${model.businessCodeGroups.map((g) => g.name).join(', ') || 'none; declare x-dataapi-business-code-groups at the root'})`,
     });
   } else if (!op.envelope && group !== undefined) {
-    add({
-      rule: 'business-code-group',
-      severity: 'warning',
-      pointer: `${op.pointer}/x-dataapi-business-codes`,
-      operation: name,
-      message:
-        'a plain JSON operation (no envelope) carries no business status code; the group is ignored',
-    });
+    add(
+      {
+        code: 'business-code-group',
+        pointer: `${op.pointer}/x-dataapi-business-codes`,
+        operation: name,
+        message:
+          'a plain JSON operation (no envelope) carries no business status code; the group is ignored',
+      },
+      { milder: true },
+    );
   }
   if (raw['x-dataapi-rate-limit'] === undefined && !rootRate) {
     add({
-      rule: 'rate-limit',
-      severity: 'error',
+      code: 'rate-limit',
       pointer: `${op.pointer}/x-dataapi-rate-limit`,
       operation: name,
       message:
@@ -216,8 +210,7 @@ function checkDemoPaths(
     const base = model.operations.find((o) => o.method === r.method && `${o.path}/demo` === r.path);
     if (!base) continue;
     add({
-      rule: 'preview-variant',
-      severity: 'error',
+      code: 'preview-variant',
       pointer: r.pointer,
       operation: r.name,
       message: `looks like the preview variant of ${base.operationId ?? base.id} but is not paired with it: add x-dataapi-preview-of: ${base.operationId ?? base.id} here and x-dataapi-preview: true there`,
@@ -231,16 +224,14 @@ function checkCommon(r: RawOperation, tags: Set<string>, add: Add): void {
   const first = Array.isArray(opTags) ? opTags[0] : undefined;
   if (typeof first !== 'string') {
     add({
-      rule: 'operation-category',
-      severity: 'error',
+      code: 'operation-category',
       pointer: `${r.pointer}/tags`,
       operation: r.name,
       message: `no category: add tags with one of the root tags (${[...tags].slice(0, 3).join('; ')}${tags.size > 3 ? '; ...' : ''})`,
     });
   } else if (!tags.has(first)) {
     add({
-      rule: 'operation-category',
-      severity: 'error',
+      code: 'operation-category',
       pointer: `${r.pointer}/tags/0`,
       operation: r.name,
       message: `category ${JSON.stringify(first)} is not one of the root tags${didYouMean(first, [...tags])}`,
@@ -253,21 +244,22 @@ function checkCommon(r: RawOperation, tags: Set<string>, add: Add): void {
   const absent = missing.filter((s) => !byRange.includes(s));
   if (absent.length > 0) {
     add({
-      rule: 'error-responses',
-      severity: 'error',
+      code: 'error-responses',
       pointer: `${r.pointer}/responses`,
       operation: r.name,
       message: `error responses of the service (docs/service.md §4) not declared: ${absent.join(', ')}`,
     });
   }
   if (byRange.length > 0) {
-    add({
-      rule: 'error-responses',
-      severity: 'warning',
-      pointer: `${r.pointer}/responses`,
-      operation: r.name,
-      message: `declared only by a range or default response: ${byRange.join(', ')}; declare each status of docs/service.md §4`,
-    });
+    add(
+      {
+        code: 'error-responses',
+        pointer: `${r.pointer}/responses`,
+        operation: r.name,
+        message: `declared only by a range or default response: ${byRange.join(', ')}; declare each status of docs/service.md §4`,
+      },
+      { milder: true },
+    );
   }
 }
 
@@ -281,8 +273,7 @@ function checkPreview(
 ): void {
   if (raw['x-dataapi-preview'] === undefined && !op.preview) {
     add({
-      rule: 'preview-declared',
-      severity: 'warning',
+      code: 'preview-declared',
       pointer: `${op.pointer}/x-dataapi-preview`,
       operation: name,
       message:
@@ -291,13 +282,15 @@ function checkPreview(
   }
   if (!op.preview) return;
   if (!op.preview.explicit) {
-    add({
-      rule: 'preview-variant',
-      severity: 'warning',
-      pointer: `${op.pointer}/x-dataapi-preview`,
-      operation: name,
-      message: `the preview variant ${op.method.toUpperCase()} ${op.preview.path} is only implied: list it under paths with x-dataapi-preview-of: ${op.operationId ?? op.id}, security: [] and its own examples (dataapi scaffold does)`,
-    });
+    add(
+      {
+        code: 'preview-variant',
+        pointer: `${op.pointer}/x-dataapi-preview`,
+        operation: name,
+        message: `the preview variant ${op.method.toUpperCase()} ${op.preview.path} is only implied: list it under paths with x-dataapi-preview-of: ${op.operationId ?? op.id}, security: [] and its own examples (dataapi scaffold does)`,
+      },
+      { milder: true },
+    );
     return;
   }
   const pointer = joinPointer('paths', op.preview.path, op.method);
@@ -323,8 +316,7 @@ function checkDemo(
     security.some((s) => isObject(s) && Object.keys(s).length === 0);
   if (!keyless) {
     add({
-      rule: 'preview-consistent',
-      severity: 'error',
+      code: 'preview-consistent',
       pointer: `${pointer}/security`,
       operation: demoName,
       message: 'a preview variant is called without a key: add security: []',
@@ -333,8 +325,7 @@ function checkDemo(
   for (const ext of ['x-dataapi-envelope', 'x-dataapi-business-codes']) {
     if (JSON.stringify(demo[ext]) !== JSON.stringify(raw[ext])) {
       add({
-        rule: 'preview-consistent',
-        severity: 'error',
+        code: 'preview-consistent',
         pointer: `${pointer}/${escapeToken(ext)}`,
         operation: demoName,
         message: `${ext} is ${JSON.stringify(demo[ext] ?? null)} here but ${JSON.stringify(raw[ext] ?? null)} on ${name}: a preview answers like its operation`,
@@ -346,12 +337,14 @@ function checkDemo(
       .sort()
       .join(',');
   if (statuses(demo) !== statuses(raw)) {
-    add({
-      rule: 'preview-consistent',
-      severity: 'warning',
-      pointer: `${pointer}/responses`,
-      operation: demoName,
-      message: `declares the statuses ${statuses(demo)} but ${name} declares ${statuses(raw)}`,
-    });
+    add(
+      {
+        code: 'preview-consistent',
+        pointer: `${pointer}/responses`,
+        operation: demoName,
+        message: `declares the statuses ${statuses(demo)} but ${name} declares ${statuses(raw)}`,
+      },
+      { milder: true },
+    );
   }
 }

@@ -1,6 +1,7 @@
-import type { ModelFinding } from '../../model/service-model.ts';
 /** Findings of `dataapi lint`: one rule broken at one place of the description. */
+import type { ModelFinding } from '../../model/service-model.ts';
 import { CATALOGUE, type LintRuleId } from '../../model/diagnostics.ts';
+import type { Finding, FindingInput } from '../../model/finding.ts';
 
 export type Severity = 'error' | 'warning';
 
@@ -16,22 +17,23 @@ export const RULES = Object.fromEntries(
     .map(([id, entry]) => [id, entry.title]),
 ) as Record<RuleId, string>;
 
-export interface Finding {
-  rule: RuleId;
-  severity: Severity;
-  message: string;
-  /** JSON pointer into the description (where the fact is, or should be). */
-  pointer: string;
-  /** 1-based line and column of the pointer (or its nearest existing parent) in the root file. */
-  line?: number;
-  column?: number;
-  /** The operation concerned (its operationId, or method and path). */
-  operation?: string;
-}
+/**
+ * A lint finding is the one finding record (model/finding.ts), its code the rule id, always at a
+ * JSON pointer (where the fact is, or should be), an error or a warning (a lint rule's severity
+ * in the catalogue, or one step down); line and column are the pointer's (or its
+ * nearest existing parent's) in the root file, and operation the operationId (or method and path).
+ */
+export type LintFinding = Finding<RuleId> & { pointer: string; severity: Severity };
+
+/** What a rule hands over: the sink (a Diagnostics) decides the severity from the catalogue. */
+export type LintInput = FindingInput<RuleId> & { pointer: string };
+
+/** How a rule reports: `milder` for a case one step below its rule's severity (its message says why). */
+export type Add = (f: LintInput, options?: { milder?: boolean }) => void;
 
 export interface LintReport {
   spec: string;
-  findings: Finding[];
+  findings: LintFinding[];
   errors: number;
   warnings: number;
   operations: number;

@@ -73,7 +73,11 @@ export function readAuth(
   const bodyKey = op['x-dataapi-body-key'];
   if (bodyKey !== undefined) {
     if (typeof bodyKey !== 'string' || bodyKey === '')
-      problems.add(`${pointer}/x-dataapi-body-key`, 'must be the name of a JSON body field');
+      problems.add(
+        'spec-extension',
+        `${pointer}/x-dataapi-body-key`,
+        'must be the name of a JSON body field',
+      );
     else requirements.push([{ in: 'body', name: bodyKey }]);
   }
   const transports: KeyTransport[] = [];

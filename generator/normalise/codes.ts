@@ -33,14 +33,18 @@ export function readCodeGroups(document: Obj, problems: Problems): BusinessCodeG
   const raw = document['x-dataapi-business-code-groups'];
   if (raw === undefined) return [];
   if (!isObject(raw)) {
-    problems.add('/x-dataapi-business-code-groups', 'must be a map of group name to group');
+    problems.add(
+      'spec-extension',
+      '/x-dataapi-business-code-groups',
+      'must be a map of group name to group',
+    );
     return [];
   }
   const groups: BusinessCodeGroup[] = [];
   for (const [name, value] of Object.entries(raw)) {
     const at = `/x-dataapi-business-code-groups/${name}`;
     if (!isObject(value) || !Array.isArray(value['codes'])) {
-      problems.add(at, 'a group needs `success` (integer) and `codes` (list)');
+      problems.add('spec-extension', at, 'a group needs `success` (integer) and `codes` (list)');
       continue;
     }
     const codes: BusinessCode[] = [];
@@ -53,6 +57,7 @@ export function readCodeGroups(document: Obj, problems: Problems): BusinessCodeG
         !OUTCOMES.includes(outcome as Outcome)
       ) {
         problems.add(
+          'spec-extension',
           `${at}/codes/${i}`,
           `a code needs an integer \`code\`, a \`meaning\` and an \`outcome\` (one of ${OUTCOMES.join(', ')})`,
         );
@@ -71,6 +76,7 @@ export function readCodeGroups(document: Obj, problems: Problems): BusinessCodeG
       !codes.some((c) => c.code === success && c.outcome === 'ok')
     ) {
       problems.add(
+        'spec-extension',
         `${at}/success`,
         'must be the integer code of one of the group\'s codes with outcome "ok"',
       );

@@ -46,7 +46,11 @@ export function detectEnvelope(
   if (declared !== undefined) {
     if (declared === 'none') return {};
     if (declared !== 'capitalised' && declared !== 'lowerCamel') {
-      problems.add(`${pointer}/x-dataapi-envelope`, 'must be one of capitalised, lowerCamel, none');
+      problems.add(
+        'spec-extension',
+        `${pointer}/x-dataapi-envelope`,
+        'must be one of capitalised, lowerCamel, none',
+      );
       return {};
     }
     spelling = declared;

@@ -4,7 +4,7 @@
  * problems at once, and stops the run; anything else a description gets wrong is a located
  * finding (ServiceModel.findings), repaired or ignored, never fatal.
  */
-import type { LoadedSpec, SpecProblem } from '../load.ts';
+import type { LoadedSpec } from '../load.ts';
 import type { AsyncLink, Category, HttpMethod, Operation } from '../../model/types.ts';
 import type { ServiceModel } from '../../model/service-model.ts';
 import { readCodeGroups } from './codes.ts';
@@ -13,7 +13,7 @@ import { NameAllocator, toFileStem, toIdentifier } from '../../model/identifiers
 import { readOperation, type Draft, type ReadContext } from './operation.ts';
 import { DEFAULT_RATE_LIMIT, readRateLimit } from './rate-limits.ts';
 import { readPathItems } from './paths.ts';
-import { Problems } from './problems.ts';
+import { Problems, type Problem } from './problems.ts';
 import { readDeprecations } from './lifecycle.ts';
 import { isObject, setOwn, type Obj } from '../../model/object.ts';
 import { reportSharedRoutes } from './shared-routes.ts';
@@ -38,7 +38,7 @@ export interface NormaliseOptions {
    * Told about the extension problems instead of throwing them: the model is still built, with
    * the faulty values left out (lint reports them beside its other findings).
    */
-  onProblems?: (problems: SpecProblem[]) => void;
+  onProblems?: (problems: Problem[]) => void;
 }
 
 export function normalise(
@@ -129,6 +129,7 @@ function pairPreviews(drafts: Draft[], problems: Problems): Operation[] {
     let base = d.previewOf !== undefined ? byOperationId.get(d.previewOf) : undefined;
     if (d.previewOf !== undefined && !base) {
       problems.add(
+        'spec-extension',
         `${d.op.pointer}/x-dataapi-preview-of`,
         `no operation has operationId ${JSON.stringify(d.previewOf)}: x-dataapi-preview-of names the base operation of this preview; if that operation was renamed, update this x-dataapi-preview-of to its new operationId`,
       );
@@ -147,6 +148,7 @@ function pairPreviews(drafts: Draft[], problems: Problems): Operation[] {
     if (!base) continue;
     if (base.op.method !== d.op.method || `${base.op.path}/demo` !== d.op.path) {
       problems.add(
+        'spec-extension',
         d.op.pointer,
         `a preview variant must be ${base.op.method.toUpperCase()} ${base.op.path}/demo`,
       );
@@ -191,6 +193,7 @@ function linkAsync(drafts: Draft[], operations: Operation[], problems: Problems)
       : undefined;
     if (!isObject(a) || (a['role'] !== 'submit' && a['role'] !== 'status') || !partner) {
       problems.add(
+        'spec-extension',
         at,
         'must be { role: submit | status, partner: <operationId of the paired operation> }',
       );

@@ -25,6 +25,7 @@ export function readDeprecations(
     if (!op.deprecated) {
       for (const k of present)
         problems.add(
+          k === 'x-dataapi-successor' ? 'deprecation-successor' : 'deprecation-sunset',
           `${op.pointer}/${k}`,
           `${k} is only read on a deprecated operation: add deprecated: true or remove it`,
         );
@@ -37,6 +38,7 @@ export function readDeprecations(
     if (sunset !== undefined) deprecation.sunset = sunset;
     if (since !== undefined && sunset !== undefined && sunset <= since)
       problems.add(
+        'deprecation-sunset',
         `${op.pointer}/x-dataapi-sunset`,
         `the sunset (${sunset}) must come after the deprecation (${since})`,
       );
@@ -45,6 +47,7 @@ export function readDeprecations(
       const target = operations.find((o) => o.operationId === successor);
       if (typeof successor !== 'string' || !target || target === op)
         problems.add(
+          'deprecation-successor',
           `${op.pointer}/x-dataapi-successor`,
           typeof successor === 'string' && target === op
             ? 'an operation cannot be its own successor'
@@ -62,6 +65,7 @@ function day(raw: Obj, key: string, pointer: string, problems: Problems): string
   // The YAML 1.2 core schema the loader uses reads an unquoted 2027-01-31 as a string.
   if (typeof value === 'string' && isCalendarDay(value)) return value;
   problems.add(
+    'deprecation-sunset',
     `${pointer}/${key}`,
     `must be a calendar day YYYY-MM-DD (UTC), e.g. 2027-01-31; got ${JSON.stringify(value)}`,
   );

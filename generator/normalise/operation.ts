@@ -202,6 +202,7 @@ function businessCodesOf(
   if (typeof name === 'string' && groups.some((g) => g.name === name))
     return { businessCodes: name };
   problems.add(
+    'spec-extension',
     `${pointer}/x-dataapi-business-codes`,
     `unknown business code group ${JSON.stringify(name)} (declared: ${groups.map((g) => g.name).join(', ') || 'none'})`,
   );
@@ -226,6 +227,7 @@ function readRequireAnyOf(
     );
   if (!ok) {
     problems.add(
+      'spec-extension',
       `${pointer}/x-dataapi-require-any-of`,
       'must be a list of groups of declared parameter names, e.g. [[location, city]]',
     );

@@ -29,7 +29,11 @@ export function readRateLimit(
     (limit as number) < 1 ||
     (per !== 'second' && per !== 'minute' && per !== 'hour')
   ) {
-    problems.add(pointer, 'must be { limit: <positive integer>, per: second | minute | hour }');
+    problems.add(
+      'spec-extension',
+      pointer,
+      'must be { limit: <positive integer>, per: second | minute | hour }',
+    );
     return undefined;
   }
   return { limit: limit as number, per, windowMs: WINDOW_MS[per], source };

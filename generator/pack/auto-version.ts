@@ -29,10 +29,10 @@ const TEXT_ONLY = new Set(['api-operation-text-changed']);
 /** The level the description's changes call for, and the changes that decide it. */
 export function levelOfChanges(changes: Change[]): { level: Level; reasons: string[] } {
   const line = (c: Change) =>
-    `${c.rule}: ${c.message}${c.operation !== undefined ? ` (${c.operation})` : ''}`;
+    `${c.code}: ${c.message}${c.operation !== undefined ? ` (${c.operation})` : ''}`;
   const breaking = changes.filter((c) => c.severity === 'breaking');
   if (breaking.length > 0) return { level: 'major', reasons: breaking.map(line) };
-  const contract = changes.filter((c) => !TEXT_ONLY.has(c.rule));
+  const contract = changes.filter((c) => !TEXT_ONLY.has(c.code));
   if (contract.length > 0) return { level: 'minor', reasons: contract.map(line) };
   return {
     level: 'patch',

@@ -93,7 +93,7 @@ async function replaceSpec(
     );
     if (mine.length > 0) {
       throw new Error(
-        `internal error: the scaffolded operation breaks catalogue rules; nothing was written:\n${mine.map((f) => `  ${f.rule} #${f.pointer}: ${f.message}`).join('\n')}`,
+        `internal error: the scaffolded operation breaks catalogue rules; nothing was written:\n${mine.map((f) => `  ${f.code} #${f.pointer}: ${f.message}`).join('\n')}`,
       );
     }
     await rename(temp, spec.file);

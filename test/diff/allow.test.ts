@@ -19,7 +19,7 @@ describe('dataapi diff: accepting a change on purpose', () => {
     expect(plain.summary.breaking).toBe(2);
     const r = await diffSpecs({ base: BASE, head, allow: ['api-operation-id-changed:fetchPet'] });
     expect(r.summary).toMatchObject({ breaking: 1, allowed: 1 });
-    expect(r.changes.find((c) => c.rule === 'api-operation-id-changed')!.allowed).toEqual({
+    expect(r.changes.find((c) => c.code === 'api-operation-id-changed')!.allowed).toEqual({
       by: 'flag',
     });
     expect(exitCodeOf(r)).toBe(1);

@@ -33,7 +33,7 @@ describe('dataapi diff: no change where there is none', () => {
       readFileSync(BASE_30, 'utf8').replace('exclusiveMaximum: true', 'exclusiveMaximum: false'),
     );
     const { changes } = await diffSpecs({ base: BASE, head: file });
-    expect(changes.map((c) => `${c.rule} ${c.operation}`)).toEqual([
+    expect(changes.map((c) => `${c.code} ${c.operation}`)).toEqual([
       'response-bounds-widened getIpLocation',
     ]);
   });
@@ -62,6 +62,6 @@ describe('dataapi diff: no change where there is none', () => {
       base: path.join(THIRD_PARTY, 'museum.yaml'),
       head: file,
     });
-    expect(changes.map((c) => `${c.rule} ${c.operation}`)).toEqual([`api-operation-removed ${id}`]);
+    expect(changes.map((c) => `${c.code} ${c.operation}`)).toEqual([`api-operation-removed ${id}`]);
   });
 });

@@ -78,7 +78,7 @@ describe('dataapi diff: git revisions', () => {
       PET('  age: { type: integer }\n').replace('required: [id, name]', 'required: [id]'),
     );
     const r = await diffSpecs({ base: 'main', cwd: repo });
-    expect(r.changes.map((c) => `${c.rule} ${c.operation} ${c.side}`)).toEqual([
+    expect(r.changes.map((c) => `${c.code} ${c.operation} ${c.side}`)).toEqual([
       'response-property-became-optional listPets head',
     ]);
     write('shared/pet.yaml', PET('  age: { type: integer }\n'));
@@ -89,7 +89,7 @@ describe('dataapi diff: git revisions', () => {
     write('shared/pet.yaml', PET(''));
     git('commit', '-qam', 'drop age');
     const r = await diffSpecs({ base: 'main', head: 'feature', cwd: repo });
-    expect(r.changes.map((c) => `${c.rule} ${c.operation}`)).toEqual([
+    expect(r.changes.map((c) => `${c.code} ${c.operation}`)).toEqual([
       'response-optional-property-removed listPets',
     ]);
     const byPath = await diffSpecs({

@@ -18,7 +18,7 @@ function variant(name: string, value: unknown, at: string[]): string {
 
 const invalid = async (file: string) =>
   (await lintSpec(file)).findings
-    .filter((f) => f.rule === 'extension-invalid')
+    .filter((f) => f.code === 'extension-invalid')
     .map((f) => `${f.pointer} ${f.message}`);
 
 describe('x-dataapi-allow-breaking in dataapi lint', () => {
@@ -35,7 +35,7 @@ describe('x-dataapi-allow-breaking in dataapi lint', () => {
       ['paths', '/Weather/AirQuality', 'get', 'x-dataapi-allow-breaking'],
     );
     const report = await lintSpec(op);
-    expect(report.findings.filter((f) => f.rule === 'extension-invalid')).toEqual([]);
+    expect(report.findings.filter((f) => f.code === 'extension-invalid')).toEqual([]);
     expect(report.errors).toBe(0);
   });
 
@@ -50,6 +50,6 @@ describe('x-dataapi-allow-breaking in dataapi lint', () => {
       '/x-dataapi-allow-breaking/1/reason accepting api-operation-removed needs a reason (a non-empty string)',
     ]);
     const report = await lintSpec(file);
-    expect(report.findings.find((f) => f.rule === 'extension-invalid')!.line).toBeGreaterThan(1);
+    expect(report.findings.find((f) => f.code === 'extension-invalid')!.line).toBeGreaterThan(1);
   });
 });

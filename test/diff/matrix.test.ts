@@ -370,14 +370,14 @@ describe('dataapi diff: the fixture matrix', () => {
 
   it.each(cases.map((c) => [c.name, c] as const))('%s', async (_, c) => {
     const changes = await run(c);
-    const got = changes.map((x) => `${x.rule} ${x.operation} ${x.pointer}`).sort();
+    const got = changes.map((x) => `${x.code} ${x.operation} ${x.pointer}`).sort();
     expect(got).toEqual(c.expect.map((e) => e.join(' ')).sort());
     for (const x of changes) {
-      expect(x.severity).toBe(RULES[x.rule].severity);
-      expect(x.method && x.path, x.rule).toBeTruthy();
+      expect(x.severity).toBe(RULES[x.code].severity);
+      expect(x.method && x.path, x.code).toBeTruthy();
       // Removed things are located in BASE, everything else in HEAD, each with its line.
-      expect(x.side).toBe(/-removed$/.test(x.rule) && !/enum/.test(x.rule) ? 'base' : 'head');
-      expect(x.line, `${x.rule} ${x.pointer}`).toBeGreaterThan(0);
+      expect(x.side).toBe(/-removed$/.test(x.code) && !/enum/.test(x.code) ? 'base' : 'head');
+      expect(x.line, `${x.code} ${x.pointer}`).toBeGreaterThan(0);
     }
   });
 

@@ -40,7 +40,7 @@ describe('dataapi diff on the service description', () => {
     expect(carrying.length).toBeGreaterThan(20);
     expect(changes.map((c) => c.operation).sort()).toEqual(carrying);
     for (const c of changes) {
-      expect(c.rule).toBe('response-type-changed');
+      expect(c.code).toBe('response-type-changed');
       expect(c.pointer).toBe('/components/schemas/DataStatus/properties/StatusCode/type');
       expect(readFileSync(head, 'utf8').split('\n')[c.line! - 1]).toContain('type: string');
     }

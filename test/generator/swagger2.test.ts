@@ -76,7 +76,7 @@ describe('a Swagger 2.0 description', () => {
 
   it('lint says it was converted (a warning at the swagger line)', async () => {
     const report = await lintSpec(V2);
-    const f = report.findings.find((x) => x.rule === 'swagger2-converted');
+    const f = report.findings.find((x) => x.code === 'swagger2-converted');
     expect(f).toMatchObject({ severity: 'warning', line: await lineOf(V2, /^swagger:/) });
   });
 
@@ -85,11 +85,11 @@ describe('a Swagger 2.0 description', () => {
     expect(same.changes).toEqual([]);
     expect((await diffSpecs({ base: V3, head: V2 })).changes).toEqual([]);
     const changed = await diffSpecs({ base: V2, head: V3_CHANGED });
-    expect(changed.changes.map((c) => [c.rule, c.operation])).toEqual([
+    expect(changed.changes.map((c) => [c.code, c.operation])).toEqual([
       ['request-parameter-became-required', 'listPets'],
     ]);
     const back = await diffSpecs({ base: V3_CHANGED, head: V2 });
-    expect(back.changes.map((c) => [c.rule, c.line])).toEqual([
+    expect(back.changes.map((c) => [c.code, c.line])).toEqual([
       ['request-parameter-became-optional', await lineOf(V2, /- name: limit/)],
     ]);
   });

@@ -16,7 +16,7 @@ import { sarifProblems } from './sarif-check.ts';
 
 const BEFORE = '2026-11-26';
 const brief = (r: Awaited<ReturnType<typeof diffSpecs>>) =>
-  r.changes.map((c) => `${c.severity} ${c.rule} ${c.operation} ${c.side} ${c.pointer}`);
+  r.changes.map((c) => `${c.severity} ${c.code} ${c.operation} ${c.side} ${c.pointer}`);
 
 const dir = tempDir('lifecycle-diff');
 const withoutV1 = variant(dir, 'without-v1', (d) => d.deleteIn(['paths', '/v1/news']));

@@ -1,6 +1,6 @@
 /** Deprecation, sunset and successor in the description: the model reads them, lint checks them. */
 import { describe, expect, it } from 'vitest';
-import { lintSpec } from '../../generator/lint/index.ts';
+import { findingOfProblem, lintSpec } from '../../generator/lint/index.ts';
 import { loadSpec } from '../../generator/load.ts';
 import { normalise } from '../../generator/normalise/index.ts';
 import { deprecationHeaders, isCalendarDay } from '../../model/lifecycle.ts';
@@ -8,7 +8,7 @@ import { NEWS, tempDir, V1, V2, variant } from './helpers.ts';
 
 const BEFORE = '2026-11-26';
 const brief = (r: Awaited<ReturnType<typeof lintSpec>>) =>
-  r.findings.map((f) => `${f.severity} ${f.rule} ${f.pointer}`);
+  r.findings.map((f) => `${f.severity} ${f.code} ${f.pointer}`);
 const SUNSET = '/paths/~1v1~1news/get/x-dataapi-sunset';
 
 describe('deprecation in the description', () => {
@@ -80,6 +80,43 @@ describe('deprecation in the description', () => {
     expect((await lintSpec(itself, { today: BEFORE })).findings[0]!.message).toBe(
       'an operation cannot be its own successor',
     );
+  });
+
+  it("files a problem under its own code, wherever it is (never by its pointer's look)", async () => {
+    const dir = tempDir('lifecycle-codes');
+    // A malformed business code group that happens to be called like a life-cycle extension.
+    const group = variant(dir, 'group', (d) =>
+      d.setIn(['x-dataapi-business-code-groups', 'x-dataapi-successor'], { success: 'no' }),
+    );
+    expect(brief(await lintSpec(group, { today: BEFORE }))).toEqual([
+      'error extension-invalid /x-dataapi-business-code-groups/x-dataapi-successor',
+    ]);
+    // The normaliser's problems carry the code lint reports them under.
+    const both = variant(dir, 'both', (d) => {
+      d.setIn([...V2, 'x-dataapi-sunset'], '2028-01-01');
+      d.setIn([...V1, 'x-dataapi-successor'], 'listNewsV3');
+    });
+    const codes: string[] = [];
+    normalise(await loadSpec(both), {
+      onProblems: (problems) => codes.push(...problems.map((p) => `${p.code} ${p.pointer}`)),
+    });
+    expect(codes.sort()).toEqual([
+      'deprecation-successor /paths/~1v1~1news/get/x-dataapi-successor',
+      'deprecation-sunset /paths/~1v2~1news/get/x-dataapi-sunset',
+    ]);
+    // A life-cycle problem wherever a loader moved it keeps its code; a pointer ending like a
+    // life-cycle extension does not make an extension problem one.
+    const message = 'm';
+    expect(
+      findingOfProblem({ code: 'deprecation-successor', pointer: '/components/x-moved', message }),
+    ).toEqual({ code: 'deprecation-successor', pointer: '/components/x-moved', message });
+    expect(
+      findingOfProblem({
+        code: 'spec-extension',
+        pointer: '/paths/~1a/get/x-dataapi-sunset',
+        message,
+      }).code,
+    ).toBe('extension-invalid');
   });
 
   it('refuses to generate from a malformed life cycle', async () => {

@@ -26,7 +26,7 @@ function variant(name: string, edit: (doc: ReturnType<typeof parseDocument>) => 
 }
 
 const brief = (r: Awaited<ReturnType<typeof lintSpec>>) =>
-  r.findings.map((f) => `${f.severity} ${f.rule} ${f.pointer}`);
+  r.findings.map((f) => `${f.severity} ${f.code} ${f.pointer}`);
 
 describe('dataapi lint', () => {
   it('finds no error in the service description', async () => {
@@ -50,7 +50,7 @@ describe('dataapi lint', () => {
       'preview-declared',
       'example-missing',
     ];
-    expect(museum.findings.filter((f) => serviceRules.includes(f.rule))).toEqual([]);
+    expect(museum.findings.filter((f) => serviceRules.includes(f.code))).toEqual([]);
     // The same description with one operation invalid in a generic way: still reported.
     const broken = path.join(work, 'museum-bad-example.yaml');
     const doc = parseDocument(
@@ -64,12 +64,12 @@ describe('dataapi lint', () => {
     });
     writeFileSync(broken, doc.toString());
     const generic = await lintSpec(broken);
-    expect(generic.findings.map((f) => f.rule)).toContain('example-invalid');
+    expect(generic.findings.map((f) => f.code)).toContain('example-invalid');
     // Marked as the service's (one x-dataapi- extension at its root): the service's rules apply.
     doc.set('x-dataapi-rate-limit', { limit: 10, per: 'second' });
     writeFileSync(broken, doc.toString());
     const marked = await lintSpec(broken);
-    expect(marked.findings.map((f) => f.rule)).toEqual(
+    expect(marked.findings.map((f) => f.code)).toEqual(
       expect.arrayContaining(['operation-envelope', 'error-responses', 'preview-declared']),
     );
   });
@@ -102,10 +102,10 @@ describe('dataapi lint', () => {
     const text = readFileSync(fixture, 'utf8').split('\n');
     for (const f of report.findings) {
       expect(f.line, f.pointer).toBeTypeOf('number');
-      expect(Object.keys(RULES)).toContain(f.rule);
+      expect(Object.keys(RULES)).toContain(f.code);
     }
     const example = report.findings.find(
-      (f) => f.rule === 'example-invalid' && f.pointer.includes('parameters'),
+      (f) => f.code === 'example-invalid' && f.pointer.includes('parameters'),
     )!;
     expect(text[example.line! - 1]).toContain('example: 21');
     expect(example.message).toContain('<= 20');
@@ -132,7 +132,7 @@ describe('dataapi lint', () => {
       doc.setIn(['paths', '/plain', 'get', 'operationId'], 'getGood'),
     );
     const report = await lintSpec(file);
-    const dup = report.findings.filter((f) => f.rule === 'operation-id-unique');
+    const dup = report.findings.filter((f) => f.code === 'operation-id-unique');
     expect(dup.map((f) => `${f.severity} ${f.pointer}`)).toEqual([
       'error /paths/~1plain/get/operationId',
     ]);
