@@ -29,7 +29,12 @@ const validZone = (body: unknown): body is Zone => {
   return kind === undefined || kind === 'Native' || kind === 'Master';
 };
 
-export async function startZonesServer(): Promise<ZonesServer> {
+/**
+ * `canonical`: names are stored in lower case (a renamed zone is then found by neither the name
+ * sent nor its former one), and the PUT's answer says nothing of it.
+ */
+export async function startZonesServer(o: { canonical?: boolean } = {}): Promise<ZonesServer> {
+  const nameOf = (name: string) => (o.canonical ? name.toLowerCase() : name);
   const zones = new Map<string, Zone>();
   const creates = { created: 0, conflicts: 0 };
   const renames: string[] = [];
@@ -68,12 +73,12 @@ export async function startZonesServer(): Promise<ZonesServer> {
   app.get('/zones', async () => [...zones.values()]);
   app.post('/zones', async (req, reply) => {
     if (!validZone(req.body)) return reply.code(400).send({ error: 'invalid zone' });
-    if (zones.has(req.body.name)) {
+    if (zones.has(nameOf(req.body.name))) {
       creates.conflicts++;
       return reply.code(409).send({ error: 'Conflict' });
     }
     creates.created++;
-    const zone = { name: req.body.name, kind: req.body.kind ?? 'Native' };
+    const zone = { name: nameOf(req.body.name), kind: req.body.kind ?? 'Native' };
     zones.set(zone.name, zone);
     return reply.code(201).send(zone);
   });
@@ -89,12 +94,13 @@ export async function startZonesServer(): Promise<ZonesServer> {
     const zone = zones.get(id);
     if (!zone) return reply.code(404).send(missing);
     if (!validZone(req.body)) return reply.code(400).send({ error: 'invalid zone' });
-    if (req.body.name !== id) {
-      if (zones.has(req.body.name)) return reply.code(400).send({ error: 'name taken' });
+    const name = nameOf(req.body.name);
+    if (name !== id) {
+      if (zones.has(name)) return reply.code(400).send({ error: 'name taken' });
       zones.delete(id);
-      renames.push(`${id} -> ${req.body.name}`);
+      renames.push(`${id} -> ${name}`);
     }
-    zones.set(req.body.name, { name: req.body.name, kind: req.body.kind ?? zone.kind });
+    zones.set(name, { name, kind: req.body.kind ?? zone.kind });
     return reply.code(204).send();
   });
   app.delete('/zones/:id', async (req, reply) =>
