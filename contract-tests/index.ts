@@ -4,7 +4,7 @@
  * vitest's own reporters (JUnit) show one test case per operation and check. Each test attaches its
  * structured CheckResult to the test's meta (`task.meta.dataapi`); the runner's reporter collects them.
  */
-import { describe, inject, it, TestRunner } from 'vitest';
+import { afterAll, describe, inject, it, TestRunner } from 'vitest';
 import type { Operation, ServiceModel } from 'dataapi/model';
 import { compileForFewValidations, findOperation, redactorFor } from 'dataapi/runtime/shared';
 import { recheckViolations, runCheck } from './checks/index.ts';
@@ -16,9 +16,11 @@ import {
 } from './checks/static-skip.ts';
 import { CONFIG_KEY, configFromEnv, type ContractConfig } from './config.ts';
 import { useGivenData } from './given-data.ts';
+import { holdResources, releaseHeld } from './held.ts';
 import { createTransport, type Transport } from './http.ts';
 import { redactCheckResult } from './redact-results.ts';
-import { runProbes, type Probe, type ProbeSet } from './probes.ts';
+import { runProbes, sendProbe, type Probe, type ProbeSet } from './probes.ts';
+import { validRequests } from './requests.ts';
 import { sentOf } from './recheck.ts';
 import { savedRequest, type SavedRequest } from './saved.ts';
 import type { FuzzStats } from './fuzz/types.ts';
@@ -108,6 +110,7 @@ export function contractSuite(model: ServiceModel, operationId: string): void {
   useGivenData(model, config?.testData);
   // Without a target (vitest run outside `dataapi contract`), the suite is listed but skipped.
   const suite = config ? describe : describe.skip;
+  if (config) holdFor(model, config);
   suite(op.id, () => {
     for (const variant of variantsOf(op, config)) {
       const checks = checksOf(variant, config);
@@ -115,14 +118,9 @@ export function contractSuite(model: ServiceModel, operationId: string): void {
         config && runs(op, checks, config) ? setOf(model, op, variant, config) : undefined;
       for (const check of checks) {
         const name = `${check} (${variant}): ${CHECK_TITLES[check]}`;
-        // What the run lacks (credentials, permission to write): not tested, never run.
-        const lacking = config && notTestedBefore(check, op, variant, config);
-        // Known now to have nothing to judge: a skipped test carrying its result, never run.
-        const known =
-          lacking?.reason ??
-          (config && runs(op, checks, config) && staticSkip(check, model, op, config));
+        const known = config && knownSkip(model, op, variant, check, checks, config);
         if (known) {
-          const result = staticSkipResult(op.id, variant, check, known, lacking?.code);
+          const result = staticSkipResult(op.id, variant, check, known.reason, known.code);
           it(name, { skip: true, meta: { dataapi: result } }, () => {});
           noteStaticSkip(result.message);
           continue;
@@ -145,7 +143,68 @@ export function contractSuite(model: ServiceModel, operationId: string): void {
         });
       }
     }
+    // The worker's last operation that runs a test: what the user's test data had the suite
+    // create is deleted after it (held.ts). A file whose tests are all skipped runs no hook.
+    if (config?.order && lastRunning(model, config) === op.id) afterAll(() => releaseHeld(model));
   });
+}
+
+/** A test's result known before it runs (not tested, nothing to judge), or undefined. */
+function knownSkip(
+  model: ServiceModel,
+  op: Operation,
+  variant: Variant,
+  check: CheckName,
+  checks: CheckName[],
+  config: ContractConfig,
+): { reason: string; code?: NonNullable<ReturnType<typeof notTestedBefore>>['code'] } | undefined {
+  // What the run lacks (credentials, permission to write): not tested, never run.
+  const lacking = notTestedBefore(check, op, variant, config);
+  if (lacking) return { reason: lacking.reason, ...(lacking.code ? { code: lacking.code } : {}) };
+  // Known now to have nothing to judge: a skipped test carrying its result, never run.
+  const known = runs(op, checks, config) && staticSkip(check, model, op, config);
+  return known ? { reason: known } : undefined;
+}
+
+/** The last operation of the worker's order with a test that runs. */
+function lastRunning(model: ServiceModel, config: ContractConfig): string | undefined {
+  return (config.order ?? []).findLast((id) => {
+    const op = model.operations.find((o) => o.id === id);
+    return (
+      op !== undefined &&
+      variantsOf(op, config).some((v) => {
+        const checks = checksOf(v, config);
+        return checks.some((c) => !knownSkip(model, op, v, c, checks, config));
+      })
+    );
+  });
+}
+
+/**
+ * How the worker deletes what the user's test data had it create (held.ts): at the end when it
+ * knows its order, else as soon as no operation holds it.
+ */
+function holdFor(model: ServiceModel, config: ContractConfig): void {
+  holdResources(
+    model,
+    async (r) => {
+      const remover = r.remover;
+      const spec = remover && validRequests(model, remover)[0];
+      if (!remover || !spec) return;
+      await sendProbe(
+        model,
+        transportFor(config),
+        remover,
+        'main',
+        'lifecycle',
+        remover,
+        { ...spec, path: { ...spec.path, ...r.path } },
+        `clean up what ${r.how}`,
+        { keyMode: 'key' },
+      );
+    },
+    config.order !== undefined,
+  );
 }
 
 function variantsOf(op: Operation, config: ContractConfig | undefined): Variant[] {

@@ -14,6 +14,9 @@ import { linkInto } from './links.ts';
 import { rememberSent } from './recheck.ts';
 import { lacksCredentials } from './checks/static-skip.ts';
 import { cleanUp, testDataFor, type Created } from './test-data.ts';
+import { hold, type Lease } from './held.ts';
+import { followRename } from './renames.ts';
+import { ok } from './probe.ts';
 import { pathFromLink, sequences, type Send } from './sequences.ts';
 import { operationPreference } from './shared-route.ts';
 import type { DescriptionWarning } from './warnings.ts';
@@ -95,6 +98,14 @@ export function askedPageSize(op: Operation, spec: RequestSpec): number | undefi
   return Number.isFinite(asked) && asked >= 1 ? asked : undefined;
 }
 
+type SendOf = (
+  role: Role,
+  target: Operation,
+  spec: RequestSpec,
+  purpose: string,
+  extra?: SendExtra,
+) => Promise<Probe>;
+
 export async function runProbes(
   model: ServiceModel,
   op: Operation,
@@ -147,23 +158,87 @@ export async function runProbes(
   }
   // Identifiers the target has (its list) or gives (a resource created for the operation).
   let created: Created | undefined;
+  const leases: Lease[] = [];
   // Inferred only where the description gives no link into the operation (explicit links rule).
   if (variant === 'main' && invented && !linkInto(model, op)) {
     const data = await testDataFor(model, op, t, send, (name) =>
       inventedParameter(model, op, name),
     );
+    leases.push(...data.leases);
     if (Object.keys(data.path).length > 0)
       valid = valid.map((v) => ({ ...v, path: { ...v.path, ...data.path } }));
     invented = data.invented;
     created = data.created;
   }
-  for (const spec of valid) {
+  try {
+    // The user's create sends the body that names the held resource: it runs with that resource
+    // held alone and deleted first, or the target rightly refuses the same create twice.
+    if (variant === 'main' && t.config.allowWrites && op.method === 'post' && valid[0]?.given) {
+      const lease = await hold(model, op, true);
+      leases.push(lease);
+      await lease.clear();
+    }
+    return await probesOn(model, op, variant, t, send, probes, {
+      valid,
+      uncertain,
+      invented,
+      created,
+      leases,
+      examples,
+      linkWarnings,
+    });
+  } finally {
+    for (const lease of leases) lease.release();
+  }
+}
+
+/** The requests of the operation once its identifiers are known (held ones stay held till the end). */
+async function probesOn(
+  model: ServiceModel,
+  op: Operation,
+  variant: Variant,
+  t: Transport,
+  send: SendOf,
+  probes: Probe[],
+  known: {
+    valid: RequestSpec[];
+    uncertain: boolean;
+    invented: boolean;
+    created: Created | undefined;
+    leases: Lease[];
+    examples: DescriptionWarning[] | undefined;
+    linkWarnings: DescriptionWarning[];
+  },
+): Promise<ProbeSet> {
+  const { uncertain, examples, linkWarnings, leases } = known;
+  let { valid, invented, created } = known;
+  // By index: a rename changes the requests after it.
+  for (let i = 0; i < valid.length; i++) {
+    const spec = valid[i]!;
     const asked = askedPageSize(op, spec);
-    await send('valid', op, spec, `valid request (${spec.name})`, {
+    const p = await send('valid', op, spec, `valid request (${spec.name})`, {
       uncertain,
       invented,
       ...(asked !== undefined ? { pageSize: asked } : {}),
     });
+    // A delete that took: the later requests name a resource that is gone, and a 404 to them
+    // (a wrong method on it) is no fault of the target's.
+    if (op.method === 'delete' && created && ok(p)) invented = true;
+    // An update that renamed its resource: the later requests name it by its new identifier.
+    const r = variant === 'main' ? await followRename(model, op, spec, p, send) : undefined;
+    if (!r?.renamed) continue;
+    const lease = leases.find((l) => l.resource?.param === r.param);
+    if ('lost' in r) {
+      // Named by nothing the suite knows: a 404 to the later requests is missing test data.
+      invented = true;
+      lease?.forget();
+      created = undefined;
+      continue;
+    }
+    valid = valid.map((v, j) => (j <= i ? v : { ...v, path: { ...v.path, [r.param]: r.value } }));
+    valid[0] = { ...valid[0]!, path: { ...valid[0]!.path, [r.param]: r.value } };
+    lease?.rename(r.value);
+    if (created) created = { ...created, path: { ...created.path, [r.param]: r.value } };
   }
   const first = valid[0]!;
   // A body the description makes optional may be left out: that request is valid too, and
@@ -231,6 +306,12 @@ export async function runProbes(
   const quiet: Send = (role, target, spec, purpose, extra) =>
     sendProbe(model, t, op, 'main', role, target, spec, purpose, extra);
   const after = await cleanUp(model, op, probes, created, send, quiet);
+  // A held resource the operation deleted is created again by the next operation that needs it.
+  if (created?.held && op === created.remover && probes.some((p) => p.role === 'valid' && ok(p)))
+    for (const lease of leases) {
+      const r = lease.resource;
+      if (r && r.path[r.param] === created.path[r.param]) lease.forget();
+    }
   if (after)
     set.lifecycle = {
       ran: true,

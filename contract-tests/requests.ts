@@ -57,6 +57,11 @@ export interface RequestSpec {
    * examples: a declared refusal of it may be a rule the schema does not state (not tested).
    */
   sampled?: boolean;
+  /**
+   * The body is the user's test data (--test-data), sent as given: it may name the resource on
+   * purpose, so every create with it names the same one (test-data.ts holds that one for the run).
+   */
+  given?: boolean;
 }
 
 export type KeyMode = 'key' | 'none' | 'wrong';
@@ -189,7 +194,7 @@ function withGiven(specs: RequestSpec[], base: RequestSpec, mine: GivenRequest):
     cookie: { ...s.cookie, ...mine.cookie },
   });
   if (mine.body === undefined) return specs.map(over);
-  return [over({ ...base, name: 'test data', body: structuredClone(mine.body) })];
+  return [over({ ...base, name: 'test data', body: structuredClone(mine.body), given: true })];
 }
 
 /**
@@ -224,8 +229,10 @@ function exampleCheck(
 export type SavedRequest = Omit<RequestSpec, 'cookie'> & { cookie?: Record<string, unknown> };
 
 export function savedRequest(spec: RequestSpec): SavedRequest {
-  const { cookie, ...rest } = spec;
-  return Object.keys(cookie).length > 0 ? spec : rest;
+  // `given` is the run's own note (where the body came from), not part of the request.
+  const { given: _given, ...kept } = spec;
+  const { cookie, ...rest } = kept;
+  return Object.keys(cookie).length > 0 ? kept : rest;
 }
 
 /**

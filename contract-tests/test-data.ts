@@ -21,6 +21,7 @@ import type { Transport } from './http.ts';
 import { ok, type Probe } from './probe.ts';
 import { validRequests } from './requests.ts';
 import type { Send } from './sequences.ts';
+import { hold, type HeldResource, type Lease } from './held.ts';
 
 /** A resource the suite created for an operation, to delete once its checks have their answers. */
 export interface Created {
@@ -31,6 +32,11 @@ export interface Created {
   path: Record<string, unknown>;
   /** What the suite sent to create it (`POST /books` answered HTTP 201). */
   how: string;
+  /**
+   * Held for the run (held.ts): the user's test data named it, so it is shared and deleted at
+   * the end, not after this operation.
+   */
+  held?: boolean;
 }
 
 export interface TestData {
@@ -39,6 +45,8 @@ export interface TestData {
   /** Whether a path value is still made up. */
   invented: boolean;
   created?: Created;
+  /** Holds on the resources the user's test data named, released once the operation is done. */
+  leases: Lease[];
 }
 
 /** Field names an item may carry a parameter's value in: `bookId` -> bookId, book_id, id, ... */
@@ -63,7 +71,7 @@ export function idFields(param: string): string[] {
 }
 
 /** The value of the first id field an object carries (a string or a number), if any. */
-function idIn(item: unknown, fields: string[]): string | number | undefined {
+export function idIn(item: unknown, fields: string[]): string | number | undefined {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) return undefined;
   for (const f of fields) {
     const v = (item as Record<string, unknown>)[f];
@@ -91,7 +99,7 @@ function segments(template: string): { name: string; collection: string }[] {
   return out;
 }
 
-const opAt = (model: ServiceModel, method: string, path: string) =>
+export const opAt = (model: ServiceModel, method: string, path: string) =>
   model.operations.find((o) => o.method === method && o.path === path);
 
 /**
@@ -120,16 +128,29 @@ export async function testDataFor(
   const path: Record<string, unknown> = {};
   const params = segments(op.path).filter((s) => invented(s.name));
   let created: Created | undefined;
+  const leases: Lease[] = [];
   for (const [i, s] of params.entries()) {
     if (s.collection.includes('{') && !resolved(s.collection, path, invented)) break;
     const own = i === params.length - 1 && op.path.endsWith(`{${s.name}}`) && op.writes;
-    // An operation that changes or deletes the resource gets one of its own, never a listed one.
-    let value = own ? undefined : await fromList(model, s, path, t, send);
-    if (value === undefined && t.config.allowWrites && i === params.length - 1) {
-      const c = await create(model, op, s, path, t, send);
-      if (c) {
-        value = c.value;
-        created = c.created;
+    let value: string | number | undefined;
+    const given = t.config.allowWrites ? givenCreator(model, s.collection) : undefined;
+    if (given) {
+      // The user's create names one resource: held for the run, never created twice at once.
+      const lease = await hold(model, given, own);
+      leases.push(lease);
+      const held =
+        lease.resource ?? (await lease.create(() => createHeld(model, op, s, path, t, send)));
+      value = held?.path[s.name] as string | number | undefined;
+      if (held && i === params.length - 1) created = { ...createdOf(held), held: true };
+    } else {
+      // An operation that changes or deletes the resource gets one of its own, never a listed one.
+      value = own ? undefined : await fromList(model, s, path, t, send);
+      if (value === undefined && t.config.allowWrites && i === params.length - 1) {
+        const c = await create(model, op, s, path, t, send);
+        if (c) {
+          value = c.value;
+          created = c.created;
+        }
       }
     }
     // A value the parameter's own schema refuses is no identifier of it (another field's).
@@ -137,11 +158,50 @@ export async function testDataFor(
     path[s.name] = value;
   }
   const left = op.parameters.path.some((p) => invented(p.name) && path[p.name] === undefined);
-  return { path, invented: left, ...(created ? { created } : {}) };
+  return { path, invented: left, leases, ...(created ? { created } : {}) };
 }
 
+/** The collection's create operation when its valid request's body is the user's (--test-data). */
+function givenCreator(model: ServiceModel, collection: string): Operation | undefined {
+  const creator = collectionOp(model, 'post', collection);
+  return creator && validRequests(model, creator)[0]?.given ? creator : undefined;
+}
+
+/** The resource the user's create names, created (once) for the run. */
+async function createHeld(
+  model: ServiceModel,
+  op: Operation,
+  s: { name: string; collection: string },
+  path: Record<string, unknown>,
+  t: Transport,
+  send: Send,
+): Promise<HeldResource | undefined> {
+  const c = await create(model, op, s, path, t, send);
+  if (!c) return undefined;
+  const { remover, reader, how } = c.created;
+  return {
+    path: c.created.path,
+    param: s.name,
+    how,
+    ...(remover ? { remover } : {}),
+    ...(reader ? { reader } : {}),
+  };
+}
+
+const createdOf = (h: HeldResource): Created => ({
+  path: h.path,
+  how: h.how,
+  ...(h.remover ? { remover: h.remover } : {}),
+  ...(h.reader ? { reader: h.reader } : {}),
+});
+
 /** Whether a value fits the operation's path parameter of that name (as text, as a path sends it). */
-function fits(model: ServiceModel, op: Operation, name: string, value: string | number): boolean {
+export function fits(
+  model: ServiceModel,
+  op: Operation,
+  name: string,
+  value: string | number,
+): boolean {
   const p = op.parameters.path.find((x) => x.name === name);
   if (!p) return false;
   const validate = validatorFor(model).compile(p.schema);
@@ -215,7 +275,7 @@ async function create(
       ...spec,
       path: { ...spec.path, ...path },
       // The user's own test data is sent as given (it may name the resource on purpose).
-      ...(spec.name === 'test data' ? {} : withoutOwnId(model, creator, spec.body, s.name)),
+      ...(spec.given ? {} : withoutOwnId(model, creator, spec.body, s.name)),
     },
     `${creator.id} to create a ${s.name} for ${op.id}`,
     { keyMode: 'key', testData: true },
@@ -329,7 +389,8 @@ export async function cleanUp(
   if (!created) return undefined;
   const deleted = op === created.remover && probes.some((p) => p.role === 'valid' && ok(p));
   if (!deleted) {
-    if (created.remover)
+    // A held resource stays for the operations after this one (held.ts deletes it at the end).
+    if (created.remover && !created.held)
       await quiet(
         'lifecycle',
         created.remover,
