@@ -8,7 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, cli, scratch, typecheck } from '../generator/helpers.ts';
-import { fixture, modelOf } from './helpers.ts';
+import { fixture, lineOf, modelOf } from './helpers.ts';
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -34,7 +34,7 @@ async function generateAndCheck(name: string, uses: string) {
 }
 
 describe('generated types.ts that did not type-check', () => {
-  it('a schema that holds itself in a union or a list (TS2502): a recursive type alias', async () => {
+  it('a schema that holds itself in a union or a list (TS2502): a recursive type alias, else unknown with a finding', async () => {
     const types = await generateAndCheck(
       'recursive-union.yaml',
       [
@@ -51,6 +51,15 @@ describe('generated types.ts that did not type-check', () => {
     expect(types).toMatch(
       /^type components_schemas_Left = number \| components_schemas_Right\[\];$/m,
     );
+    // One of its own branches with nothing between: unknown, and said where it is written.
+    expect(types).toMatch(/^\s+Loop: unknown;$/m);
+    const file = fixture('recursive-union.yaml');
+    const model = await modelOf('recursive-union.yaml');
+    expect(
+      model.findings
+        .filter((f) => f.code === 'schema-self-composed')
+        .map((f) => `${f.pointer} ${f.file}:${f.line}`),
+    ).toEqual([`/components/schemas/Loop ${file}:${lineOf(file, '    Loop:') + 1}`]);
     // A schema that holds itself only inside an object is left as openapi-typescript writes it.
     expect(types).toMatch(
       /\bNamed: \{\s+\[key: string\]: components\[["']schemas["']\]\[["']Value["']\];/,
