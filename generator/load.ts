@@ -5,12 +5,13 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isObject } from '../model/object.ts';
+import { isObject, type Obj } from '../model/object.ts';
 import { joinPointer, splitPointer } from '../model/pointer.ts';
 import { hoistDeepSchemaRefs } from './load-hoist.ts';
+import { resolveRefChains } from './load-ref-chains.ts';
 import { dropRefsToNonSchemas, hoistPathParameterRefs } from './load-hoist-params.ts';
 import { rewriteExternalMappings } from './load-mapping.ts';
-import { repointDanglingRefs } from './load-dangling.ts';
+import { repointDanglingRefs, restoreBesides } from './load-dangling.ts';
 import { mayHavePropertiesRef, repairPropertiesRefs, type LoadRepair } from './load-repair.ts';
 import { misplacedRef } from './load-off-spec.ts';
 import { Origins } from './load-origins.ts';
@@ -110,6 +111,7 @@ export async function loadSpec(
     } else if (files.paths.length === 1) {
       // A `$ref` the author pointed into a path or a schema's inside: hoisted as in a bundle.
       document = structuredClone(raw) as OpenApiDocument;
+      resolveRefChains(document);
       repairs.push(...dropRefsToNonSchemas(document));
       hoistPathParameterRefs(document, origins.moved);
       hoistDeepSchemaRefs(document, (pointer) => files.refNameAt(pointer), origins.moved);
@@ -129,8 +131,10 @@ export async function loadSpec(
       document = await bundle(structuredClone(raw));
       // What the bundler left pointing nowhere, brought in by another round (a few at most).
       // A round the bundler refuses is undone: the `$ref`s stay as the first round left them.
+      const besides = new Map<string, Obj>();
       for (let round = 0; round < 3; round++) {
-        const undo = repointDanglingRefs(document, files);
+        const taken = new Map<string, Obj>();
+        const undo = repointDanglingRefs(document, files, taken);
         if (!undo) break;
         try {
           document = await bundle(document);
@@ -138,8 +142,11 @@ export async function loadSpec(
           undo();
           break;
         }
+        for (const [pointer, kept] of taken) besides.set(pointer, kept);
       }
+      restoreBesides(document, besides);
       rewriteExternalMappings(document, files);
+      resolveRefChains(document);
       repairs.push(...dropRefsToNonSchemas(document));
       hoistPathParameterRefs(document, origins.moved);
       hoistDeepSchemaRefs(document, (pointer) => files.refNameAt(pointer), origins.moved);

@@ -268,6 +268,11 @@ export const DESCRIPTION_DIAGNOSTICS = {
     "use one of the target operation's parameter names",
     'OpenAPI 3.1.0 §4.8.20 Link Object: parameters (keys are parameter names of the target operation)',
   ),
+  'schema-self-composed': normalised(
+    'a schema is one of its own allOf/anyOf/oneOf branches with no object or list between (typed unknown in types.ts)',
+    'put the recursion inside an object property or a list (items), where a value can end',
+    'JSON Schema 2020-12 Core, Guarding Against Infinite Recursion (schemas SHOULD NOT nest recursively with no instance location between: the behavior is undefined); OpenAPI 3.1.0 §4.8.24 Schema Object',
+  ),
   'schema-not-object': normalised(
     'a schema is neither an object nor a boolean (read as {})',
     'write the schema as an object',

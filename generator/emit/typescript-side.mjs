@@ -21,6 +21,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { preloadCompiler } from '../speed/compiler-cache.mjs';
+import { aliasRecursiveSchemas } from './types-recursive.mjs';
 
 const require = createRequire(import.meta.url);
 // The compiler from V8's code cache, found by openapi-typescript's require (and by ours).
@@ -28,6 +29,10 @@ preloadCompiler(createRequire(require.resolve('openapi-typescript/dist/lib/ts.cj
 const transformSchema = require('openapi-typescript/dist/transform/index.cjs');
 const { resolveRef, scanDiscriminators } = require('openapi-typescript/dist/lib/utils.cjs');
 const { astToString } = require('openapi-typescript/dist/lib/ts.cjs');
+// The compiler openapi-typescript builds its nodes with (their kinds are that module's).
+const typescript = createRequire(require.resolve('openapi-typescript/dist/lib/ts.cjs'))(
+  'typescript',
+);
 /** @type {typeof import('typescript') | undefined} */
 let compiler;
 
@@ -218,7 +223,9 @@ function transformTypes(schema) {
     },
   };
   keepOwnDiscriminatorProperties(schema, ctx.discriminators);
-  return transformSchema(schema, ctx);
+  const statements = transformSchema(schema, ctx);
+  aliasRecursiveSchemas(typescript, statements);
+  return statements;
 }
 
 /**

@@ -9,6 +9,7 @@ import type { AsyncLink, Category, HttpMethod, Operation } from '../../model/typ
 import type { ServiceModel } from '../../model/service-model.ts';
 import { readCodeGroups } from './codes.ts';
 import { Findings } from './findings.ts';
+import { reportSelfComposedSchemas } from './self-composed.ts';
 import { NameAllocator, toFileStem, toIdentifier } from '../../model/identifiers.ts';
 import { readOperation, type Draft, type ReadContext } from './operation.ts';
 import { DEFAULT_RATE_LIMIT, readRateLimit } from './rate-limits.ts';
@@ -49,6 +50,7 @@ export function normalise(
   const problems = new Problems(spec);
   const findings = new Findings(spec);
   for (const r of spec.repairs ?? []) findings.add(r.code, r.pointer, r.message, undefined, r);
+  reportSelfComposedSchemas(doc, findings);
   const is30 = String(doc['openapi']).startsWith('3.0');
   const conv = new SchemaConverter(doc, is30, findings);
   const groups = readCodeGroups(doc, problems);
