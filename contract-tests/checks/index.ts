@@ -6,7 +6,13 @@
 import { Diagnostics, runSeverity } from 'dataapi/model';
 import type { CheckResult, DescriptionWarning } from '../results.ts';
 import { faultInput, notTestedMessage, warningInput } from '../findings-of-result.ts';
-import { answered, type CheckContext, type Judge, type Violation } from './judge.ts';
+import {
+  answered,
+  onMissingResource,
+  type CheckContext,
+  type Judge,
+  type Violation,
+} from './judge.ts';
 import { checkDefinition, type CheckName } from './registry.ts';
 import type { Probe } from '../probe.ts';
 import type { SavedRequest } from '../saved.ts';
@@ -168,11 +174,19 @@ export function runCheck(
  * and they are not tested either; the status check says whether the 404 itself is a failure.
  */
 const ON_THE_RESOURCE = new Set<CheckName>(['auth', 'negative', 'method-path', 'paging']);
+/** The probes each of those checks judges. */
+const PROBES_OF: Partial<Record<CheckName, readonly string[]>> = {
+  auth: ['no-key', 'wrong-key'],
+  negative: ['negative'],
+  'method-path': ['wrong-method'],
+  paging: ['paging'],
+};
 
 function resourceMissing(check: CheckName, ctx: CheckContext): ReturnType<Judge> | undefined {
   if (!ON_THE_RESOURCE.has(check) || ctx.set.variant !== 'main') return undefined;
   const valid = ctx.set.probes.filter((p) => p.op === ctx.op && p.role === 'valid');
-  if (valid.length === 0 || !valid.every((p) => p.exchange.record.status === 404)) return undefined;
+  if (valid.length === 0 || !valid.every((p) => p.exchange.record.status === 404))
+    return lostOnTheWay(check, ctx);
   const madeUp = valid.every((p: Probe) => p.invented || p.uncertain);
   return {
     covered: [],
@@ -182,6 +196,25 @@ function resourceMissing(check: CheckName, ctx: CheckContext): ReturnType<Judge>
       reason: madeUp
         ? `every valid request named a resource the suite made up and got HTTP 404, so ${check} has no resource to judge on`
         : `every valid request got HTTP 404 (the target does not serve the operation there; status judges that), so ${check} has nothing to judge on`,
+    },
+  };
+}
+
+/**
+ * A check whose every probe named a resource the suite no longer knows (one it made up, one a
+ * request before deleted, one renamed to an identifier it could not read back) and got 404: the
+ * refusal it provokes cannot show, so it is not tested, rather than passed.
+ */
+function lostOnTheWay(check: CheckName, ctx: CheckContext): ReturnType<Judge> | undefined {
+  const roles = PROBES_OF[check] ?? [];
+  const mine = ctx.set.probes.filter((p) => p.op === ctx.op && roles.includes(p.role));
+  if (mine.length === 0 || !mine.every(onMissingResource)) return undefined;
+  return {
+    covered: [],
+    violations: [],
+    notTested: {
+      code: 'missing-test-data',
+      reason: `every ${check} request named a resource the suite no longer knows (made up, deleted before, or renamed to an identifier it could not read back) and got HTTP 404, so ${check} has nothing to judge on`,
     },
   };
 }
