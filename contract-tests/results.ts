@@ -171,11 +171,6 @@ export interface TrafficJudging {
   incomplete: number;
   /** Judging itself failed (a toolkit bug, said on stderr). */
   failed: number;
-  /**
-   * Of the judged, those given the judgement of a byte-identical exchange judged before
-   * (proxy/verdict-memo.ts): the same findings, without judging it again.
-   */
-  remembered?: number;
 }
 
 /** Coverage from check results (every exchange of every check). */

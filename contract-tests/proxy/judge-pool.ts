@@ -10,7 +10,6 @@ import type { ServiceModel, SeveritySettings } from 'dataapi/model';
 import { redactorFor } from 'dataapi/runtime/shared';
 import { judgedExchange, judgeObserved, type JudgedExchange } from './judge.ts';
 import type { Observed } from './observed.ts';
-import { VerdictMemo } from './verdict-memo.ts';
 
 /** What every thread is started with. */
 export interface JudgeSetup {
@@ -34,8 +33,6 @@ export interface JudgePoolOptions extends JudgeSetup {
   maxQueued?: number;
   /** Bytes of bodies waiting or being judged at most. */
   maxQueuedBytes?: number;
-  /** Judgements remembered for byte-identical exchanges (verdict-memo.ts); 0: none. */
-  memo?: number;
   onJudged(o: Observed, j: JudgedExchange): void;
   /** A judging bug: reported, and the exchange counted as unjudged. */
   onError(message: string): void;
@@ -55,11 +52,7 @@ interface Judge {
 
 export class JudgePool {
   private judges: Judge[] = [];
-  private waiting = new Map<
-    number,
-    { o: Observed; judge: Judge; bytes: number; key?: string; secrets: number }
-  >();
-  private memo: VerdictMemo;
+  private waiting = new Map<number, { o: Observed; judge: Judge; bytes: number }>();
   private nextId = 0;
   private bytes = 0;
   private secrets: string[] = [];
@@ -71,7 +64,6 @@ export class JudgePool {
   failed = 0;
 
   constructor(private o: JudgePoolOptions) {
-    this.memo = new VerdictMemo(o.memo);
     const threads = o.threads ?? defaultThreads();
     for (let i = 0; i < threads; i++) this.judges.push(this.thread());
     if (threads === 0) this.judges.push(this.inline());
@@ -82,23 +74,10 @@ export class JudgePool {
     if (secrets.length === this.secrets.length) return;
     this.secrets = secrets;
     this.secretsVersion++;
-    this.memo.clear();
-  }
-
-  /** Exchanges given the judgement of a byte-identical one (counted in `judged` too). */
-  get remembered(): number {
-    return this.memo.hits;
   }
 
   /** Queues an exchange for judging; false when the queue is full (it goes unjudged). */
   submit(observed: Observed): boolean {
-    const key = this.memo.keyOf(observed);
-    const known = key === undefined ? undefined : this.memo.recall(key, observed);
-    if (known) {
-      this.judged++;
-      this.o.onJudged(observed, known);
-      return true;
-    }
     const bytes = observed.requestBody.length + observed.responseBody.length;
     if (
       this.waiting.size >= (this.o.maxQueued ?? DEFAULT_MAX_QUEUED) ||
@@ -110,13 +89,7 @@ export class JudgePool {
     let judge = this.judges[0]!;
     for (const j of this.judges) if (j.inFlight < judge.inFlight) judge = j;
     const id = this.nextId++;
-    this.waiting.set(id, {
-      o: observed,
-      judge,
-      bytes,
-      secrets: this.secretsVersion,
-      ...(key !== undefined ? { key } : {}),
-    });
+    this.waiting.set(id, { o: observed, judge, bytes });
     this.bytes += bytes;
     judge.inFlight++;
     const fresh = judge.secretsSent !== this.secretsVersion;
@@ -144,9 +117,6 @@ export class JudgePool {
     w.judge.inFlight--;
     if (reply.judged) {
       this.judged++;
-      // Judged with the keys of now: one judged before a key was learnt may show it.
-      if (w.key !== undefined && w.secrets === this.secretsVersion)
-        this.memo.remember(w.key, reply.judged);
       this.o.onJudged(w.o, reply.judged);
     } else {
       this.failed++;

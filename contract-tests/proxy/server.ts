@@ -41,7 +41,7 @@ export interface ProxyOptions {
   /** Do not verify the https deployment's certificate (the command announces it loudly). */
   insecure?: boolean;
   /** Judging threads (default: the cores but one) and the bound of the judging queue. */
-  judging?: { threads?: number; maxQueued?: number; maxQueuedBytes?: number; memo?: number };
+  judging?: { threads?: number; maxQueued?: number; maxQueuedBytes?: number };
   /** --severity: a check's or a warning code's severity (the same verdicts as a run's). */
   severity?: SeveritySettings;
 }
@@ -238,7 +238,6 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
     judging: () => ({
       ...counts,
       judged: pool.judged,
-      remembered: pool.remembered,
       overloaded: pool.overloaded,
       failed: pool.failed,
     }),
