@@ -18,6 +18,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT as ROOT } from '../../generator/root.ts';
 import { startMock } from '../client/helpers.ts';
+import { model } from '../../generated/model.ts';
 
 const README = await readFile(path.join(ROOT, 'README.md'), 'utf8');
 const BIN = path.join(ROOT, 'bin/dataapi.js');
@@ -117,8 +118,18 @@ describe('the README', () => {
       .match(/"[^"]*"|\S+/g)!
       .map((a) => a.replace(/^"|"$/g, ''));
     const before = await readFile(path.join(ROOT, 'spec/openapi.yaml'), 'utf8');
-    const r = await run(process.execPath, [BIN, 'scaffold', ...args], { cwd: ROOT });
-    expect(r.stdout).toContain('getWeatherForecast');
+    // An integrator who followed the README has added this operation already (the integrator's
+    // path must keep `npm test` green): the dry run then refuses it, and still changes nothing.
+    const method = args[args.indexOf('--method') + 1]!;
+    const route = args[args.indexOf('--path') + 1]!;
+    const added = model.operations.some((o) => o.method === method && o.path === route);
+    const r = await run(process.execPath, [BIN, 'scaffold', ...args], { cwd: ROOT }).catch(
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    );
+    if (added) {
+      expect(r).toMatchObject({ code: 2 });
+      expect(r.stderr).toContain(`${method.toUpperCase()} ${route} already exists`);
+    } else expect(r.stdout).toContain('getWeatherForecast');
     expect(await readFile(path.join(ROOT, 'spec/openapi.yaml'), 'utf8')).toBe(before);
   });
 
