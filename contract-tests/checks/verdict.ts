@@ -1,17 +1,10 @@
 /**
- * The one place a check's violation becomes a verdict, for the suite, fuzzing, the proxy,
- * `--from-har` and `--compare-mock` alike: its code (the description's warning code when the
- * description is to blame, else the check's own), its severity from the catalogue and the user's
- * settings (model/diagnostics.ts severityOf), never from the caller, and its message, written once.
+ * How a check's violation is written, once, for the suite, fuzzing, the proxy and `--from-har`:
+ * its code (the description's warning code when the description is to blame, else the check's
+ * own), its message, and its evidence. Its severity is the sink's (model/finding.ts), never the
+ * caller's.
  */
-import {
-  severityOf,
-  type CheckCode,
-  type FindingInput,
-  type Operation,
-  type SeveritySettings,
-  type WarningCode,
-} from 'dataapi/model';
+import { type CheckCode, type FindingInput, type Operation, type WarningCode } from 'dataapi/model';
 import type { DescriptionWarning } from '../warnings.ts';
 import type { CheckName } from './definitions.ts';
 import type { Violation } from './judge.ts';
@@ -27,29 +20,6 @@ export interface Verdict {
 /** "<what the request was for>: expected X, got Y": the one wording of a violation. */
 export const expectedGot = (v: Violation): string =>
   `${v.probe.exchange.record.request.purpose}: expected ${v.expected}, got ${v.actual}`;
-
-/** The verdict on one violation of a check; undefined when the user turned its code off. */
-export function verdictOf(
-  check: CheckName,
-  v: Violation,
-  settings: SeveritySettings | undefined,
-): Verdict | undefined {
-  const code = v.description?.code ?? check;
-  const severity = severityOf(code, settings);
-  if (severity === 'off') return undefined;
-  return { check, code, severity: severity === 'failure' ? 'failure' : 'warning', violation: v };
-}
-
-/** The verdicts on a check's violations, in their order. */
-export const verdictsOf = (
-  check: CheckName,
-  violations: readonly Violation[],
-  settings: SeveritySettings | undefined,
-): Verdict[] =>
-  violations.flatMap((v) => {
-    const verdict = verdictOf(check, v, settings);
-    return verdict ? [verdict] : [];
-  });
 
 /**
  * A verdict of severity warning as a run lists it: the description's pointer, or for a check
