@@ -17,12 +17,12 @@ export interface DiffRule extends DiagnosticEntry {
 // What to do follows from the severity; a rule may say more.
 const rule =
   (severity: DiffRule['severity'], action: string) =>
-  (title: string, norm?: string, more?: string): DiffRule => ({
+  (title: string, norm: string, more?: string): DiffRule => ({
     severity,
     title,
     action: more ?? action,
     sources: ['diff'],
-    ...(norm !== undefined ? { norm } : {}),
+    norm,
   });
 const b = rule(
   'breaking',

@@ -22,11 +22,11 @@ export interface DiagnosticEntry {
   sources: readonly DiagnosticSource[];
   /**
    * The norm a code enforces (the OpenAPI clause, the JSON Schema or RFC section), or why it is a
-   * convention or a limit of this toolkit instead. Every code but a diff rule has one
-   * (its part of the catalogue satisfies NormedEntry, so one without does not compile); a diff rule's says what promise it keeps.
+   * convention or a limit of this toolkit instead; a diff rule's says what promise it keeps.
+   * Required: an entry without one does not compile.
    */
-  norm?: string;
+  norm: string;
 }
 
-/** An entry that names its norm: every entry of the catalogue but the diff rules. */
-export type NormedEntry = DiagnosticEntry & { norm: string };
+/** The name the catalogue's producers use for an entry (every entry names its norm). */
+export type NormedEntry = DiagnosticEntry;
