@@ -265,14 +265,14 @@ async function probesWithFuzz(
   variant: Variant,
   t: Transport,
 ): Promise<ProbeSet> {
-  const set = await runProbes(model, op, variant, t);
+  const fuzz = t.config.fuzz;
   // Without credentials a secured operation is not tested: nothing to fuzz either.
-  if (t.config.fuzz && variant === 'main' && !lacksCredentials(op, variant, t.config)) {
-    // Loaded when fuzzing only: the sampler's arbitraries (fast-check).
-    const { fuzzOperation } = await import('./fuzz/run.ts');
-    await fuzzOperation(model, op, set, t, t.config.fuzz);
-  }
-  return set;
+  if (!fuzz || variant !== 'main' || lacksCredentials(op, variant, t.config))
+    return runProbes(model, op, variant, t);
+  // Loaded when fuzzing only: the sampler's arbitraries (fast-check). Fuzzing runs under the
+  // operation's hold on a resource the test data names (runProbes' `then`).
+  const { fuzzOperation } = await import('./fuzz/run.ts');
+  return runProbes(model, op, variant, t, (set) => fuzzOperation(model, op, set, t, fuzz));
 }
 
 /** The failing request of a check for --save-failures (the key replaced by a marker). */

@@ -106,11 +106,16 @@ type SendOf = (
   extra?: SendExtra,
 ) => Promise<Probe>;
 
+/**
+ * The operation's requests. `then` (fuzzing) runs on the finished set while the resources it
+ * used are still held: a fuzzed PUT on a held resource has it alone, as the fixed PUT had.
+ */
 export async function runProbes(
   model: ServiceModel,
   op: Operation,
   variant: Variant,
   t: Transport,
+  then?: (set: ProbeSet) => Promise<void>,
 ): Promise<ProbeSet> {
   const probes: Probe[] = [];
   const send = async (
@@ -178,7 +183,7 @@ export async function runProbes(
       leases.push(lease);
       await lease.clear();
     }
-    return await probesOn(model, op, variant, t, send, probes, {
+    const set = await probesOn(model, op, variant, t, send, probes, {
       valid,
       uncertain,
       invented,
@@ -187,6 +192,8 @@ export async function runProbes(
       examples,
       linkWarnings,
     });
+    await then?.(set);
+    return set;
   } finally {
     for (const lease of leases) lease.release();
   }
