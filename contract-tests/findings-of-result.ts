@@ -1,7 +1,7 @@
 /**
  * The one finding record (model/finding.ts) of a check's result and of a run, as reporters read
- * it: the `findings` a run wrote, or, for results written before that field existed (and results
- * still built without it), the same record derived from their older fields: a failure, the
+ * it: the `findings` a run wrote (the suite's, the proxy's), or, for results files written before
+ * that field existed, the same record derived from their older fields: a failure, the
  * description warnings, the toolkit faults and what was not tested.
  */
 import {

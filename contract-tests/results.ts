@@ -82,6 +82,11 @@ export interface CheckResult {
    * it from the fields above).
    */
   findings?: Finding[];
+  /**
+   * Findings of traffic counted but not kept (the proxy keeps the first 200 of each operation,
+   * variant and check, so that memory stays flat on a long run): "N more like these".
+   */
+  findingsNotKept?: number;
 }
 
 /** Raw coverage: what the run exercised (reporters compare it with the model for "never reached"). */
@@ -158,6 +163,11 @@ export interface ContractRunResult {
    * written before this field existed (findings-of-result.ts derives it).
    */
   findings?: Finding[];
+  /**
+   * Findings of traffic counted but not kept: every check's `findingsNotKept`, and those of
+   * requests no operation documents beyond the first 200.
+   */
+  findingsNotKept?: number;
 }
 
 export interface TrafficJudging {

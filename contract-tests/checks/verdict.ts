@@ -17,9 +17,13 @@ export interface Verdict {
   violation: Violation;
 }
 
-/** "<what the request was for>: expected X, got Y": the one wording of a violation. */
+/** "<what>: expected X, got Y": the one wording of a violation (and of the proxy's live line). */
+export const expectedGotOf = (what: string, expected: string, actual: string): string =>
+  `${what}: expected ${expected}, got ${actual}`;
+
+/** A violation in that wording, led by what its request was for. */
 export const expectedGot = (v: Violation): string =>
-  `${v.probe.exchange.record.request.purpose}: expected ${v.expected}, got ${v.actual}`;
+  expectedGotOf(v.probe.exchange.record.request.purpose, v.expected, v.actual);
 
 /**
  * A verdict of severity warning as a run lists it: the description's pointer, or for a check

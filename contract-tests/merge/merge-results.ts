@@ -39,12 +39,14 @@ export function combineChecks(group: CheckResult[]): CheckResult {
   const warnings = dedupeWarnings(group.flatMap((r) => r.warnings ?? []));
   const faults = unique(group.flatMap((r) => r.toolkitFaults ?? []));
   // The deciding result's own message, request and detail (a not-tested reason only if skipped).
-  const { warnings: _w, toolkitFaults: _t, findings: _f, ...rest } = deciding;
+  const { warnings: _w, toolkitFaults: _t, findings: _f, findingsNotKept: _n, ...rest } = deciding;
   // The record likewise: every failing run's failures, every run's warnings and toolkit faults,
   // and what was not tested only as the deciding result's; each once.
   const findings = new Diagnostics();
   for (const r of group)
     findings.addDecided(findingsOfCheck(r).filter((f) => !isNotTested(f) || r === deciding));
+  // Each proxy counted what it did not keep: the merged check counts them all.
+  const notKept = group.reduce((n, r) => n + (r.findingsNotKept ?? 0), 0);
   return {
     ...rest,
     // Every failing run's violations, each once.
@@ -55,6 +57,7 @@ export function combineChecks(group: CheckResult[]): CheckResult {
     ...(warnings.length > 0 ? { warnings } : {}),
     ...(faults.length > 0 ? { toolkitFaults: faults } : {}),
     findings: [...findings.all],
+    ...(notKept > 0 ? { findingsNotKept: notKept } : {}),
   };
 }
 
@@ -154,6 +157,7 @@ export function mergeResults(inputs: ContractRunResult[]): ContractRunResult {
   const fuzz = mergeFuzz(inputs.map((r) => r.fuzz));
   const description = inputs.find((r) => r.description)?.description;
   const startedAt = inputs.map((r) => r.startedAt).sort()[0]!;
+  const notKept = inputs.reduce((n, r) => n + (r.findingsNotKept ?? 0), 0);
   return {
     version: 1,
     target: mergedTarget(inputs),
@@ -170,6 +174,7 @@ export function mergeResults(inputs: ContractRunResult[]): ContractRunResult {
     ...(fuzz ? { fuzz } : {}),
     ...(toolkitFaults.length > 0 ? { toolkitFaults } : {}),
     findings: mergedFindings(inputs, results),
+    ...(notKept > 0 ? { findingsNotKept: notKept } : {}),
   };
 }
 

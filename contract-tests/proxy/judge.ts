@@ -16,6 +16,7 @@ import {
 import type { Redactor } from 'dataapi/runtime/shared';
 import { exchangeSink, judgeExchange } from '../checks/judge-exchange.ts';
 import type { CheckName } from '../checks/registry.ts';
+import { expectedGotOf } from '../checks/verdict.ts';
 import { RETRY_DEFAULTS, type ContractConfig } from '../config.ts';
 import type { ExchangeRecord, Variant } from '../exchange.ts';
 import type { Probe } from '../probe.ts';
@@ -144,7 +145,7 @@ export function judgeObserved(
   const add = (check: CheckName, expected: string, actual: string) =>
     added(findings, sink, check, {
       code: check,
-      message: `${request.purpose}: expected ${expected}, got ${actual}`,
+      message: expectedGotOf(request.purpose, expected, actual),
       operation: op.id,
       variant,
       evidence: { request, ...answered, expected, actual },

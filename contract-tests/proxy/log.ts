@@ -1,15 +1,18 @@
 /**
- * What judged traffic adds up to: findings per operation, variant and check, and a sample of the
- * exchanges (enough for coverage: every new status, business code or parameter is kept), turned
- * into the same ContractRunResult `dataapi contract` writes, so every report renders it.
+ * What judged traffic adds up to: findings per operation, variant and check (the judge's own
+ * records, bounded: kept-findings.ts), and a sample of the exchanges (enough for coverage: every
+ * new status, business code or parameter is kept), turned into the same ContractRunResult
+ * `dataapi contract` writes, findings included, so every report reads it as it reads a run's.
  */
-import type { ServiceModel } from 'dataapi/model';
+import { Diagnostics, type ServiceModel } from 'dataapi/model';
 import { CHECKS, PREVIEW_CHECKS, type CheckName } from '../checks/definitions.ts';
+import { expectedGotOf } from '../checks/verdict.ts';
 import type { ExchangeRecord, Variant } from '../exchange.ts';
+import { failureOf, warningsOf } from '../reports/findings-view.ts';
 import { coverageOf, type CheckResult, type ContractRunResult } from '../results.ts';
-import { dedupeWarnings, type DescriptionWarning } from '../warnings.ts';
 import { observedOf, type JudgedExchange, type TrafficFinding } from './judge.ts';
 import { descriptionIdentity } from '../description-identity.ts';
+import { KeptFindings } from './kept-findings.ts';
 
 /** Exchanges kept per operation and variant beyond those that add coverage. */
 const SAMPLE = 20;
@@ -22,7 +25,7 @@ interface Row {
   exchanges: ExchangeRecord[];
   seen: Set<string>;
   judged: Set<CheckName>;
-  findings: TrafficFinding[];
+  findings: Map<CheckName, KeptFindings>;
 }
 
 /** One line per finding, as printed live (the URL already redacted). */
@@ -31,7 +34,8 @@ export function findingLine({ check, finding: f }: TrafficFinding): string {
   const who = f.operation ? `${f.operation}${f.variant === 'preview' ? ' (preview)' : ''} ` : '';
   const answer = e.status !== undefined ? ` -> HTTP ${e.status}` : '';
   const mark = f.severity === 'failure' ? '✗' : '!';
-  return `${mark} ${who}${check}: ${e.method} ${e.url}${answer}: expected ${e.expected}, got ${e.actual}`.replace(
+  const what = `${e.method} ${e.url}${answer}`;
+  return `${mark} ${who}${check}: ${expectedGotOf(what, e.expected, e.actual)}`.replace(
     /[\r\n]+/g,
     ' ',
   );
@@ -39,14 +43,18 @@ export function findingLine({ check, finding: f }: TrafficFinding): string {
 
 export class TrafficLog {
   private rows = new Map<string, Row>();
-  readonly undocumented: TrafficFinding[] = [];
+  /** Findings of requests no operation documents (no check's). */
+  private readonly undocumented = new KeptFindings();
   exchanges = 0;
+  /** Failures found, kept or not: any fails the run. */
+  failures = 0;
   readonly startedAt = Date.now();
 
   add(j: JudgedExchange): void {
     this.exchanges++;
+    for (const f of j.findings) if (f.finding.severity === 'failure') this.failures++;
     if (j.operation === undefined || !j.record) {
-      this.undocumented.push(...j.findings);
+      for (const f of j.findings) this.undocumented.add(f.finding);
       return;
     }
     const operation = j.operation;
@@ -54,7 +62,14 @@ export class TrafficLog {
     const key = `${operation}\u0000${variant}`;
     let row = this.rows.get(key);
     if (!row) {
-      row = { operation, variant, exchanges: [], seen: new Set(), judged: new Set(), findings: [] };
+      row = {
+        operation,
+        variant,
+        exchanges: [],
+        seen: new Set(),
+        judged: new Set(),
+        findings: new Map(),
+      };
       this.rows.set(key, row);
     }
     const r = j.record;
@@ -66,19 +81,18 @@ export class TrafficLog {
       row.exchanges.push(r);
     for (const m of marks) row.seen.add(m);
     for (const c of j.judged) row.judged.add(c);
-    for (const f of j.findings) row.judged.add(f.check as CheckName);
-    row.findings.push(...j.findings);
-  }
-
-  /** Every finding so far, with the check it is reported under. */
-  findings(): TrafficFinding[] {
-    return [...[...this.rows.values()].flatMap((r) => r.findings), ...this.undocumented];
+    for (const { check, finding } of j.findings) {
+      const c = check as CheckName;
+      row.judged.add(c);
+      let kept = row.findings.get(c);
+      if (!kept) row.findings.set(c, (kept = new KeptFindings()));
+      kept.add(finding);
+    }
   }
 
   /** The run result of the traffic so far (`target` names the deployment, never a key). */
   result(model: ServiceModel, target: string): ContractRunResult {
     const results: CheckResult[] = [];
-    const warnings: DescriptionWarning[] = [];
     const sorted = [...this.rows.values()].sort((a, b) =>
       a.operation === b.operation
         ? a.variant === 'main'
@@ -91,21 +105,19 @@ export class TrafficLog {
     for (const row of sorted) {
       const order = row.variant === 'main' ? CHECKS : PREVIEW_CHECKS;
       for (const check of order.filter((c) => row.judged.has(c)))
-        results.push(this.checkResult(row, check, warnings));
+        results.push(checkResult(row, check));
     }
     const summary = { passed: 0, failed: 0, skipped: 0, requests: this.exchanges, warnings: 0 };
     for (const r of results) summary[r.status]++;
-    // A request no operation documents belongs to no check: answered as if documented, it is a
-    // warning about the description (or, set to failure by the user, an error of the run).
-    for (const { finding: f } of this.undocumented.filter((f) => f.finding.severity !== 'failure'))
-      warnings.push({
-        code: 'undocumented',
-        pointer: f.pointer ?? '/paths',
-        message: `${observedOf(f).actual} (expected ${observedOf(f).expected})`,
-      });
-    const deduped = dedupeWarnings(warnings);
-    summary.warnings = deduped.length;
-    return {
+    // The run's findings as a contract run lists them: each once, in the stable order. A request
+    // no operation documents belongs to no check: answered as if documented, it is a warning about
+    // the description (or, set to failure by the user, an error of the run).
+    const sink = new Diagnostics();
+    sink.addDecided(this.undocumented.kept);
+    for (const r of results) sink.addDecided(r.findings ?? []);
+    const notKept =
+      this.undocumented.notKept + results.reduce((n, r) => n + (r.findingsNotKept ?? 0), 0);
+    const run: ContractRunResult = {
       version: 1,
       target: { baseUrl: target, embeddedMock: false },
       description: descriptionIdentity(model),
@@ -116,59 +128,54 @@ export class TrafficLog {
       budgetExhausted: false,
       results,
       coverage: coverageOf(results),
-      errors: this.undocumented
-        .filter((f) => f.finding.severity === 'failure')
-        .map(({ finding }) => observedOf(finding))
-        .map((e) => `undocumented: ${e.actual} (expected ${e.expected})`),
-      warnings: deduped,
+      errors: this.undocumented.kept
+        .filter((f) => f.severity === 'failure')
+        .map((f) => `undocumented: ${f.message}`),
+      warnings: [],
+      findings: sink.sorted(),
+      ...(notKept > 0 ? { findingsNotKept: notKept } : {}),
     };
+    // The warnings as every report lists them, read from the same records.
+    run.warnings = warningsOf(run);
+    summary.warnings = run.warnings.length;
+    return run;
   }
+}
 
-  private checkResult(row: Row, check: CheckName, warnings: DescriptionWarning[]): CheckResult {
-    const mine = row.findings.filter((f) => f.check === check).map((f) => f.finding);
-    const failures = mine.filter((f) => f.severity === 'failure').map(observedOf);
-    for (const w of mine.filter((f) => f.severity !== 'failure')) {
-      const e = observedOf(w);
-      // What only traffic shows (a key sent the wrong way, a 429 without Retry-After) has no
-      // place in the description: the run lists it as observed.
-      warnings.push({
-        code: w.pointer === undefined ? 'observed' : (w.code as DescriptionWarning['code']),
-        pointer: w.pointer ?? '',
-        operation: row.operation,
-        message: `${e.method} ${e.url}: expected ${e.expected}, got ${e.actual}`,
-      });
-    }
-    const base = {
-      operation: row.operation,
-      variant: row.variant,
-      check,
-      durationMs: Math.round(row.exchanges.reduce((s, e) => s + e.durationMs, 0)),
-      waitedMs: 0,
-      exchanges: row.exchanges,
-    };
-    const first = failures[0];
-    if (!first)
-      return {
-        ...base,
-        status: 'passed',
-        message: `${row.exchanges.length} observed request(s) conform`,
-        errors: [],
-      };
-    return {
-      ...base,
-      status: 'failed',
-      message: `observed ${first.method}: expected ${first.expected}, got ${first.actual}`,
-      request: { method: first.method, url: first.url },
-      expected: first.expected,
-      actual: first.actual,
-      errors: failures
-        .flatMap((f) =>
-          f.errors?.length
-            ? f.errors.map((e) => `${f.method} ${f.url}: ${e}`)
-            : [`${f.method} ${f.url}: expected ${f.expected}, got ${f.actual}`],
-        )
-        .slice(0, 20),
-      ...(first.excerpt !== undefined ? { excerpt: first.excerpt } : {}),
-    };
-  }
+/** A check's result: its kept findings as they came, and the failure they record (if any). */
+function checkResult(row: Row, check: CheckName): CheckResult {
+  const kept = row.findings.get(check);
+  const base = {
+    operation: row.operation,
+    variant: row.variant,
+    check,
+    durationMs: Math.round(row.exchanges.reduce((s, e) => s + e.durationMs, 0)),
+    waitedMs: 0,
+    exchanges: row.exchanges,
+  };
+  const found = {
+    findings: [...(kept?.kept ?? [])],
+    ...(kept?.notKept ? { findingsNotKept: kept.notKept } : {}),
+  };
+  const passed: CheckResult = {
+    ...base,
+    status: 'passed',
+    message: `${row.exchanges.length} observed request(s) conform`,
+    errors: [],
+    ...found,
+  };
+  // The fields results files had before `findings`, filled from the records as reports read them.
+  const failure = kept?.failures ? failureOf(passed) : undefined;
+  if (!failure) return passed;
+  return {
+    ...base,
+    status: 'failed',
+    message: failure.message,
+    ...(failure.request ? { request: failure.request } : {}),
+    ...(failure.expected !== undefined ? { expected: failure.expected } : {}),
+    ...(failure.actual !== undefined ? { actual: failure.actual } : {}),
+    errors: failure.errors,
+    ...(failure.excerpt !== undefined ? { excerpt: failure.excerpt } : {}),
+    ...found,
+  };
 }

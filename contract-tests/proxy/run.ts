@@ -119,5 +119,5 @@ export async function runProxy(o: ProxyRunOptions): Promise<number> {
     await writing;
   }
   await write(false);
-  return session.log.findings().some((f) => f.finding.severity === 'failure') ? 1 : 0;
+  return session.log.failures > 0 ? 1 : 0;
 }

@@ -10,6 +10,7 @@ import { oneLine } from './escape.ts';
 import {
   answerLine,
   counted,
+  notKeptNote,
   unjudgedNote,
   responseOf,
   CHECK_ABBREVIATIONS,
@@ -22,7 +23,14 @@ import {
   waitsOf,
   type ContractReport,
 } from './report.ts';
-import { failureOf, faultsOf, messageOf, notTestedOf, warningsOf } from './findings-view.ts';
+import {
+  failureOf,
+  faultsOf,
+  messageOf,
+  notKeptLine,
+  notTestedOf,
+  warningsOf,
+} from './findings-view.ts';
 
 export interface ConsoleOptions {
   /** ANSI colours (default: off). */
@@ -199,7 +207,8 @@ function totalsLine(report: ContractReport, paint: (c: string, t: string) => str
       : '') +
     `, ${(report.durationMs / 1000).toFixed(1)} s)` +
     (report.budgetExhausted ? '; the request budget ran out: later checks were skipped' : '') +
-    (unjudgedNote(report) ? `; traffic: ${unjudgedNote(report)}` : '')
+    (unjudgedNote(report) ? `; traffic: ${unjudgedNote(report)}` : '') +
+    (notKeptNote(report) ? `; ${notKeptNote(report)}` : '')
   );
 }
 
@@ -239,6 +248,7 @@ function failureLines(f: CheckResult, paint: (c: string, t: string) => string): 
   for (const e of errors.slice(0, MAX_ERRORS)) out.push(`      error:    ${oneLine(e)}`);
   if (errors.length > MAX_ERRORS)
     out.push(`      ... ${errors.length - MAX_ERRORS} more errors in the reports`);
+  if (v?.notKept) out.push(`      ${notKeptLine(v.notKept)}`);
   if (v?.excerpt !== undefined) out.push(`      value:    ${oneLine(v.excerpt)}`);
   const response = responseOf(f);
   if (response) out.push(`      response: ${oneLine(answerLine(response))}`);

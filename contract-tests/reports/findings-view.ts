@@ -2,8 +2,7 @@
  * What the reporters show of the one finding record (model/finding.ts), read from nothing else:
  * a failed check's failure (its first violation's request and values, every violation's lines),
  * the description warnings, the toolkit faults and what was not tested. Results without findings
- * (written before the field existed, or by a producer not yet writing it) are upgraded first
- * (findings-of-result.ts).
+ * (written before the field existed) are upgraded first (findings-of-result.ts).
  */
 import type { Finding } from 'dataapi/model';
 import {
@@ -33,7 +32,12 @@ export interface FailureView {
   /** Every violation's detail lines (Ajv paths), or its message. */
   errors: string[];
   excerpt?: string;
+  /** Findings of the check counted but not kept (a long proxy run's). */
+  notKept?: number;
 }
+
+/** What a report says of a check's findings counted but not kept. */
+export const notKeptLine = (n: number): string => `... ${n} more like these (counted, not kept)`;
 
 /** The failure a check's findings record; undefined when they record none. */
 export function failureOf(r: CheckResult): FailureView | undefined {
@@ -50,6 +54,7 @@ export function failureOf(r: CheckResult): FailureView | undefined {
     ...(e.actual !== undefined ? { actual: e.actual } : {}),
     errors: list.flatMap(linesOf).slice(0, MAX_LINES),
     ...(e.excerpt !== undefined ? { excerpt: e.excerpt } : {}),
+    ...(r.findingsNotKept ? { notKept: r.findingsNotKept } : {}),
   };
 }
 

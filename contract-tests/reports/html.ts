@@ -26,7 +26,14 @@ import {
   type ContractReport,
   type MatrixRow,
 } from './report.ts';
-import { failureOf, faultsOf, messageOf, notTestedOf, warningsOf } from './findings-view.ts';
+import {
+  failureOf,
+  faultsOf,
+  messageOf,
+  notKeptLine,
+  notTestedOf,
+  warningsOf,
+} from './findings-view.ts';
 
 const SYMBOL = { passed: '✓', failed: '✗', skipped: '·' } as const;
 
@@ -240,7 +247,7 @@ function failure(f: CheckResult, id: string): string {
 ${field('Request', v?.request ? `${v.request.method} ${v.request.url}` : undefined, 'request')}
 ${field('Expected', v?.expected)}
 ${field('Actual', v?.actual)}
-${v?.errors.length ? `<dt>Errors</dt><dd><pre class="errors-list">${html(v.errors.join('\n'))}</pre></dd>` : ''}
+${v?.errors.length ? `<dt>Errors</dt><dd><pre class="errors-list">${html(v.errors.join('\n'))}</pre></dd>` : ''}${v?.notKept ? field('Not kept', notKeptLine(v.notKept)) : ''}
 ${field('Offending value', v?.excerpt, 'excerpt')}
 ${response ? field('Response', answerLine(response), 'answer') : ''}
 ${response?.excerpt !== undefined ? field('Response excerpt', response.excerpt, 'response') : ''}

@@ -22,7 +22,7 @@ import {
   unjudgedNote,
   type ContractReport,
 } from './report.ts';
-import { failureOf, faultsOf, messageOf, warningsOf } from './findings-view.ts';
+import { failureOf, faultsOf, messageOf, notKeptLine, warningsOf } from './findings-view.ts';
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
@@ -89,6 +89,7 @@ export function details(r: CheckResult): string {
   if (v?.expected !== undefined) lines.push(`expected: ${v.expected}`);
   if (v?.actual !== undefined) lines.push(`actual:   ${v.actual}`);
   if (v?.errors.length) lines.push('errors:', ...v.errors.map((e) => `  ${e}`));
+  if (v?.notKept) lines.push(`  ${notKeptLine(v.notKept)}`);
   if (v?.excerpt !== undefined) lines.push(`value:    ${v.excerpt}`);
   const response = responseOf(r);
   if (response) lines.push(`response: ${answerLine(response)}`);

@@ -52,6 +52,17 @@ export function unjudgedNote(r: ContractRunResult): string {
     .join('; ');
 }
 
+/**
+ * Findings of traffic counted but not kept, over the run (a long proxy run keeps the first 200
+ * of each check): empty when every finding was kept.
+ */
+export function notKeptNote(r: ContractRunResult): string {
+  const n = r.findingsNotKept ?? 0;
+  return n > 0
+    ? `${counted(n, 'more finding')} counted, not kept (the first 200 of each check are)`
+    : '';
+}
+
 export interface ContractReport extends ContractRunResult {
   /** Version of the fields this module adds; changes only if one changes meaning. */
   reportVersion: 1;

@@ -172,6 +172,20 @@ describe('mergeResults: counted again, not added up', () => {
     expect(merged.summary.toolkitFaults).toBe(1);
   });
 
+  it('adds up the findings each proxy counted but did not keep', () => {
+    const proxy = (startedAt: string, notKept: number, undocumented: number) =>
+      run([check('getA', 'status', 'failed', { findingsNotKept: notKept })], {
+        startedAt,
+        findingsNotKept: notKept + undocumented,
+      });
+    const merged = mergeResults([proxy('a', 30, 5), proxy('b', 12, 0)]);
+    expect(merged.results[0]!.findingsNotKept).toBe(42);
+    expect(merged.findingsNotKept).toBe(47);
+    // Runs that kept every finding say nothing of it.
+    const whole = mergeResults([run([check('getA', 'status', 'passed')])]);
+    expect(Object.hasOwn(whole, 'findingsNotKept')).toBe(false);
+  });
+
   it('covers an operation two runs reached once, with what either saw', () => {
     const merged = mergeResults([
       run([check('getA', 'status', 'passed', { exchanges: [exchange(200, ['query.q'])] })]),
