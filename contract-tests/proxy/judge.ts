@@ -5,6 +5,7 @@
  * severity decided by the exchange's sink from the catalogue and the user's settings; nothing here
  * touches the traffic itself.
  */
+import { observedPurpose } from '../reports/findings-view.ts';
 import {
   declaredResponse,
   type Diagnostics,
@@ -122,7 +123,7 @@ export function judgeObserved(
     return { findings: [], judged: [] };
   const sink = exchangeSink(settings);
   const route = routeOf(model, method, path);
-  const request = { method, url, purpose: `observed ${method}` };
+  const request = { method, url, purpose: observedPurpose(method) };
   const answered = o.status !== undefined ? { status: o.status } : {};
   if (route.kind !== 'operation') {
     if (refusedAsUndocumented(route.kind, o.status)) return { judged: [], findings: [] };

@@ -2,6 +2,7 @@
  * An observed exchange as the checks' Probe: the same record and parsed body the suite's own
  * requests give them (http.ts), with the key redacted before any check can excerpt it.
  */
+import { observedPurpose } from '../reports/findings-view.ts';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { Operation } from 'dataapi/model';
 import { excerpt, type Redactor } from 'dataapi/runtime/shared';
@@ -88,7 +89,7 @@ export function probeOf(
     request: {
       method: o.method.toUpperCase(),
       url: redactor.url(`${o.origin}${o.pathAndQuery}`),
-      purpose: `observed ${o.method.toUpperCase()}`,
+      purpose: observedPurpose(o.method.toUpperCase()),
     },
     durationMs: o.durationMs,
     waitedMs: 0,

@@ -58,15 +58,28 @@ export function failureOf(r: CheckResult): FailureView | undefined {
   };
 }
 
+/** What an exchange the proxy observed was for: the traffic's own request, not one the suite built. */
+export const observedPurpose = (method: string): string => `observed ${method}`;
+
 /**
  * A violation's detail lines, each after what its request was for; its message when it has none
- * (an upgraded result's first finding has none at all: its lines follow as findings).
+ * (an upgraded result's first finding has none at all: its lines follow as findings). Observed
+ * traffic's purpose is the same for every exchange: its lines name the request (method and URL,
+ * redacted when judged) instead.
  */
 function linesOf(f: Finding): string[] {
+  const request = f.evidence?.request;
+  const purpose = request?.purpose;
+  const observed = request !== undefined && purpose === observedPurpose(request.method);
+  const where = observed ? `${request.method} ${request.url}` : purpose;
   const errors = f.evidence?.errors;
-  if (errors === undefined) return [f.message];
-  const purpose = f.evidence?.request?.purpose;
-  return errors.map((e) => (purpose !== undefined ? `${purpose}: ${e}` : e));
+  if (errors === undefined)
+    return [
+      observed && f.message.startsWith(`${purpose}: `)
+        ? `${where}${f.message.slice(purpose!.length)}`
+        : f.message,
+    ];
+  return errors.map((e) => (where !== undefined ? `${where}: ${e}` : e));
 }
 
 /** What the run lacked to test the check (a skipped check's code and reason), if that. */

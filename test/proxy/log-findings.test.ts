@@ -91,6 +91,13 @@ describe("the proxy's findings in its reports", () => {
     // result without findings would be upgraded from those, and say nothing of its failures).
     const reports = render(written);
     expect(reports).toContain('getIpLocation · business-code: observed GET: expected a code');
+    // Each observed exchange's detail line names its own request (the URL redacted when judged).
+    for (const ipValue of ['223.5.5.5', '1.1.1.1'])
+      expect(reports).toMatch(
+        new RegExp(
+          `GET http://127\\.0\\.0\\.1:\\d+/v2/location/ip\\?ip=${ipValue.replace(/\./g, '\\.')}&appkey=\\*\\*\\*: expected a code of group base \\(100\\), got code 999`,
+        ),
+      );
     expect(render(withoutOlderFields(written))).toBe(reports);
   });
 
