@@ -17,9 +17,13 @@ export interface Verdict {
   violation: Violation;
 }
 
+/** "expected X, got Y": the one wording of what a check expected and what it got. */
+export const expectedGotOf = (expected: string, actual: string): string =>
+  `expected ${expected}, got ${actual}`;
+
 /** "<what the request was for>: expected X, got Y": the one wording of a violation. */
 export const expectedGot = (v: Violation): string =>
-  `${v.probe.exchange.record.request.purpose}: expected ${v.expected}, got ${v.actual}`;
+  `${v.probe.exchange.record.request.purpose}: ${expectedGotOf(v.expected, v.actual)}`;
 
 /**
  * A verdict of severity warning as a run lists it: the description's pointer, or for a check
