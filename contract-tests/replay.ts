@@ -6,6 +6,7 @@
 import path from 'node:path';
 import type { Operation, ServiceModel } from 'dataapi/model';
 import { findOperation, redactorFor } from 'dataapi/runtime/shared';
+import { expectedGotOf } from './checks/verdict.ts';
 import { RETRY_DEFAULTS, type ContractConfig } from './config.ts';
 import { judgeProbe } from './fuzz/judge.ts';
 import type { ReplayFile } from './fuzz/replay-file.ts';
@@ -88,7 +89,7 @@ export async function replayContract(o: ReplayOptions): Promise<number> {
     const { failures } = judgeProbe(model, probe, config);
     for (const x of failures)
       out.write(
-        `  ✗ ${x.check}: expected ${oneLine(x.expected)}, got ${oneLine(redactor.text(x.actual))}\n`,
+        `  ✗ ${x.check}: ${expectedGotOf(oneLine(x.expected), oneLine(redactor.text(x.actual)))}\n`,
       );
     out.write(
       failures.length > 0

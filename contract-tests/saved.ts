@@ -12,7 +12,9 @@ import type { Exchange, OutgoingRequest } from './http.ts';
 import type { Probe, Role } from './probe.ts';
 import type { NegativeCase } from './negatives.ts';
 import type { Variant } from './exchange.ts';
-import { checkDefinition, type CheckName } from './checks/registry.ts';
+import type { CheckName } from './checks/registry.ts';
+import { exchangeSink, judgeCheck } from './checks/judge-exchange.ts';
+import { expectedGotOf } from './checks/verdict.ts';
 import { businessCodeOf } from './http.ts';
 import { RETRY_DEFAULTS } from './config.ts';
 
@@ -170,8 +172,13 @@ export async function judgeSaved(
     set: { variant: failure.variant, probes: [probe] },
     config: { baseUrl: '', appkey: '', timeoutMs: 10_000, allowWrites: false, ...RETRY_DEFAULTS },
   };
-  return checkDefinition(failure.check)
-    .judge(ctx)
-    .violations.filter((v) => !v.description)
-    .map((v) => `expected ${v.expected}, got ${v.actual}`);
+  // The target's violations only: what the description is to blame for is no failure to replay.
+  const lines: string[] = [];
+  judgeCheck(failure.check, ctx, exchangeSink(undefined), {
+    route: ({ violation: v, input }) => {
+      if (!v.description) lines.push(expectedGotOf(v.expected, v.actual));
+      return input;
+    },
+  });
+  return lines;
 }

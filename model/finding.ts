@@ -97,6 +97,11 @@ export class Diagnostics {
 
   constructor(private readonly rule: SeverityRule = catalogueSeverity) {}
 
+  /** The severity this sink gives a code (before `milder`), or `off`: what `add` would decide. */
+  decide(code: DiagnosticCode): DiagnosticSeverity | 'off' {
+    return this.rule(code);
+  }
+
   /**
    * Adds a finding; returns it, or undefined when the user turned its code off or it was there
    * already. `milder` takes the severity one step down (a rule's case its entry calls milder).

@@ -3,7 +3,6 @@
  * A check fails on the first violated expectation of any probe it covers (and lists the rest),
  * is skipped when it does not apply or the budget refused its requests, and passes otherwise.
  */
-import { Diagnostics, runSeverity } from 'dataapi/model';
 import type { CheckResult, DescriptionWarning } from '../results.ts';
 import { faultInput, notTestedMessage, warningInput } from '../findings-of-result.ts';
 import {
@@ -13,22 +12,30 @@ import {
   type Judge,
   type Violation,
 } from './judge.ts';
-import { checkDefinition, type CheckName } from './registry.ts';
+import type { CheckName } from './registry.ts';
 import type { Probe } from '../probe.ts';
 import type { SavedRequest } from '../saved.ts';
 import { faultOf, recheck, recheckable, type ToolkitFault } from '../recheck.ts';
-import { expectedGot, findingInputOf, warningOf } from './verdict.ts';
+import { expectedGot, warningOf } from './verdict.ts';
+import { exchangeSink, judgeCheck, type Route } from './judge-exchange.ts';
 
 export { declaredResponse, type CheckContext } from './judge.ts';
 
 /**
  * Rechecks the requests the suite built that this check finds at fault (recheck.ts), so that
- * runCheck can tell the toolkit's faults from the target's failures.
+ * runCheck can tell the toolkit's faults from the target's failures. The one judge finds them
+ * (in a sink of its own: runCheck judges again once they are rechecked); what the user turned
+ * off is not judged, so not rechecked.
  */
 export async function recheckViolations(check: CheckName, ctx: CheckContext): Promise<void> {
-  for (const v of checkDefinition(check).judge(ctx).violations)
-    if (!v.description && recheckable(v.probe))
-      await recheck(ctx.model, ctx.config.appkey, v.probe);
+  const suspects: Probe[] = [];
+  judgeCheck(check, ctx, exchangeSink(ctx.config.severity), {
+    route: ({ violation: v, input }) => {
+      if (!v.description && recheckable(v.probe)) suspects.push(v.probe);
+      return input;
+    },
+  });
+  for (const probe of suspects) await recheck(ctx.model, ctx.config.appkey, probe);
 }
 
 /**
@@ -40,34 +47,27 @@ export function runCheck(
   ctx: CheckContext,
   save?: (probe: Probe) => SavedRequest | undefined,
 ): CheckResult {
-  const judged = resourceMissing(check, ctx) ?? checkDefinition(check).judge(ctx);
-  const { covered, skip } = judged;
   const { op } = ctx;
   const variant = ctx.set.variant;
-  // The one record of what the check found: the sink decides each finding's severity by the
-  // run's rule (the catalogue's, or the user's setting), which also routes each violation here.
-  const rule = runSeverity(ctx.config.severity);
-  const sink = new Diagnostics(rule);
+  // The one record of what the check found: the one judge (judge-exchange.ts) turns each
+  // violation into it, and the sink decides its severity by the run's rule (the catalogue's, or
+  // the user's setting). The suite's own step is the route: a warning is also listed as one, and a
+  // failure of a request the suite built wrong is the toolkit's fault (recheck.ts), not the
+  // target's; the description's own faults are not rechecked.
+  const sink = exchangeSink(ctx.config.severity);
   const warnings: DescriptionWarning[] = [...(check === 'status' ? (ctx.set.warnings ?? []) : [])];
   for (const w of warnings) sink.add(warningInput(w));
   const violations: Violation[] = [];
   const faults: ToolkitFault[] = [];
-  for (const v of judged.violations) {
-    const input = findingInputOf(check, v, op, variant);
-    const severity = rule(input.code);
-    if (severity === 'off') continue;
+  const route: Route = ({ violation: v, input, severity }) => {
     if (severity !== 'failure') {
-      sink.add(input);
       warnings.push(warningOf({ check, code: input.code, severity: 'warning', violation: v }, op));
-      continue;
+      return input;
     }
-    // A failure of a request the suite built wrong is the toolkit's fault (recheck.ts), not the
-    // target's; the description's own faults are not rechecked.
     const why = v.description ? undefined : faultOf(check, v.probe);
     if (why === undefined) {
-      sink.add(input);
       violations.push(v);
-      continue;
+      return input;
     }
     const req = v.probe.exchange.record.request;
     const fault: ToolkitFault = {
@@ -81,8 +81,11 @@ export function runCheck(
       message: why,
     };
     faults.push(fault);
-    sink.add(faultInput(fault, variant, op.pointer));
-  }
+    return faultInput(fault, variant, op.pointer);
+  };
+  // A check on a resource the target lacks judges nothing (its violations would say nothing).
+  const judged = resourceMissing(check, ctx) ?? judgeCheck(check, ctx, sink, { route }).judgement;
+  const { covered, skip } = judged;
   if (violations.length === 0 && judged.notTested)
     sink.add({
       code: judged.notTested.code,

@@ -2,19 +2,24 @@
  * The one judge of an exchange, for the suite, fuzzing, the proxy and `--from-har` alike: the
  * registry's checks judge it, each violation becomes the one finding record (model/finding.ts,
  * through findingInputOf), and the sink decides its severity from the catalogue and the user's
- * settings, never the caller. Judging runs per exchange (the proxy's threads): the severity rule is
- * made once per settings, and a sink per exchange is one small object.
+ * settings, never the caller. The suite judges one check at a time (judgeCheck), with a route for
+ * its own step. Judging runs per exchange (the proxy's threads): the severity rule is made once per
+ * settings, and a sink per exchange is one small object.
  */
 import {
   Diagnostics,
   runSeverity,
+  type CheckCode,
+  type DiagnosticCode,
+  type DiagnosticSeverity,
   type Finding,
   type FindingInput,
   type SeverityRule,
   type SeveritySettings,
+  type WarningCode,
 } from 'dataapi/model';
 import type { Redactor } from 'dataapi/runtime/shared';
-import type { CheckContext, Violation } from './judge.ts';
+import type { CheckContext, Judge, Violation } from './judge.ts';
 import { checkDefinition, type CheckName } from './registry.ts';
 import { findingInputOf } from './verdict.ts';
 
@@ -25,6 +30,48 @@ import { findingInputOf } from './verdict.ts';
 export interface CheckFinding {
   check: CheckName;
   finding: Finding;
+}
+
+/** One violation as the judge hands it to a caller's route, before the sink takes it. */
+export interface Routed {
+  check: CheckName;
+  violation: Violation;
+  /** The violation as the record (redacted, with a redactor). */
+  input: FindingInput<CheckCode | WarningCode>;
+  /** The severity the sink decides for its code; never `off` (what is off is not routed). */
+  severity: DiagnosticSeverity;
+}
+
+/**
+ * What the sink takes for a violation: its own record, or another (the suite puts a failure of a
+ * request it built wrong down to a toolkit fault, recheck.ts). Called for every violation the
+ * user did not turn off, in order, repeats included (the sink drops those after).
+ */
+export type Route = (routed: Routed) => FindingInput;
+
+/** A check's judgement of the probes and its findings (`route`: see Route). */
+export function judgeCheck(
+  check: CheckName,
+  ctx: CheckContext,
+  sink: Diagnostics,
+  options: { redactor?: Redactor; route?: Route } = {},
+): { judgement: ReturnType<Judge>; findings: CheckFinding[] } {
+  const { redactor, route } = options;
+  const judgement = checkDefinition(check).judge(ctx);
+  const findings: CheckFinding[] = [];
+  for (const v of judgement.violations) {
+    const own = findingInputOf(check, v, ctx.op, ctx.set.variant);
+    const input = redactor ? redacted(own, v, redactor) : own;
+    let taken: FindingInput = input;
+    if (route) {
+      const severity = sink.decide(input.code);
+      if (severity === 'off') continue;
+      taken = route({ check, violation: v, input, severity });
+    }
+    const finding = sink.add(taken);
+    if (finding) findings.push({ check, finding });
+  }
+  return { judgement, findings };
 }
 
 const rules = new WeakMap<SeveritySettings, SeverityRule>();
@@ -54,16 +101,16 @@ export function judgeExchange(
   redactor?: Redactor,
 ): CheckFinding[] {
   const found: CheckFinding[] = [];
-  for (const check of checks)
-    for (const v of checkDefinition(check).judge(ctx).violations) {
-      const input = findingInputOf(check, v, ctx.op, ctx.set.variant);
-      const finding = sink.add(redactor ? redacted(input, v, redactor) : input);
-      if (finding) found.push({ check, finding });
-    }
+  const options = redactor ? { redactor } : {};
+  for (const check of checks) found.push(...judgeCheck(check, ctx, sink, options).findings);
   return found;
 }
 
-function redacted(input: FindingInput, v: Violation, redactor: Redactor): FindingInput {
+function redacted<Code extends DiagnosticCode>(
+  input: FindingInput<Code>,
+  v: Violation,
+  redactor: Redactor,
+): FindingInput<Code> {
   const { request, status, expected } = input.evidence!;
   return {
     ...input,

@@ -17,13 +17,13 @@ export interface Verdict {
   violation: Violation;
 }
 
-/** "<what>: expected X, got Y": the one wording of a violation (and of the proxy's live line). */
-export const expectedGotOf = (what: string, expected: string, actual: string): string =>
-  `${what}: expected ${expected}, got ${actual}`;
+/** "expected X, got Y": the one wording of what a check expected and what it got (the proxy's live line too). */
+export const expectedGotOf = (expected: string, actual: string): string =>
+  `expected ${expected}, got ${actual}`;
 
-/** A violation in that wording, led by what its request was for. */
+/** "<what the request was for>: expected X, got Y": the one wording of a violation. */
 export const expectedGot = (v: Violation): string =>
-  expectedGotOf(v.probe.exchange.record.request.purpose, v.expected, v.actual);
+  `${v.probe.exchange.record.request.purpose}: ${expectedGotOf(v.expected, v.actual)}`;
 
 /**
  * A verdict of severity warning as a run lists it: the description's pointer, or for a check

@@ -138,7 +138,12 @@ export function driftLines(f: DriftEntry): string[] {
   ];
 }
 
-/** Exit code: 1 when the deployment and the mock disagree anywhere (or an answer is missing). */
+/**
+ * Exit code: 1 when the deployment and the mock disagree anywhere (or an answer is missing).
+ * Not the one judge (checks/judge-exchange.ts): that judges one exchange against the description,
+ * while this compares two targets' answers to the same request with each other (both may conform,
+ * and still differ), so no check's violation is involved; only the record is shared.
+ */
 export async function compareWithMock(
   o: CompareOptions,
 ): Promise<{ exitCode: number; findings: DriftFinding[]; entries: DriftEntry[] }> {

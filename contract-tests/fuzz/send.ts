@@ -7,6 +7,7 @@ import type { Operation } from 'dataapi/model';
 import { findOperation } from 'dataapi/runtime/shared';
 import { followUp, linksOf, misfits } from '../links.ts';
 import { ok, type Probe, type Role } from '../probe.ts';
+import { expectedGotOf } from '../checks/verdict.ts';
 import { askedPageSize, sendProbe, type SendExtra } from '../probes.ts';
 import { faultOf, recheck, recheckable } from '../recheck.ts';
 import { validRequests, type RequestSpec } from '../requests.ts';
@@ -89,7 +90,7 @@ export async function sendValid(
           name: link.name,
           target: target.id,
           request: next.spec,
-          problem: `link ${link.name} -> ${target.id}: ${failed.map((f) => `${f.check}: expected ${f.expected}, got ${f.actual}`).join('; ')}`,
+          problem: `link ${link.name} -> ${target.id}: ${failed.map((f) => `${f.check}: ${expectedGotOf(f.expected, f.actual)}`).join('; ')}`,
         },
       };
   }

@@ -146,7 +146,7 @@ export function judgeObserved(
   const add = (check: CheckName, expected: string, actual: string) =>
     added(findings, sink, check, {
       code: check,
-      message: expectedGotOf(request.purpose, expected, actual),
+      message: `${request.purpose}: ${expectedGotOf(expected, actual)}`,
       operation: op.id,
       variant,
       evidence: { request, ...answered, expected, actual },

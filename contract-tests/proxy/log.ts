@@ -35,7 +35,7 @@ export function findingLine({ check, finding: f }: TrafficFinding): string {
   const answer = e.status !== undefined ? ` -> HTTP ${e.status}` : '';
   const mark = f.severity === 'failure' ? '✗' : '!';
   const what = `${e.method} ${e.url}${answer}`;
-  return `${mark} ${who}${check}: ${expectedGotOf(what, e.expected, e.actual)}`.replace(
+  return `${mark} ${who}${check}: ${what}: ${expectedGotOf(e.expected, e.actual)}`.replace(
     /[\r\n]+/g,
     ' ',
   );

@@ -2,14 +2,16 @@
  * One judge (contract-tests/checks/judge-exchange.ts): the same exchange, a planted non-conforming
  * answer the proxy forwarded and recorded, gives the same findings (codes, severities, messages)
  * judged by the proxy (and --from-har), by the fixed suite's checks and by fuzzing; and a user's
- * `--severity CODE=warning|off` changes the proxy's verdict exactly as it changes the suite's.
+ * `--severity CODE=warning|off` changes the proxy's verdict exactly as it changes the suite's. The
+ * suite's findings are the judge's own (runCheck judges through judgeCheck, not a loop of its own).
  */
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SeveritySettings } from '../../model/index.ts';
 import { redactorFor } from '../../runtime/shared/index.ts';
 import { model } from '../../generated/model.ts';
 import { runCheck } from '../../contract-tests/checks/index.ts';
+import { judgeCheck } from '../../contract-tests/checks/judge-exchange.ts';
 import { RETRY_DEFAULTS, type ContractConfig } from '../../contract-tests/config.ts';
 import { judgeProbe } from '../../contract-tests/fuzz/judge.ts';
 import { readHar } from '../../contract-tests/proxy/har.ts';
@@ -18,6 +20,14 @@ import { TrafficLog } from '../../contract-tests/proxy/log.ts';
 import type { Observed } from '../../contract-tests/proxy/observed.ts';
 import { KEY, runTestProxy } from './harness.ts';
 import { PLANTED, startUpstream, type Upstream } from './upstream.ts';
+
+// The real judge, watched: which findings it decided, and for whom (the proxy's and fuzzing's
+// calls inside the module are not watched; runCheck's import of it is).
+vi.mock('../../contract-tests/checks/judge-exchange.ts', async (importOriginal) => {
+  const judge =
+    await importOriginal<typeof import('../../contract-tests/checks/judge-exchange.ts')>();
+  return { ...judge, judgeCheck: vi.fn(judge.judgeCheck) };
+});
 
 let upstream: Upstream;
 let recorded: Observed[];
@@ -144,6 +154,38 @@ describe('one judge', () => {
       // Each setting met a finding it could change.
       const codes = recorded.flatMap((o) => judgedByEach(o, undefined).proxy.map((f) => f.code));
       for (const code of Object.keys(settings)) expect(codes).toContain(code);
+    },
+  );
+
+  it.each<[string, SeveritySettings | undefined]>([
+    ['the catalogue', undefined],
+    ['a check set to warning', { auth: 'warning', schema: 'warning' }],
+  ])(
+    "gives the suite its findings: each of runCheck's is one the judge decided (%s)",
+    (_n, settings) => {
+      const judged = vi.mocked(judgeCheck);
+      let failures = 0;
+      for (const o of recorded) {
+        judged.mockClear();
+        const { results } = judgedByEach(o, settings);
+        const decided = judged.mock.results.flatMap((r) =>
+          r.type === 'return' ? r.value.findings.map((f) => f.finding) : [],
+        );
+        // The judge was asked by runCheck, check by check, with the run's settings.
+        expect(judged.mock.calls.map(([check]) => check)).toEqual(results.map((r) => r.check));
+        const own = results.flatMap((r) => r.findings ?? []);
+        expect(own).toHaveLength(decided.length);
+        for (const f of own)
+          expect(
+            decided.some((d) => d === f),
+            f.message,
+          ).toBe(true);
+        for (const r of results) if (r.status === 'failed') failures++;
+        // A check the user set to warning is listed as a warning, as the judge decided.
+        for (const f of own)
+          if (settings && Object.hasOwn(settings, f.code)) expect(f.severity).toBe('warning');
+      }
+      expect(failures).toBe(settings ? 1 : 3);
     },
   );
 });
