@@ -7,7 +7,14 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { findingOf, type Finding, type Operation, type ServiceModel } from 'dataapi/model';
+import {
+  Diagnostics,
+  runSeverity,
+  type Finding,
+  type Operation,
+  type ServiceModel,
+  type SeveritySettings,
+} from 'dataapi/model';
 import { redactorFor } from 'dataapi/runtime/shared';
 import { RETRY_DEFAULTS, type ContractConfig } from '../config.ts';
 import type { Variant } from '../exchange.ts';
@@ -39,10 +46,15 @@ export interface DriftEntry {
 /** A disagreement as the one finding record: its differences are the evidence's lines. */
 export type DriftFinding = Finding<'drift'>;
 
-function driftFinding(e: DriftEntry, op: Operation, status: number | undefined): DriftFinding {
+function driftFinding(
+  sink: Diagnostics,
+  e: DriftEntry,
+  op: Operation,
+  status: number | undefined,
+): DriftFinding | undefined {
   const each = (side: 'deployment' | 'mock') =>
     e.differences.map((d) => `${d.aspect} ${d[side]}`).join('; ');
-  return findingOf({
+  return sink.add({
     code: 'drift',
     message: `${e.purpose}: the deployment answered otherwise than the mock (${e.differences.map((d) => d.aspect).join(', ')})`,
     operation: e.operation,
@@ -69,6 +81,8 @@ export interface CompareOptions {
   reportDir: string;
   root: string;
   out: NodeJS.WritableStream;
+  /** The user's --severity: `drift=warning` reports disagreements without failing the run. */
+  severity?: SeveritySettings;
 }
 
 const MOCK_KEY = 'dataapi-compare-mock-key';
@@ -156,6 +170,7 @@ export async function compareWithMock(
     );
   const mock = await startEmbeddedMock(o.generatedDir, MOCK_KEY);
   const found: { entry: DriftEntry; finding: DriftFinding }[] = [];
+  const sink = new Diagnostics(runSeverity(o.severity));
   let pairs = 0;
   let skipped = 0;
   try {
@@ -214,7 +229,9 @@ export async function compareWithMock(
             deployment: redactor.deep(a),
             mock: b,
           };
-          found.push({ entry: f, finding: driftFinding(f, op, there.exchange.record.status) });
+          const finding = driftFinding(sink, f, op, there.exchange.record.status);
+          if (!finding) continue; // turned off (--severity drift=off)
+          found.push({ entry: f, finding });
           o.out.write(`${driftLines(f).join('\n')}\n`);
         }
       }),
@@ -236,5 +253,6 @@ export async function compareWithMock(
   o.out.write(
     `Drift: ${findings.length} disagreement(s) in ${pairs} request pair(s)${skipped ? `; ${skipped} writing operation(s) not sent (--allow-writes)` : ''}\nReport: ${path.relative(o.root, file)}\n`,
   );
-  return { exitCode: findings.length > 0 ? 1 : 0, findings, entries };
+  const failed = findings.some((f) => f.severity === 'failure');
+  return { exitCode: failed ? 1 : 0, findings, entries };
 }

@@ -107,3 +107,39 @@ it('reports a payload field the deployment leaves out, its values never compared
     expect(e.deployment.fields.split(', ')).not.toContain('issuerDN');
   }
 });
+
+it("follows the user's --severity: drift=warning reports without failing, drift=off not at all", async () => {
+  const run = async (severity: 'warning' | 'off') => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'dataapi-drift-'));
+    let text = '';
+    const out = new Writable({
+      write(chunk, _e, cb) {
+        text += String(chunk);
+        cb();
+      },
+    });
+    const result = await compareWithMock({
+      model,
+      generatedDir: GENERATED,
+      baseUrl: deployment,
+      appkey: KEY,
+      timeoutMs: 300_000, // a safety net: a slow answer on a busy machine is not drift
+      allowWrites: false,
+      only: ['getIpLocation'],
+      reportDir: 'reports',
+      root: dir,
+      out,
+      severity: { drift: severity },
+    });
+    return { ...result, text };
+  };
+  const warned = await run('warning');
+  expect(warned.exitCode).toBe(0);
+  expect(warned.findings.length).toBeGreaterThan(0);
+  for (const f of warned.findings) expect(f.severity).toBe('warning');
+  expect(warned.text).toMatch(/≠ getIpLocation drift/);
+  const off = await run('off');
+  expect(off.exitCode).toBe(0);
+  expect(off.findings).toEqual([]);
+  expect(off.text).not.toMatch(/≠ getIpLocation drift/);
+});
