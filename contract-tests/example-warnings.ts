@@ -3,7 +3,7 @@
  * runner works them out for its workers without loading the sampler.
  */
 import type { Operation, ServiceModel } from 'dataapi/model';
-import { describeErrors, isXmlMedia, validatorFor } from 'dataapi/runtime/shared';
+import { exampleFault, invalidExample, isXmlMedia } from 'dataapi/runtime/shared';
 import { xmlFault } from 'dataapi/runtime/xml';
 import { pointerOf, type DescriptionWarning } from './warnings.ts';
 
@@ -17,28 +17,26 @@ export function responseExampleWarnings(model: ServiceModel, op: Operation): Des
   for (const r of op.responses) {
     const at = (name: string) =>
       pointerOf(op.pointer, 'responses', r.status, 'content', r.mediaType ?? '', 'examples', name);
-    // An XML text example that is not XML (the mock answers a sample, written as XML, instead).
-    if (isXmlMedia(r.mediaType))
-      for (const ex of r.examples) {
-        const fault = typeof ex.value === 'string' ? xmlFault(ex.value) : undefined;
-        if (fault !== undefined)
-          out.push({
-            code: 'example-invalid',
+    // An XML text example must be XML (the mock answers a sample, written as XML, instead); a
+    // JSON one must match its schema.
+    const reading = {
+      ...(isXmlMedia(r.mediaType) ? { media: { type: r.mediaType!, fault: xmlFault } } : {}),
+      schema: r.kind === 'json',
+    };
+    for (const ex of r.examples) {
+      const fault = exampleFault(model, r.schema, ex.value, reading);
+      if (fault)
+        out.push(
+          invalidExample({
             operation: op.id,
             pointer: at(ex.name),
-            message: `response ${r.status} example ${JSON.stringify(ex.name)} is not ${r.mediaType}: ${fault}`,
-          });
-      }
-    if (r.schema === undefined || r.kind !== 'json' || r.examples.length === 0) continue;
-    const check = validatorFor(model).compile(r.schema);
-    for (const ex of r.examples)
-      if (!check(ex.value))
-        out.push({
-          code: 'example-invalid',
-          operation: op.id,
-          pointer: at(ex.name),
-          message: `response ${r.status} example ${JSON.stringify(ex.name)} does not match its schema: ${describeErrors(check.errors, ex.value, 2).join('; ')}`,
-        });
+            subject: `response ${r.status} example ${JSON.stringify(ex.name)}`,
+            fault,
+            value: ex.value,
+            wording: 'run',
+          }),
+        );
+    }
   }
   return out;
 }

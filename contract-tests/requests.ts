@@ -22,15 +22,14 @@ import { serializeArrayParam, serializeObjectParam } from 'openapi-fetch';
 import { draw, hashText } from 'dataapi/runtime/sampler';
 import {
   chooseRequirement,
-  coercingValidatorFor,
   describeErrors,
-  directionalErrors,
   encodeForm,
+  exampleFault,
+  invalidExample,
   isXmlMedia,
   placeCredential,
   toXml,
   validatorFor,
-  type ErrorObject,
 } from 'dataapi/runtime/shared';
 import { pointerOf, type DescriptionWarning } from './warnings.ts';
 import { givenFor, type GivenRequest } from './given-data.ts';
@@ -127,32 +126,34 @@ function build(
   const body = op.body;
   let specs: RequestSpec[] = [base];
   if (body) {
-    const check = exampleCheck(model, body.kind, body.schema);
     // An empty text example of a required body goes out as no body at all (go2rtc: `example:
-    // ""` for application/pairing+tlv8): the description contradicts itself; a sample is sent.
-    const empty = (v: unknown) => v === '' && body.required && body.kind !== 'json';
-    // An XML text example that is not XML (openEHR: tags that do not close) is no valid request.
-    const notXml = (v: unknown) =>
-      isXmlMedia(body.mediaType) && typeof v === 'string' ? xmlFault(v) : undefined;
+    // ""` for application/pairing+tlv8), an XML text example that is not XML (openEHR: tags that
+    // do not close) and one its schema refuses are no valid request: a sample is sent instead.
+    const reading = {
+      requestBody: { kind: body.kind, required: body.required },
+      ...(isXmlMedia(body.mediaType) ? { media: { type: body.mediaType, fault: xmlFault } } : {}),
+    };
     const examples = body.examples.filter((ex) => {
-      if (check(ex.value) && !empty(ex.value) && notXml(ex.value) === undefined) return true;
-      warnings.push({
-        code: 'example-invalid',
-        operation: op.id,
-        pointer: pointerOf(
-          op.pointer,
-          'requestBody',
-          'content',
-          body.mediaType,
-          'examples',
-          ex.name,
-        ),
-        message: empty(ex.value)
-          ? `request body example ${JSON.stringify(ex.name)} is empty, which is no body, but the body is required (a schema sample is sent instead)`
-          : notXml(ex.value) !== undefined
-            ? `request body example ${JSON.stringify(ex.name)} is not ${body.mediaType} (a schema sample is sent instead): ${notXml(ex.value)}`
-            : `request body example ${JSON.stringify(ex.name)} does not match its schema (a schema sample is sent instead): ${describeErrors(check.errors, ex.value, 2).join('; ')}`,
-      });
+      const fault = exampleFault(model, body.schema, ex.value, reading);
+      if (!fault) return true;
+      warnings.push(
+        invalidExample({
+          operation: op.id,
+          pointer: pointerOf(
+            op.pointer,
+            'requestBody',
+            'content',
+            body.mediaType,
+            'examples',
+            ex.name,
+          ),
+          subject: `request body example ${JSON.stringify(ex.name)}`,
+          fault,
+          value: ex.value,
+          instead: 'a schema sample is sent instead',
+          wording: 'run',
+        }),
+      );
       return false;
     });
     const sample = () => {
@@ -195,31 +196,6 @@ function withGiven(specs: RequestSpec[], base: RequestSpec, mine: GivenRequest):
   });
   if (mine.body === undefined) return specs.map(over);
   return [over({ ...base, name: 'test data', body: structuredClone(mine.body), given: true })];
-}
-
-/**
- * Whether a request body example is valid, as the server reads it: every kind is checked (a
- * form or multipart example too, its fields coerced from text as a server does), and `required`
- * waives readOnly fields. An example the schema refuses is not sent as a valid request (issue 26:
- * an enum or `format: uri` broken in a form example was, and the mock's rightful 400 counted as
- * the target's failure).
- */
-function exampleCheck(
-  model: ServiceModel,
-  kind: string,
-  schema: JsonSchema,
-): ((value: unknown) => boolean) & { errors?: ErrorObject[] } {
-  const text = kind === 'form' || kind === 'multipart';
-  const v = text ? coercingValidatorFor(model) : validatorFor(model);
-  const fn = v.compileFor(schema, text ? 'text-request' : 'request');
-  const check = (value: unknown) => {
-    if (kind === 'binary') return true; // bytes: no schema speaks of them
-    const copy = structuredClone(value);
-    check.errors = fn(copy) ? [] : directionalErrors(model, fn.errors, 'request');
-    return check.errors.length === 0;
-  };
-  check.errors = [] as ErrorObject[];
-  return check;
 }
 
 /**
@@ -284,15 +260,20 @@ function parameterValue(
         ? s['examples'][0]
         : undefined;
   if (given !== undefined) {
-    const check = validatorFor(model).compile(p.schema);
-    if (check(given) && sendable(given)) return { value: given, valid: true, why: '' };
+    const fault = exampleFault(model, p.schema, given);
+    if (!fault && sendable(given)) return { value: given, valid: true, why: '' };
     if (!sendable(given)) return sampled(requestSample(model, p.schema, sendable));
-    warnings.push({
-      code: 'example-invalid',
-      operation: op.id,
-      pointer: pointerOf(op.pointer, 'parameters'),
-      message: `example of ${p.in} parameter ${p.name} (${JSON.stringify(given)}) does not match its schema (a schema sample is sent instead): ${describeErrors(check.errors, given, 2).join('; ')}`,
-    });
+    warnings.push(
+      invalidExample({
+        operation: op.id,
+        pointer: pointerOf(op.pointer, 'parameters'),
+        subject: `example of ${p.in} parameter ${p.name} (${JSON.stringify(given)})`,
+        fault: fault!,
+        value: given,
+        instead: 'a schema sample is sent instead',
+        wording: 'run',
+      }),
+    );
     return sampled(requestSample(model, p.schema));
   }
   // Optional parameters without an example stay out: the spec gives no value to trust; but a

@@ -5,6 +5,7 @@ import { UsageError } from './args-error.ts';
 import { configFlags, type FlagValue } from './config/active.ts';
 import { parseArgsOptions, type FlagTable, type ValuesOf } from './flags/declare.ts';
 import { flagPath } from './flags/paths.ts';
+import { checkValue } from './flags/values.ts';
 
 export { UsageError };
 
@@ -88,11 +89,15 @@ export function parseFlags<T extends FlagTable>(
     // The command line's paths are the working folder's (the file's: configFlags).
     if (cli !== undefined)
       values[name] = flag.path && typeof cli === 'string' ? flagPath(cli, process.cwd()) : cli;
-    else
+    else if (fromConfig[name] !== undefined) {
+      values[name] = fromConfig[name]; // checked there, in the file's words
+      continue;
+    } else
       values[name] =
-        fromConfig[name] ??
         (flag.default as FlagValue | undefined) ??
         (flag.type === 'list' ? [] : flag.type === 'boolean' ? false : undefined);
+    // A default from the environment (serve's $PORT) is checked as the flag it stands for.
+    checkValue(`--${name}`, flag, values[name], `\n\n${usage}`);
   }
   return { values: values as ValuesOf<T>, positionals: parsed.positionals };
 }

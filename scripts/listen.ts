@@ -6,15 +6,6 @@
 import type { FastifyInstance } from 'fastify';
 import { UsageError } from './args.ts';
 
-/** A `--port` value: 0 to 65535 written as digits (0: any free port). */
-export function portOf(text: string): number {
-  const port = Number(text);
-  if (!/^\d+$/.test(text) || port > 65535) {
-    throw new UsageError(`--port must be a port number (0 to 65535), got ${JSON.stringify(text)}`);
-  }
-  return port;
-}
-
 export type Started = { app: FastifyInstance; url: string } | { exitCode: number };
 
 export async function buildAndListen(

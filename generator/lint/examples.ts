@@ -1,7 +1,7 @@
 /**
  * Example rules: every request body and success response has an example, and every example
- * (bodies, success responses, parameters) validates against its schema with the same Ajv the
- * runtime uses (JSON Schema 2020-12 over the model), so the mock never serves an invalid body.
+ * (bodies, success responses, parameters) validates against its schema, judged as the mock and
+ * the contract tests judge it (model/example-verdict.ts), so the mock never serves an invalid body.
  */
 import type { JsonSchema, NamedExample, Operation } from '../../model/types.ts';
 import type { ServiceModel } from '../../model/service-model.ts';
@@ -9,11 +9,7 @@ import { isObject, type Obj } from '../../model/object.ts';
 import { escapeToken } from '../../model/pointer.ts';
 import { allParameters } from '../../model/queries.ts';
 import { followRefs, getAt } from '../../model/refs.ts';
-import {
-  createSchemaValidator,
-  describeErrors,
-  type SchemaValidator,
-} from '../../model/validate.ts';
+import { exampleFault, invalidExample } from '../../model/example-verdict.ts';
 import type { Add } from './types.ts';
 
 /** Pointer of one named example (the `value` inside `examples.<name>`, or `example`). */
@@ -26,14 +22,11 @@ function examplePointer(doc: Obj, mediaPointer: string, name: string): string {
 }
 
 export class ExampleRules {
-  private readonly validator: SchemaValidator;
   constructor(
     private readonly doc: Obj,
-    model: ServiceModel,
+    private readonly model: ServiceModel,
     private readonly add: Add,
-  ) {
-    this.validator = createSchemaValidator(model);
-  }
+  ) {}
 
   check(op: Operation, operation: string): void {
     if (op.body) {
@@ -90,28 +83,12 @@ export class ExampleRules {
     value: unknown,
     schema: JsonSchema,
     pointer: string,
-    what: string,
+    subject: string,
     operation: string,
   ): void {
-    let validate;
-    try {
-      validate = this.validator.compile(schema);
-    } catch (err) {
-      this.add({
-        code: 'example-invalid',
-        pointer,
-        operation,
-        message: `the schema of the ${what} cannot be compiled: ${(err as Error).message.split('\n')[0]}`,
-      });
-      return;
-    }
-    if (validate(value)) return;
-    this.add({
-      code: 'example-invalid',
-      pointer,
-      operation,
-      message: `the ${what} does not validate against its schema: ${describeErrors(validate.errors, value, 3).join('; ')}`,
-    });
+    const fault = exampleFault(this.model, schema, value);
+    if (fault)
+      this.add(invalidExample({ operation, pointer, subject, fault, value, wording: 'lint' }));
   }
 
   /** Where a parameter's example lives: the operation's own list first, then the path item's. */

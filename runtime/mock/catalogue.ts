@@ -22,7 +22,8 @@ import {
   isXmlMedia,
   toXml,
   codeGroupOf,
-  describeErrors,
+  exampleFault,
+  invalidExample,
   validatorFor,
   type SchemaValidator,
 } from 'dataapi/runtime/shared';
@@ -189,7 +190,7 @@ interface BuildContext {
   validator: SchemaValidator;
   report: (code: FindingCode, pointer: string, message: string, op?: Operation) => void;
   /** An example that does not match its schema: an error in strict mode, else a finding. */
-  refuse: (message: string, pointer: string, op: Operation) => void;
+  refuse: (invalid: { message: string; pointer: string }, op: Operation) => void;
 }
 
 export function buildCatalogue(model: ServiceModel, options: CatalogueOptions): Catalogue {
@@ -221,7 +222,7 @@ function buildContext(model: ServiceModel, options: CatalogueOptions): BuildCont
       return validatorFor(model);
     },
     report,
-    refuse: (message, pointer, op) => {
+    refuse: ({ message, pointer }, op) => {
       if (mode === 'error') throw new MockExampleError(message);
       options.onSkip?.(message);
       report('example-invalid', pointer, message, op);
@@ -299,19 +300,26 @@ function successExamples(
   const byName = new Map<string, Canned>();
   const xml = xmlBodyOf(ctx.model, success);
   const instead = ctx.mode === 'sample' ? 'answered with a schema sample instead' : 'left out';
+  // An XML text example must be XML (corpus ODK Central: an XML declaration after two spaces);
+  // a JSON one must match its schema, where the schema compiled (else successCheck said so).
+  const reading = {
+    ...(xml ? { media: { type: success!.mediaType!, fault: xmlFault } } : {}),
+    schema: check !== undefined,
+  };
   for (const example of success?.examples ?? []) {
-    // An XML text example must be XML (corpus ODK Central: an XML declaration after two spaces).
-    const fault = xml && typeof example.value === 'string' ? xmlFault(example.value) : undefined;
-    const why =
-      check && !check(example.value)
-        ? `does not match its response schema (${instead}):\n  ${describeErrors(check.errors as never, example.value).join('\n  ')}`
-        : fault !== undefined
-          ? `is not ${success!.mediaType} (${instead}): ${fault}`
-          : undefined;
-    if (why !== undefined) {
+    const fault = exampleFault(ctx.model, success?.schema, example.value, reading);
+    if (fault) {
       ctx.refuse(
-        `mock: example ${JSON.stringify(example.name)} of operation ${op.id} (${op.method.toUpperCase()} ${op.path}) ${why}`,
-        `${at}/examples/${escapeToken(example.name)}`,
+        invalidExample({
+          operation: op.id,
+          pointer: `${at}/examples/${escapeToken(example.name)}`,
+          subject: `mock: example ${JSON.stringify(example.name)} of operation ${op.id} (${op.method.toUpperCase()} ${op.path})`,
+          fault,
+          value: example.value,
+          instead,
+          schemaName: 'its response schema',
+          wording: 'mock',
+        }),
         op,
       );
       if (ctx.mode === 'sample') byName.set(example.name, canned(example.name, sampled(), {}));
@@ -339,14 +347,21 @@ function checkErrorExamples(ctx: BuildContext, op: Operation): void {
       (c, p, m) => ctx.report(c, p, m, op),
       `${where}/schema`,
     );
+    if (!checkError) continue;
     for (const example of response.examples) {
-      if (checkError && !checkError(example.value)) {
+      const fault = exampleFault(ctx.model, response.schema, example.value);
+      if (fault)
         ctx.refuse(
-          `mock: example ${JSON.stringify(example.name)} of operation ${op.id} (${op.method.toUpperCase()} ${op.path}), response ${response.status}, does not match its schema:\n  ${describeErrors(checkError.errors as never, example.value).join('\n  ')}`,
-          `${where}/examples/${escapeToken(example.name)}`,
+          invalidExample({
+            operation: op.id,
+            pointer: `${where}/examples/${escapeToken(example.name)}`,
+            subject: `mock: example ${JSON.stringify(example.name)} of operation ${op.id} (${op.method.toUpperCase()} ${op.path}), response ${response.status},`,
+            fault,
+            value: example.value,
+            wording: 'mock',
+          }),
           op,
         );
-      }
     }
   }
 }

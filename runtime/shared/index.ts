@@ -24,6 +24,13 @@ export {
   directionalErrors,
   validatorFor,
 } from 'dataapi/model/validate';
+export {
+  exampleFault,
+  invalidExample,
+  type ExampleFault,
+  type ExampleReading,
+  type InvalidExample,
+} from 'dataapi/model/example-verdict';
 export type {
   ErrorObject,
   SchemaValidator,

@@ -38,8 +38,6 @@ export function harFlags(
   const clash = SUITE_ONLY.find((k) => values[k] !== undefined && values[k] !== false);
   if (clash)
     throw new UsageError(`--from-har judges recorded traffic: it takes no --${clash}\n\n${usage}`);
-  if (replayTo !== undefined && !/^https?:\/\/[^/?#]/i.test(replayTo))
-    throw new UsageError(`--replay-to must be an http:// or https:// URL\n\n${usage}`);
   return { fromHar, ...(replayTo !== undefined ? { replayTo } : {}) };
 }
 

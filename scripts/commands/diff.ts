@@ -10,7 +10,6 @@ import {
   formatReport,
   type DiffFormat,
 } from '../../generator/diff/index.ts';
-import { isCalendarDay } from '../../model/lifecycle.ts';
 import { DIFF_FLAGS } from '../flags/diff.ts';
 import { flagLines } from '../flags/usage.ts';
 
@@ -58,8 +57,6 @@ export const command: Command = {
           `--format must be text, json, markdown, changelog or sarif, not ${JSON.stringify(format)}`,
         );
       const today = values.today;
-      if (today !== undefined && !isCalendarDay(today))
-        throw new UsageError(`--today must be a day YYYY-MM-DD, not ${JSON.stringify(today)}`);
       const flagBase = values.base;
       if (flagBase !== undefined && positionals.length > 1)
         throw new UsageError(`--base and a BASE argument both given\n\n${usage}`);

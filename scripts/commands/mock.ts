@@ -4,8 +4,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from '../command.ts';
 import { configuredSpec } from '../config/active.ts';
-import { guard, parseFlags, UsageError } from '../args.ts';
-import { buildAndListen, portOf } from '../listen.ts';
+import { guard, parseFlags } from '../args.ts';
+import { buildAndListen } from '../listen.ts';
 import { readGeneratedModel } from '../generated-model.ts';
 import { REDACTED } from '../../runtime/shared/index.ts';
 import type { MockOptions } from '../../runtime/mock/index.ts';
@@ -49,9 +49,8 @@ export const command: Command = {
   run: (argv) =>
     guard(async () => {
       const { values } = parseFlags(argv, MOCK_FLAGS, usage);
-      const port = portOf(values.port);
+      const port = Number(values.port);
       const seed = Number(values.seed);
-      if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer`);
       const rateLimit = !values['no-rate-limit'];
       const started = await buildAndListen(
         'mock',

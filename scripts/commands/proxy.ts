@@ -35,35 +35,16 @@ connection) passes through untouched and is not judged.
 
 Exit codes: 0 no failure was seen, 1 a failure was seen, 2 bad input.`;
 
-function port(v: unknown): number {
-  const n = Number(v);
-  if (!/^\d+$/.test(String(v)) || n > 65535)
-    throw new UsageError(`--port must be 0..65535, got ${JSON.stringify(v)}\n\n${usage}`);
-  return n;
-}
-
 export function parseProxyFlags(argv: string[]) {
   const { values } = parseFlags(argv, PROXY_FLAGS, usage);
   const upstream = values.upstream;
   if (upstream === undefined) throw new UsageError(`--upstream URL is required\n\n${usage}`);
-  if (!/^https?:\/\/[^/?#]/i.test(upstream))
-    throw new UsageError(
-      `--upstream must be an http:// or https:// URL, got ${JSON.stringify(upstream.replace(/[?#].*$/, '?…'))}\n\n${usage}`,
-    );
   if (/[?#]/.test(upstream))
     throw new UsageError(
       `--upstream takes no query or fragment (a key belongs to the clients)\n\n${usage}`,
     );
   const every = values['report-every'];
-  if (every !== undefined && (!/^\d+$/.test(every) || Number(every) < 1))
-    throw new UsageError(
-      `--report-every must be a whole number of seconds, at least 1, got ${JSON.stringify(every)}\n\n${usage}`,
-    );
   const timeout = values.timeout;
-  if (timeout !== undefined && (!/^\d+$/.test(timeout) || Number(timeout) < 1))
-    throw new UsageError(
-      `--timeout must be a whole number of milliseconds, at least 1, got ${JSON.stringify(timeout)}\n\n${usage}`,
-    );
   const secure = /^https:/i.test(upstream);
   if (!secure && (values.ca !== undefined || values.insecure === true))
     throw new UsageError(
@@ -91,7 +72,7 @@ export function parseProxyFlags(argv: string[]) {
   return {
     upstream,
     host: values.host,
-    port: port(values.port),
+    port: Number(values.port),
     ...(values.spec !== undefined ? { spec: values.spec } : {}),
     ...(reporters.length ? { reporters } : {}),
     reportDir: values['report-dir'],

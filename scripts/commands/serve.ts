@@ -8,7 +8,8 @@ import path from 'node:path';
 import type { ServiceModel } from 'dataapi/model';
 import type { Command } from '../command.ts';
 import { guard, parseFlags, UsageError } from '../args.ts';
-import { buildAndListen, portOf } from '../listen.ts';
+import { buildAndListen } from '../listen.ts';
+import { checkValue } from '../flags/values.ts';
 import { readGeneratedModel } from '../generated-model.ts';
 import type { Handler, VerifyKey } from '../../runtime/server/index.ts';
 import { resolveKeys, INSECURE_BANNER } from '../serve/keys.ts';
@@ -96,7 +97,7 @@ interface Counts {
 
 function parseServeFlags(argv: string[]): ServeOptions {
   const { values } = parseFlags(argv, SERVE_FLAGS, usage);
-  const port = portOf(values.port);
+  const port = Number(values.port);
   const failure = values['redis-failure'];
   if (failure !== 'open' && failure !== 'closed') {
     throw new UsageError(`--redis-failure must be open or closed, got ${JSON.stringify(failure)}`);
@@ -105,9 +106,6 @@ function parseServeFlags(argv: string[]): ServeOptions {
   if (!LEVELS.has(level))
     throw new UsageError(`--log-level must be one of ${[...LEVELS].join(', ')}`);
   const shutdownMs = Number(values['shutdown-timeout']);
-  if (!Number.isInteger(shutdownMs) || shutdownMs < 0) {
-    throw new UsageError('--shutdown-timeout must be a whole number of milliseconds');
-  }
   return {
     port,
     host: values.host,
@@ -127,11 +125,10 @@ function parseServeFlags(argv: string[]): ServeOptions {
 
 /** --redis, else $REDIS_URL: a redis:// or rediss:// URL. */
 function redisUrlOf(o: ServeOptions): string | undefined {
-  const redisUrl = o.redisUrl ?? (process.env.REDIS_URL || undefined);
-  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
-    throw new UsageError('--redis (or REDIS_URL) must be a redis:// or rediss:// URL');
-  }
-  return redisUrl;
+  if (o.redisUrl !== undefined) return o.redisUrl; // checked as --redis (its kind)
+  const fromEnv = process.env.REDIS_URL || undefined;
+  checkValue('REDIS_URL', SERVE_FLAGS.redis, fromEnv);
+  return fromEnv;
 }
 
 /** The integrator's handlers, then (--example-handlers) the mock's for the operations left. */

@@ -29,10 +29,6 @@ export const command: Command = {
     guard(async () => {
       const { values } = parseFlags(argv, START_FLAGS, usage);
       const timeoutMs = Number(values.timeout);
-      if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
-        process.stderr.write(`dataapi start: --timeout must be a positive integer\n`);
-        return 2;
-      }
       let generatedDir: string | undefined;
       try {
         if (values.spec !== undefined) {

@@ -6,6 +6,7 @@ import { didYouMean } from '../../model/suggest.ts';
 import { UsageError } from '../args-error.ts';
 import { configKey, type Flag, type FlagTable } from '../flags/declare.ts';
 import { flagPath } from '../flags/paths.ts';
+import { checkValue } from '../flags/values.ts';
 import type { LoadedConfig } from './load.ts';
 
 export type FlagValue = string | boolean | string[];
@@ -67,7 +68,9 @@ export function configFlags(table: FlagTable): Record<string, FlagValue> {
       );
     if (value === undefined) continue;
     const { name, flag } = known;
-    const flagValue = asFlag(`${loaded.file}: ${command}.${key}`, value, flag);
+    const where = `${loaded.file}: ${command}.${key}`;
+    const flagValue = asFlag(where, value, flag);
+    checkValue(where, flag, flagValue);
     // `docs: false` is --no-docs.
     out[name] = name.startsWith('no-')
       ? !flagValue

@@ -73,6 +73,7 @@ export const CONTRACT_FLAGS = defineFlags({
     help: 'per-request timeout: a later response fails',
     default: '10000',
     number: true,
+    int: { min: 1, unit: 'milliseconds' },
   },
   shard: { type: 'string', arg: 'I/N', help: 'run part I of N (vitest sharding, for CI machines)' },
   'allow-writes': {
@@ -84,12 +85,14 @@ export const CONTRACT_FLAGS = defineFlags({
     arg: 'MS',
     help: 'fail responses slower than this',
     number: true,
+    int: { min: 1, unit: 'milliseconds' },
   },
   budget: {
     type: 'string',
     arg: 'N',
     help: 'send at most N requests in total (later checks are skipped)',
     number: true,
+    int: { min: 1 },
   },
   results: {
     type: 'string',
@@ -110,12 +113,14 @@ export const CONTRACT_FLAGS = defineFlags({
     arg: 'N',
     help: 'property-based testing: per operation, N valid requests generated\nfrom the schemas (patterns, formats, enums, bounds and boundary\nvalues, lengths, optional fields present and absent, Unicode) and N\ninvalid ones (one violation each), every answer judged by the checks;\nlinks of successful answers are followed. A failure is shrunk to a\nminimal request and reported with its seed, a replay file and a curl\nline. Pacing, --budget and --allow-writes hold; combines with --only\nand --shard',
     number: true,
+    int: { min: 1, max: 100_000 },
   },
   seed: {
     type: 'string',
     arg: 'S',
     help: 'the fuzzing seed (0..4294967295): the same seed sends the same\nrequests byte for byte. Default: one is chosen and printed',
     number: true,
+    int: { min: 0, max: 0xffffffff },
   },
   replay: {
     type: 'string',
@@ -133,6 +138,7 @@ export const CONTRACT_FLAGS = defineFlags({
     type: 'string',
     arg: 'URL',
     help: 'with --from-har: send the recorded requests to this deployment again\nand judge its answers (the key from DATAAPI_APPKEY replaces a\nredacted one); requests that write only with --allow-writes',
+    url: ['http', 'https'],
   },
   'compare-mock': {
     type: 'boolean',

@@ -3,6 +3,13 @@
  * the path resolution and the type of its section of the configuration file are all read from
  * this table (scripts/flags/<command>.ts), so none of them can drift from the others.
  */
+/** A whole number, written as digits (no "1e3", "0x10" or " 5 "), within its bounds. */
+export interface IntKind {
+  readonly min?: number;
+  readonly max?: number;
+  /** What it counts, for the message (`milliseconds`). */
+  readonly unit?: string;
+}
 
 export interface Flag {
   /** string: one value; list: repeatable (`--reporter a --reporter b`); boolean: no value. */
@@ -28,6 +35,14 @@ export interface Flag {
   readonly comma?: true;
   /** CODE=LEVEL words: in the configuration file a map of them, LEVEL one of these. */
   readonly map?: readonly string[];
+  /** Its value's kind, checked wherever it is set (values.ts): a whole number within bounds, */
+  readonly int?: IntKind;
+  /** a port number (0 to 65535), */
+  readonly port?: true;
+  /** a URL of one of these schemes (`['http', 'https']`), */
+  readonly url?: readonly string[];
+  /** or a calendar day YYYY-MM-DD. */
+  readonly day?: true;
 }
 
 export type FlagTable = Readonly<Record<string, Flag>>;

@@ -30,6 +30,7 @@ export const DIFF_FLAGS = defineFlags({
     arg: 'YYYY-MM-DD',
     help: 'the day sunsets are compared with',
     shown: 'today (UTC)',
+    day: true,
   },
   allow: {
     type: 'list',

@@ -29,6 +29,7 @@ export const LINT_FLAGS = defineFlags({
     arg: 'DAY',
     help: 'day sunsets are compared with (YYYY-MM-DD)',
     shown: 'today (UTC)',
+    day: true,
   },
   verbose: {
     type: 'boolean',

@@ -8,6 +8,7 @@ export const MOCK_FLAGS = defineFlags({
     help: 'port to listen on (0: any free port)',
     default: '4010',
     number: true,
+    port: true,
   },
   host: { type: 'string', arg: 'HOST', help: 'address to listen on', default: '127.0.0.1' },
   // In the file: `rateLimit: false`.
@@ -32,6 +33,7 @@ export const MOCK_FLAGS = defineFlags({
     help: 'seed of schema-derived samples',
     default: '1',
     number: true,
+    int: {},
   },
   'skip-invalid-examples': {
     type: 'boolean',

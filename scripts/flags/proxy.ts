@@ -7,6 +7,7 @@ export const PROXY_FLAGS = defineFlags({
     type: 'string',
     arg: 'URL',
     help: 'the deployment to put the proxy in front of (http:// or https://)',
+    url: ['http', 'https'],
   },
   host: { type: 'string', arg: 'HOST', help: 'address to listen on', default: '127.0.0.1' },
   port: {
@@ -15,6 +16,7 @@ export const PROXY_FLAGS = defineFlags({
     help: 'port to listen on (0: any free port)',
     default: '4020',
     number: true,
+    port: true,
   },
   spec: {
     type: 'string',
@@ -41,6 +43,7 @@ export const PROXY_FLAGS = defineFlags({
     arg: 'S',
     help: 'also write the reports every S seconds while it runs',
     number: true,
+    int: { min: 1, unit: 'seconds' },
   },
   record: {
     type: 'string',
@@ -60,6 +63,7 @@ export const PROXY_FLAGS = defineFlags({
     help: 'how long the deployment may take to start answering; then the\nclient gets 504 and a finding is printed',
     shown: '30000',
     number: true,
+    int: { min: 1, unit: 'milliseconds' },
   },
   ca: {
     type: 'string',

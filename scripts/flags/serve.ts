@@ -9,6 +9,7 @@ export const SERVE_FLAGS = defineFlags({
     default: process.env.PORT ?? '8080',
     shown: '$PORT or 8080',
     number: true,
+    port: true,
   },
   host: {
     type: 'string',
@@ -43,6 +44,7 @@ export const SERVE_FLAGS = defineFlags({
     arg: 'URL',
     help: 'count rate limits in Redis (shared by every instance)',
     shown: '$REDIS_URL',
+    url: ['redis', 'rediss'],
   },
   'redis-failure': {
     type: 'string',
@@ -82,5 +84,6 @@ export const SERVE_FLAGS = defineFlags({
     help: 'on SIGTERM, how long in-flight requests may take',
     default: '10000',
     number: true,
+    int: { min: 0, unit: 'milliseconds' },
   },
 });

@@ -25,6 +25,7 @@ export const START_FLAGS = defineFlags({
     help: 'per-request timeout: a later response fails',
     default: '10000',
     number: true,
+    int: { min: 1, unit: 'milliseconds' },
   },
   'report-dir': {
     type: 'string',

@@ -53,7 +53,7 @@ describe('bad input: exit 2, a message a user can act on', () => {
     const timeout = dataapi(['contract', '--timeout', '-5']);
     expect(timeout.status).toBe(2);
     expect(firstLine(timeout.stderr)).toBe(
-      'dataapi: --timeout must be a positive integer, got "-5"',
+      'dataapi: --timeout must be a whole number of milliseconds, at least 1, got "-5"',
     );
     const unknown = dataapi(['contract', '--timout', '5']);
     expect(unknown.status).toBe(2);

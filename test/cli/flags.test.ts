@@ -8,12 +8,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseFlags } from '../../scripts/args.ts';
+import { parseFlags, UsageError } from '../../scripts/args.ts';
 import { useConfig } from '../../scripts/config/active.ts';
 import type { DataapiConfig } from '../../scripts/config/define.ts';
 import { loadConfig } from '../../scripts/config/load.ts';
 import { configKey, type Flag, type FlagTable } from '../../scripts/flags/declare.ts';
 import { FLAG_TABLES } from '../../scripts/flags/tables.ts';
+import { valueFault } from '../../scripts/flags/values.ts';
 import { removeAfterFile } from '../cleanup.ts';
 import { tempDir } from '../pack/helpers.ts';
 
@@ -48,6 +49,9 @@ function sample(name: string, flag: Flag, fileDir: string): { setting: unknown; 
   if (flag.type === 'list') return { setting: [word, word], flag: [word, word] };
   if (flag.comma) return { setting: [word, word], flag: `${word},${word}` };
   if (flag.number) return { setting: 7, flag: '7' };
+  // A value of the flag's kind (values.ts checks it in the file too).
+  if (flag.day) return { setting: '2026-01-02', flag: '2026-01-02' };
+  if (flag.url) return { setting: `${flag.url[0]}://x.test`, flag: `${flag.url[0]}://x.test` };
   return { setting: word, flag: asRead(word) };
 }
 
@@ -82,6 +86,91 @@ describe.each(COMMANDS)('dataapi %s', (command, table) => {
       const { values: cli } = parseFlags([`--${name}`, 'given/here'], table, 'usage');
       expect(cli[name]).toBe('given/here');
     }
+  });
+});
+
+/** A value each kind refuses, and the message's rest after `<where> `. */
+function refusedValue(flag: Flag): { value: string; says: RegExp } | undefined {
+  if (flag.int) return { value: '1.5', says: /^must be a whole number.*, got "1\.5"$/ };
+  if (flag.port)
+    return { value: '65536', says: /^must be a port number \(0 to 65535\), got "65536"$/ };
+  if (flag.day)
+    return { value: '2026-02-30', says: /^must be a day YYYY-MM-DD, got "2026-02-30"$/ };
+  if (flag.url) return { value: 'ftp://x', says: /^must be an? [a-z:/ ]+ URL, got "ftp:\/\/x"$/ };
+  return undefined;
+}
+
+const refusal = (f: () => unknown): string => {
+  try {
+    f();
+  } catch (err) {
+    expect(err).toBeInstanceOf(UsageError);
+    return (err as Error).message;
+  }
+  return 'accepted';
+};
+
+const KINDED = COMMANDS.flatMap(([command, table]) =>
+  Object.entries(table)
+    .filter(([, flag]) => refusedValue(flag))
+    .map(([name, flag]) => [`${command} --${name}`, command, table, name, flag] as const),
+);
+
+describe.each(KINDED)(
+  '%s: its value checked from its declared kind',
+  (_, command, table, name, flag) => {
+    const { value, says } = refusedValue(flag)!;
+
+    it('on the command line (exit 2 with the usage), and in the configuration file', async () => {
+      const cli = refusal(() => parseFlags([`--${name}`, value], table, 'the usage'));
+      const [first, ...rest] = cli.split('\n');
+      expect(first!.startsWith(`--${name} `), cli).toBe(true);
+      expect(first!.slice(`--${name} `.length)).toMatch(says);
+      expect(rest.join('\n')).toBe('\nthe usage');
+
+      const dir = removeAfterFile(await tempDir('kinds'));
+      const file = path.join(dir, 'dataapi.config.json');
+      const setting = flag.number && /^\d+$/.test(value) ? Number(value) : value;
+      await writeFile(file, JSON.stringify({ [command]: { [configKey(name)]: setting } }));
+      useConfig(command, await loadConfig(file));
+      const where = `${path.relative(process.cwd(), file)}: ${command}.${configKey(name)} `;
+      const fromFile = refusal(() => parseFlags([], table, 'the usage'));
+      expect(fromFile.startsWith(where), fromFile).toBe(true);
+      expect(fromFile.slice(where.length)).toMatch(says);
+    });
+
+    it('its default is a value of its kind', () => {
+      if (typeof flag.default === 'string') expect(valueFault(flag, flag.default)).toBeUndefined();
+    });
+  },
+);
+
+describe('one wording per kind', () => {
+  const said = (flag: Flag, value: string) => valueFault(flag, value);
+  it("says the bounds, the unit, the schemes, and never a URL's secrets", () => {
+    expect(said({ type: 'string', help: '', int: { min: 1, unit: 'milliseconds' } }, '-5')).toBe(
+      'must be a whole number of milliseconds, at least 1, got "-5"',
+    );
+    expect(said({ type: 'string', help: '', int: { min: 1, max: 100_000 } }, '1e3')).toBe(
+      'must be a whole number from 1 to 100000, got "1e3"',
+    );
+    expect(said({ type: 'string', help: '', int: {} }, '-3')).toBeUndefined();
+    expect(said({ type: 'string', help: '', int: {} }, ' 3')).toBe(
+      'must be a whole number, got " 3"',
+    );
+    expect(said({ type: 'string', help: '', port: true }, '0')).toBeUndefined();
+    expect(said({ type: 'string', help: '', day: true }, '2026-1-2')).toBe(
+      'must be a day YYYY-MM-DD, got "2026-1-2"',
+    );
+    expect(said({ type: 'string', help: '', url: ['redis', 'rediss'] }, 'rediss://h:6380')).toBe(
+      undefined,
+    );
+    expect(said({ type: 'string', help: '', url: ['redis', 'rediss'] }, 'http://:pw@h/?k=1')).toBe(
+      'must be a redis:// or rediss:// URL, got "http://…@h/?…"',
+    );
+    expect(said({ type: 'string', help: '', url: ['http', 'https'] }, 'https://')).toBe(
+      'must be an http:// or https:// URL, got "https://"',
+    );
   });
 });
 

@@ -261,10 +261,16 @@ describe('flags', () => {
   };
 
   it('refuses bad --fuzz, --seed and --replay combinations with a clear message', () => {
-    expect(refused(['--fuzz', '0'])).toBe('--fuzz must be a positive integer, got "0"');
-    expect(refused(['--fuzz', '1e3'])).toBe('--fuzz must be a positive integer, got "1e3"');
+    expect(refused(['--fuzz', '0'])).toBe(
+      '--fuzz must be a whole number from 1 to 100000, got "0"',
+    );
+    expect(refused(['--fuzz', '1e3'])).toBe(
+      '--fuzz must be a whole number from 1 to 100000, got "1e3"',
+    );
     expect(refused(['--seed', '5'])).toBe('--seed is the seed of --fuzz: give --fuzz N too');
-    expect(refused(['--fuzz', '5', '--seed', '-1'])).toMatch(/^--seed must be an integer from 0/);
+    expect(refused(['--fuzz', '5', '--seed', '-1'])).toMatch(
+      /^--seed must be a whole number from 0 to 4294967295/,
+    );
     expect(refused(['--fuzz', '5', '--seed', '4294967296'])).toMatch(/^--seed must be/);
     expect(refused(['--replay', 'f.json', '--only', 'getScore'])).toBe(
       '--replay sends one recorded request: it takes no --only',
