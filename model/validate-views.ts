@@ -9,7 +9,8 @@
  *   the branch fails, and the `oneOf` with an error of its own. The view drops the waived names.
  * - `parameter`: a value read from text (a path, query or header parameter) is coerced, so one
  *   text fits several options ("abc" is a string and, under array coercion, a list of one): any
- *   option that fits is enough, so every `oneOf` reads as `anyOf`, behind a `$ref` too.
+ *   option that fits is enough, so every `oneOf` reads as `anyOf`, behind a `$ref` too; a list
+ *   option beside one-value options is taken only when none of them fits (listsLast).
  * - `text-request`: a form or multipart body, a request whose fields are text read as parameters
  *   are: both of the above (Together's `timestamp_granularities`, one value or a list of them).
  */
@@ -131,6 +132,14 @@ export function schemaView(model: ServiceModel, kind: SchemaView): View | undefi
       if (out['anyOf'] === undefined) out['anyOf'] = anyOf;
       else out['allOf'] = [...(Array.isArray(out['allOf']) ? out['allOf'] : []), { anyOf }];
     }
+    if ((kind === 'parameter' || kind === 'text-request') && Array.isArray(out['anyOf'])) {
+      const original = Array.isArray(node['oneOf']) ? node['oneOf'] : node['anyOf'];
+      const guarded = listsLast(model, original as unknown[], out['anyOf']);
+      if (guarded) {
+        changed = true;
+        out['anyOf'] = guarded;
+      }
+    }
     return out;
   };
   const root = copy(model.schemaRoot) as object;
@@ -152,6 +161,37 @@ export function schemaView(model: ServiceModel, kind: SchemaView): View | undefi
   return view;
 }
 
+/** Whether a schema (behind its `$ref`s) is a list and nothing else. */
+function listOnly(model: ServiceModel, schema: unknown): boolean {
+  let s = schema;
+  for (let i = 0; i < 8 && isObj(s) && typeof s['$ref'] === 'string'; i++)
+    s = resolveRef(model, s['$ref']);
+  if (!isObj(s)) return false;
+  const type = s['type'];
+  return type === 'array' || (Array.isArray(type) && type.length === 1 && type[0] === 'array');
+}
+
+/**
+ * The options of one value or a list of them (`anyOf: [string, array of strings]`), each list
+ * option taken only when no other option fits. Ajv runs every option of an `anyOf` (it tracks
+ * unevaluated properties), and array coercion rewrites the value in place: the list option turned
+ * the text "a", which the string option had taken, into ["a"], so the handler got a list where
+ * one value was sent. Undefined when the options are not of that kind.
+ */
+function listsLast(model: ServiceModel, original: unknown[], copied: unknown[]) {
+  if (original.length !== copied.length) return undefined;
+  const lists = original.map((o) => listOnly(model, o));
+  if (!lists.includes(true) || !lists.includes(false)) return undefined;
+  const values = copied.filter((_, i) => !lists[i]);
+  return [
+    ...values,
+    ...copied
+      .filter((_, i) => lists[i])
+      // `if`/`else`, not `not` beside it: with allErrors Ajv runs every keyword of an allOf.
+      .map((list) => ({ if: { anyOf: values }, then: false, else: list })),
+  ];
+}
+
 /**
  * Whether a schema needs its view to read differently: for `parameter`, whether it reaches a
  * `oneOf` (through `$ref`s), so that a description whose parameters have none never copies its
@@ -166,6 +206,7 @@ export function needsView(model: ServiceModel, schema: JsonSchema, kind: SchemaV
     if (Array.isArray(node)) return node.some((v) => visit(v, depth + 1));
     const o = node as Obj;
     if (Array.isArray(o['oneOf'])) return true;
+    if (Array.isArray(o['anyOf']) && listsLast(model, o['anyOf'], o['anyOf'])) return true;
     if (typeof o['$ref'] === 'string' && visit(resolveRef(model, o['$ref']), depth + 1))
       return true;
     return Object.entries(o).some(([k, v]) => !LITERAL.has(k) && visit(v, depth + 1));

@@ -24,7 +24,8 @@ import {
   type RequestSpec,
 } from '../../contract-tests/requests.ts';
 import { serialise } from '../../contract-tests/serialise.ts';
-import { refusedForReason, sameValue, withoutAdded } from './agreement-compare.ts';
+import { typesOf } from '../../runtime/server/schema-types.ts';
+import { refusedForReason, sameOneOrList, sameValue, withoutAdded } from './agreement-compare.ts';
 import { requestReader, type Outcome, type Refusal } from './agreement-read.ts';
 
 export type Location = 'path' | 'query' | 'header' | 'cookie' | 'body';
@@ -133,7 +134,10 @@ async function operationAgreement(
           : spec[p.in][p.name];
       const bag = p.in === 'header' ? got.header : got[p.in];
       const key = p.in === 'header' ? p.name.toLowerCase() : p.name;
-      if (!sameValue(sent, bag[key], true))
+      if (
+        !sameValue(sent, bag[key], true) &&
+        !sameOneOrList(sent, bag[key], typesOf(model, p.schema))
+      )
         findings.push({
           ...describe(op, p),
           kind: 'valid-not-equal',
