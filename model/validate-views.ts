@@ -10,7 +10,8 @@
  * - `parameter`: a value read from text (a path, query or header parameter) is coerced, so one
  *   text fits several options ("abc" is a string and, under array coercion, a list of one): any
  *   option that fits is enough, so every `oneOf` reads as `anyOf`, behind a `$ref` too; a list
- *   option beside one-value options is taken only when none of them fits (listsLast).
+ *   option beside one-value options is taken only when none of them fits, and a null option takes
+ *   the empty text and nothing else (firstFitting).
  * - `text-request`: a form or multipart body, a request whose fields are text read as parameters
  *   are: both of the above (Together's `timestamp_granularities`, one value or a list of them).
  */
@@ -134,7 +135,7 @@ export function schemaView(model: ServiceModel, kind: SchemaView): View | undefi
     }
     if ((kind === 'parameter' || kind === 'text-request') && Array.isArray(out['anyOf'])) {
       const original = Array.isArray(node['oneOf']) ? node['oneOf'] : node['anyOf'];
-      const guarded = listsLast(model, original as unknown[], out['anyOf']);
+      const guarded = firstFitting(model, original as unknown[], out['anyOf']);
       if (guarded) {
         changed = true;
         out['anyOf'] = guarded;
@@ -143,7 +144,9 @@ export function schemaView(model: ServiceModel, kind: SchemaView): View | undefi
     return out;
   };
   const root = copy(model.schemaRoot) as object;
-  if (!changed) {
+  // A parameter's own schema may need the view where the root does not (an inline `anyOf`):
+  // asked for only when one does (needsView), so it is kept.
+  if (!changed && kind !== 'parameter') {
     byKind.set(kind, null);
     return undefined;
   }
@@ -161,34 +164,42 @@ export function schemaView(model: ServiceModel, kind: SchemaView): View | undefi
   return view;
 }
 
-/** Whether a schema (behind its `$ref`s) is a list and nothing else. */
-function listOnly(model: ServiceModel, schema: unknown): boolean {
+/** The one type a schema (behind its `$ref`s) names, if it names one. */
+function onlyType(model: ServiceModel, schema: unknown): string | undefined {
   let s = schema;
   for (let i = 0; i < 8 && isObj(s) && typeof s['$ref'] === 'string'; i++)
     s = resolveRef(model, s['$ref']);
-  if (!isObj(s)) return false;
-  const type = s['type'];
-  return type === 'array' || (Array.isArray(type) && type.length === 1 && type[0] === 'array');
+  if (!isObj(s)) return undefined;
+  const type = Array.isArray(s['type']) && s['type'].length === 1 ? s['type'][0] : s['type'];
+  return typeof type === 'string' ? type : undefined;
 }
 
 /**
- * The options of one value or a list of them (`anyOf: [string, array of strings]`), each list
- * option taken only when no other option fits. Ajv runs every option of an `anyOf` (it tracks
- * unevaluated properties), and array coercion rewrites the value in place: the list option turned
- * the text "a", which the string option had taken, into ["a"], so the handler got a list where
- * one value was sent. Undefined when the options are not of that kind.
+ * The options of a value read from text, so that the option that took it keeps it. Ajv runs every
+ * option of an `anyOf` (it tracks unevaluated properties) and its coercion rewrites the value in
+ * place: a list option turned the text "a", which a string option had taken, into ["a"], and a
+ * null option turned `false`, which a boolean option had taken, into null. So a null option goes
+ * first and takes the empty text (as form fields read it), the others only what is not empty
+ * or null (`enum` does not coerce), and a list option only what no one-value option takes
+ * (`if`/`else`: with allErrors Ajv would run every keyword of an allOf). Undefined when no option
+ * is null, nor a list beside one-value options.
  */
-function listsLast(model: ServiceModel, original: unknown[], copied: unknown[]) {
-  if (original.length !== copied.length) return undefined;
-  const lists = original.map((o) => listOnly(model, o));
-  if (!lists.includes(true) || !lists.includes(false)) return undefined;
-  const values = copied.filter((_, i) => !lists[i]);
+function firstFitting(model: ServiceModel, original: unknown[], copied: unknown[]) {
+  if (original.length !== copied.length || original.length < 2) return undefined;
+  const kinds = original.map((o) => onlyType(model, o));
+  const hasNull = kinds.includes('null');
+  const lists = copied.filter((_, i) => kinds[i] === 'array');
+  const values = copied.filter((_, i) => kinds[i] !== 'array' && kinds[i] !== 'null');
+  if (!hasNull && (lists.length === 0 || values.length === 0)) return undefined;
+  const empty = { enum: ['', null] };
+  const notEmpty = (o: unknown) => (hasNull ? { if: empty, then: false, else: o } : o);
+  const one = [...(hasNull ? [empty] : []), ...values.map(notEmpty)];
   return [
-    ...values,
-    ...copied
-      .filter((_, i) => lists[i])
-      // `if`/`else`, not `not` beside it: with allErrors Ajv runs every keyword of an allOf.
-      .map((list) => ({ if: { anyOf: values }, then: false, else: list })),
+    ...copied.filter((_, i) => kinds[i] === 'null'),
+    ...values.map(notEmpty),
+    ...lists.map((l) =>
+      one.length > 0 ? { if: { anyOf: one }, then: false, else: notEmpty(l) } : l,
+    ),
   ];
 }
 
@@ -206,7 +217,7 @@ export function needsView(model: ServiceModel, schema: JsonSchema, kind: SchemaV
     if (Array.isArray(node)) return node.some((v) => visit(v, depth + 1));
     const o = node as Obj;
     if (Array.isArray(o['oneOf'])) return true;
-    if (Array.isArray(o['anyOf']) && listsLast(model, o['anyOf'], o['anyOf'])) return true;
+    if (Array.isArray(o['anyOf']) && firstFitting(model, o['anyOf'], o['anyOf'])) return true;
     if (typeof o['$ref'] === 'string' && visit(resolveRef(model, o['$ref']), depth + 1))
       return true;
     return Object.entries(o).some(([k, v]) => !LITERAL.has(k) && visit(v, depth + 1));

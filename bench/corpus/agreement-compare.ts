@@ -39,7 +39,7 @@ export function sameValue(a: unknown, b: unknown, textual: boolean): boolean {
 /**
  * Allowance 5: where a parameter's schema admits one value or a list of them (`anyOf: [string,
  * array of strings]`), a list of one item and that item are one text (`?ids=a`, `/names/a`), which
- * the server reads as the one value (validate-views.ts listsLast): a list of one sent may come
+ * the server reads as the one value (validate-views.ts firstFitting): a list of one sent may come
  * back as its item. One value sent must still come back as that value.
  */
 export function sameOneOrList(sent: unknown, read: unknown, types: Set<string>): boolean {

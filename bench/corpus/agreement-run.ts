@@ -22,10 +22,12 @@ const flag = (f: string) =>
 const name = flag('--corpus') ?? 'second';
 const source: CorpusSource =
   name === 'directory' ? directorySource(ROOT, WORK) : await secondSource(ROOT, WORK);
-// Some ids only (--ids): their findings go to --results as JSON lines; the docs section is kept.
-const only = flag('--ids')?.split(',');
+// Some ids only (--ids): the docs section is kept. Findings go to --results as JSON lines.
+const listed = flag('--ids')?.split(',');
 const results = flag('--results');
-const ids = only ? source.ids.filter((id) => only.includes(id)) : source.ids;
+const ids = listed ? source.ids.filter((id) => listed.includes(id)) : source.ids;
+// Every id listed is the whole corpus: the docs section is written too.
+const only = listed && ids.length < source.ids.length ? listed : undefined;
 const limit = Number(process.env.AGREEMENT_LIMIT ?? ids.length);
 
 const byClass = new Map<
