@@ -167,7 +167,13 @@ function simple(name: string, value: unknown, p: Parameter | undefined): string 
   return scalar(value);
 }
 
+/**
+ * A value as parameter text. Text has no null: an empty one, as form fields are written
+ * (runtime/shared/form.ts) and as the server reads it where the schema admits null (Ajv's
+ * coercion); the text "null" was refused by every `anyOf: [boolean, null]` and date-time.
+ */
 function scalar(value: unknown): string {
+  if (value === null) return '';
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 

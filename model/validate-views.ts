@@ -9,7 +9,9 @@
  *   the branch fails, and the `oneOf` with an error of its own. The view drops the waived names.
  * - `parameter`: a value read from text (a path, query or header parameter) is coerced, so one
  *   text fits several options ("abc" is a string and, under array coercion, a list of one): any
- *   option that fits is enough, so every `oneOf` reads as `anyOf`, behind a `$ref` too.
+ *   option that fits is enough, so every `oneOf` reads as `anyOf`, behind a `$ref` too; a list
+ *   option beside one-value options is taken only when none of them fits, and a null option takes
+ *   the empty text and nothing else (firstFitting).
  * - `text-request`: a form or multipart body, a request whose fields are text read as parameters
  *   are: both of the above (Together's `timestamp_granularities`, one value or a list of them).
  */
@@ -131,10 +133,20 @@ export function schemaView(model: ServiceModel, kind: SchemaView): View | undefi
       if (out['anyOf'] === undefined) out['anyOf'] = anyOf;
       else out['allOf'] = [...(Array.isArray(out['allOf']) ? out['allOf'] : []), { anyOf }];
     }
+    if ((kind === 'parameter' || kind === 'text-request') && Array.isArray(out['anyOf'])) {
+      const original = Array.isArray(node['oneOf']) ? node['oneOf'] : node['anyOf'];
+      const guarded = firstFitting(model, original as unknown[], out['anyOf']);
+      if (guarded) {
+        changed = true;
+        out['anyOf'] = guarded;
+      }
+    }
     return out;
   };
   const root = copy(model.schemaRoot) as object;
-  if (!changed) {
+  // A parameter's own schema may need the view where the root does not (an inline `anyOf`):
+  // asked for only when one does (needsView), so it is kept.
+  if (!changed && kind !== 'parameter') {
     byKind.set(kind, null);
     return undefined;
   }
@@ -152,6 +164,45 @@ export function schemaView(model: ServiceModel, kind: SchemaView): View | undefi
   return view;
 }
 
+/** The one type a schema (behind its `$ref`s) names, if it names one. */
+function onlyType(model: ServiceModel, schema: unknown): string | undefined {
+  let s = schema;
+  for (let i = 0; i < 8 && isObj(s) && typeof s['$ref'] === 'string'; i++)
+    s = resolveRef(model, s['$ref']);
+  if (!isObj(s)) return undefined;
+  const type = Array.isArray(s['type']) && s['type'].length === 1 ? s['type'][0] : s['type'];
+  return typeof type === 'string' ? type : undefined;
+}
+
+/**
+ * The options of a value read from text, so that the option that took it keeps it. Ajv runs every
+ * option of an `anyOf` (it tracks unevaluated properties) and its coercion rewrites the value in
+ * place: a list option turned the text "a", which a string option had taken, into ["a"], and a
+ * null option turned `false`, which a boolean option had taken, into null. So a null option goes
+ * first and takes the empty text (as form fields read it), the others only what is not empty
+ * or null (`enum` does not coerce), and a list option only what no one-value option takes
+ * (`if`/`else`: with allErrors Ajv would run every keyword of an allOf). Undefined when no option
+ * is null, nor a list beside one-value options.
+ */
+function firstFitting(model: ServiceModel, original: unknown[], copied: unknown[]) {
+  if (original.length !== copied.length || original.length < 2) return undefined;
+  const kinds = original.map((o) => onlyType(model, o));
+  const hasNull = kinds.includes('null');
+  const lists = copied.filter((_, i) => kinds[i] === 'array');
+  const values = copied.filter((_, i) => kinds[i] !== 'array' && kinds[i] !== 'null');
+  if (!hasNull && (lists.length === 0 || values.length === 0)) return undefined;
+  const empty = { enum: ['', null] };
+  const notEmpty = (o: unknown) => (hasNull ? { if: empty, then: false, else: o } : o);
+  const one = [...(hasNull ? [empty] : []), ...values.map(notEmpty)];
+  return [
+    ...copied.filter((_, i) => kinds[i] === 'null'),
+    ...values.map(notEmpty),
+    ...lists.map((l) =>
+      one.length > 0 ? { if: { anyOf: one }, then: false, else: notEmpty(l) } : l,
+    ),
+  ];
+}
+
 /**
  * Whether a schema needs its view to read differently: for `parameter`, whether it reaches a
  * `oneOf` (through `$ref`s), so that a description whose parameters have none never copies its
@@ -166,6 +217,7 @@ export function needsView(model: ServiceModel, schema: JsonSchema, kind: SchemaV
     if (Array.isArray(node)) return node.some((v) => visit(v, depth + 1));
     const o = node as Obj;
     if (Array.isArray(o['oneOf'])) return true;
+    if (Array.isArray(o['anyOf']) && firstFitting(model, o['anyOf'], o['anyOf'])) return true;
     if (typeof o['$ref'] === 'string' && visit(resolveRef(model, o['$ref']), depth + 1))
       return true;
     return Object.entries(o).some(([k, v]) => !LITERAL.has(k) && visit(v, depth + 1));

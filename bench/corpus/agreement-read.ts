@@ -70,7 +70,13 @@ export function requestReader(
   const cookies = cookieCheck(model, op);
   const decode = partsDecoding(model, op);
   const multipart = multipartCheck(model, op, validatorsFor(model));
-  const bodyRequired = op.body?.required === true && op.body.kind !== 'multipart';
+  // param-styles.ts decodingHook: a GET or HEAD carries no body (fetch sends none), so its
+  // required body is not demanded.
+  const bodyRequired =
+    op.body?.required === true &&
+    op.body.kind !== 'multipart' &&
+    op.method !== 'get' &&
+    op.method !== 'head';
 
   return async (req) => {
     const headers: Bag = {};
@@ -117,7 +123,13 @@ export function requestReader(
     };
     for (const { part, check } of checks) {
       if (!check(bags[part]))
-        return { refused: { part, message: `${part} invalid`, errors: check.errors ?? [] } };
+        return {
+          refused: {
+            part,
+            message: `${part} invalid`,
+            errors: part === 'params' ? named(check.errors ?? []) : (check.errors ?? []),
+          },
+        };
     }
     // route-handler.ts: a request that is not multipart is refused when the body is required.
     if (multipart && body === undefined && op.body?.required)
@@ -136,6 +148,17 @@ export function requestReader(
       if (Object.hasOwn(params, alias)) path[name] = params[alias];
     return { read: { path, query, header: headers, cookie, body } };
   };
+
+  /** Path errors by the parameter's name, not its route alias (`/p0` for `{alert-email-group}`). */
+  function named(errors: AjvError[]): AjvError[] {
+    return errors.map((e) => {
+      const [, token, ...rest] = e.instancePath.split('/');
+      const name = token === undefined ? undefined : aliases.get(token);
+      if (name === undefined) return e;
+      const escaped = name.replace(/~/g, '~0').replace(/\//g, '~1');
+      return { ...e, instancePath: ['', escaped, ...rest].join('/') };
+    });
+  }
 }
 
 /** The part an HttpError of the decoding names (`querystring/x ...`, `headers/x ...`, `body ...`). */

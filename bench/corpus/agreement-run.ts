@@ -4,7 +4,7 @@
  * `<!-- agreement:NAME -->` markers). Run with the package's own sources
  * (`--conditions=dataapi-source`), so that model, runtime and contract tests are one copy.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadSpec } from '../../generator/load.ts';
@@ -17,10 +17,18 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const WORK = path.join(ROOT, 'bench/.work/corpus');
 const SEED = 48;
 
-const name = process.argv[process.argv.indexOf('--corpus') + 1] ?? 'second';
+const flag = (f: string) =>
+  process.argv.includes(f) ? process.argv[process.argv.indexOf(f) + 1] : undefined;
+const name = flag('--corpus') ?? 'second';
 const source: CorpusSource =
   name === 'directory' ? directorySource(ROOT, WORK) : await secondSource(ROOT, WORK);
-const limit = Number(process.env.AGREEMENT_LIMIT ?? source.ids.length);
+// Some ids only (--ids): the docs section is kept. Findings go to --results as JSON lines.
+const listed = flag('--ids')?.split(',');
+const results = flag('--results');
+const ids = listed ? source.ids.filter((id) => listed.includes(id)) : source.ids;
+// Every id listed is the whole corpus: the docs section is written too.
+const only = listed && ids.length < source.ids.length ? listed : undefined;
+const limit = Number(process.env.AGREEMENT_LIMIT ?? ids.length);
 
 const byClass = new Map<
   string,
@@ -34,7 +42,7 @@ const totals = {
   bodies: 0,
   invalid: 0,
 };
-for (const id of source.ids.slice(0, limit)) {
+for (const id of ids.slice(0, limit)) {
   const model = await loadSpec(source.specOf(id)).then(normalise, () => undefined);
   totals.descriptions++;
   if (!model) {
@@ -61,6 +69,13 @@ for (const id of source.ids.slice(0, limit)) {
     ];
   }
   const unknown = new Set(unknownFindings(id, findings));
+  if (results)
+    await appendFile(
+      results,
+      findings
+        .map((f) => `${JSON.stringify({ id, class: classOf(f), known: !unknown.has(f), ...f })}\n`)
+        .join(''),
+    );
   for (const f of findings) {
     const key = classOf(f);
     const c = byClass.get(key) ?? { count: 0, ids: new Set(), example: '', known: true };
@@ -79,6 +94,11 @@ for (const id of source.ids.slice(0, limit)) {
 }
 
 const rows = [...byClass].sort((a, b) => b[1].count - a[1].count);
+if (only) {
+  for (const [k, c] of rows)
+    process.stderr.write(`${c.count}\t${c.ids.size}\t${c.known ? 'known' : 'NEW'}\t${k}\n`);
+  process.exit(rows.some(([, c]) => !c.known) ? 1 : 0);
+}
 const section = [
   `<!-- agreement:${source.name} -->`,
   '',

