@@ -9,6 +9,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { model } from '../../generated/model.ts';
 import { startMock, type Running } from '../client/helpers.ts';
 import * as files from './consumer-files.ts';
 import { sharedTarball } from './shared-client.ts';
@@ -65,12 +66,13 @@ function expectMockAnswers(stdout: string): void {
 }
 
 describe('the tarball', () => {
-  it('is under 100 kB and installs offline with nothing but itself', async () => {
+  it('is under 100 kB (for the 25 operations) and installs offline with nothing but itself', async () => {
     const size = statSync(tarball).size;
-    // The bench's target (BENCHMARKS.md section 8). 96.3 kB at 12df36d; it was 111 kB while the
-    // declarations carried the whole model through the `dataapi/model` barrel, diagnostics
-    // catalogue included (pack.test.ts checks which model declarations ship).
-    expect(size).toBeLessThan(100 * 1024);
+    // The bench's target (BENCHMARKS.md section 8), for the service's 25 operations. 96.3 kB at
+    // 12df36d; it was 111 kB while the declarations carried the whole model through the
+    // `dataapi/model` barrel, diagnostics catalogue included (pack.test.ts checks which model
+    // declarations ship). An integrator's added operations (scaffold) bring their share.
+    expect(size).toBeLessThan(100 * 1024 * Math.max(1, model.operations.length / 25));
     const installed = path.join(esmProject, 'node_modules');
     const { readdir } = await import('node:fs/promises');
     expect((await readdir(installed)).filter((d) => !d.startsWith('.'))).toEqual(['@dataapi']);
