@@ -7,7 +7,9 @@
  */
 import {
   allParameters,
+  atLocation,
   keyTransport,
+  locatedAt,
   queryNameClashes,
   sentBody,
   withoutClashes,
@@ -134,21 +136,25 @@ async function operationAgreement(
     }
     const got = outcome.read;
     for (const p of compared) {
-      const sent =
-        p.in === 'query'
-          ? withoutClashes(spec.query[p.name], clashes.get(p.name))
-          : spec[p.in][p.name];
-      const bag = p.in === 'header' ? got.header : got[p.in];
-      const key = p.in === 'header' ? p.name.toLowerCase() : p.name;
+      const { sent, read } = atLocation<{ sent: unknown; read: unknown }>(p, {
+        path: (x) => ({ sent: spec.path[x.name], read: got.path[x.name] }),
+        query: (x) => ({
+          sent: withoutClashes(spec.query[x.name], clashes.get(x.name)),
+          read: got.query[x.name],
+        }),
+        // Header names are read back in lower case (RFC 9110: they ignore case).
+        header: (x) => ({ sent: spec.header[x.name], read: got.header[x.name.toLowerCase()] }),
+        cookie: (x) => ({ sent: spec.cookie[x.name], read: got.cookie[x.name] }),
+      });
       if (
-        !sameValue(sent, bag[key], true) &&
-        !sameOneOrList(sent, bag[key], typesOf(model, p.schema)) &&
-        !unwritten(p, sent, bag[key])
+        !sameValue(sent, read, true) &&
+        !sameOneOrList(sent, read, typesOf(model, p.schema)) &&
+        !unwritten(p, sent, read)
       )
         findings.push({
           ...describe(op, p),
           kind: 'valid-not-equal',
-          detail: `sent ${show(sent)}, read ${show(bag[key])}`,
+          detail: `sent ${show(sent)}, read ${show(read)}`,
         });
     }
     if (body && spec.body !== undefined && body.kind !== 'binary') {
@@ -214,18 +220,22 @@ function validSpec(
 ): RequestSpec | undefined {
   const spec = emptyRequest('agreement');
   for (const p of params) {
+    // A path value must make a segment of the URL; other places take any value.
+    const fits = (v: unknown) =>
+      atLocation(p, {
+        path: () => pathable(op, p, v),
+        query: () => true,
+        header: () => true,
+        cookie: () => true,
+      });
     let d = draw(model, p.schema, { direction: 'request', seed: seed ^ hashText(p.name) });
-    for (
-      let again = 1;
-      again < 8 && d.valid && p.in === 'path' && !pathable(op, p, d.value);
-      again++
-    )
+    for (let again = 1; again < 8 && d.valid && !fits(d.value); again++)
       d = draw(model, p.schema, {
         direction: 'request',
         seed: seed + again,
         preferExamples: false,
       });
-    if (!d.valid || (p.in === 'path' && !pathable(op, p, d.value))) {
+    if (!d.valid || !fits(d.value)) {
       if (p.required) return undefined;
       continue;
     }
@@ -245,7 +255,7 @@ function validSpec(
  * (RFC 6570 expands it to nothing): an optional one sent empty is read back absent.
  */
 const unwritten = (p: Parameter, sent: unknown, read: unknown) =>
-  p.in === 'query' &&
+  locatedAt([p], 'query').length === 1 &&
   !p.mediaType &&
   (p.style === 'deepObject' || (p.style === 'form' && p.explode)) &&
   read === undefined &&
@@ -310,7 +320,7 @@ function targetOf(
       ...(mediaType ? { mediaType } : {}),
     };
   }
-  const p = params.find((x) => x.name === name && x.in === loc);
+  const p = locatedAt(params, loc as Parameter['in']).find((x) => x.name === name);
   return p ? describe(op, p) : { ...where(op), name };
 }
 
