@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { SeveritySettings } from 'dataapi/model';
 import { model } from '../../generated/model.ts';
 import { compareWithMock } from '../../contract-tests/drift/compare.ts';
 import { startEmbeddedMock } from '../../contract-tests/target.ts';
@@ -43,8 +44,8 @@ afterAll(async () => {
   for (const c of closers) await c();
 });
 
-it('reports the operation whose status differs from the mock, and nothing else', async () => {
-  // (getSslCertInfo, which differs in its fields only, is the next test's.)
+/** One comparison of the deployment with the embedded mock, its printed text kept. */
+async function compare(only: string[], severity?: SeveritySettings) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'dataapi-drift-'));
   let text = '';
   const out = new Writable({
@@ -53,18 +54,27 @@ it('reports the operation whose status differs from the mock, and nothing else',
       cb();
     },
   });
-  const { exitCode, findings } = await compareWithMock({
+  const result = await compareWithMock({
     model,
     generatedDir: GENERATED,
     baseUrl: deployment,
     appkey: KEY,
     timeoutMs: 300_000, // a safety net: a slow answer on a busy machine is not drift
     allowWrites: false,
-    only: model.operations.map((o) => o.id).filter((id) => id !== 'getSslCertInfo'),
+    only,
     reportDir: 'reports',
     root: dir,
     out,
+    ...(severity ? { severity } : {}),
   });
+  return { ...result, text, dir };
+}
+
+it('reports the operation whose status differs from the mock, and nothing else', async () => {
+  // (getSslCertInfo, which differs in its fields only, is the next test's.)
+  const { exitCode, findings, text, dir } = await compare(
+    model.operations.map((o) => o.id).filter((id) => id !== 'getSslCertInfo'),
+  );
   expect(exitCode).toBe(1);
   expect(findings.length).toBeGreaterThan(0);
   expect(new Set(findings.map((f) => f.operation))).toEqual(new Set(['getIpLocation']));
@@ -84,20 +94,7 @@ it('reports the operation whose status differs from the mock, and nothing else',
 });
 
 it('reports a payload field the deployment leaves out, its values never compared', async () => {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'dataapi-drift-'));
-  const out = new Writable({ write: (_c, _e, cb) => cb() });
-  const { findings, entries } = await compareWithMock({
-    model,
-    generatedDir: GENERATED,
-    baseUrl: deployment,
-    appkey: KEY,
-    timeoutMs: 300_000, // a safety net: a slow answer on a busy machine is not drift
-    allowWrites: false,
-    only: ['getSslCertInfo'],
-    reportDir: 'reports',
-    root: dir,
-    out,
-  });
+  const { findings, entries } = await compare(['getSslCertInfo']);
   expect(findings.length).toBeGreaterThan(0);
   expect(entries).toHaveLength(findings.length);
   for (const f of findings) expect(f.message).toMatch(/otherwise than the mock \(fields\)$/);
@@ -109,30 +106,7 @@ it('reports a payload field the deployment leaves out, its values never compared
 });
 
 it("follows the user's --severity: drift=warning reports without failing, drift=off not at all", async () => {
-  const run = async (severity: 'warning' | 'off') => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'dataapi-drift-'));
-    let text = '';
-    const out = new Writable({
-      write(chunk, _e, cb) {
-        text += String(chunk);
-        cb();
-      },
-    });
-    const result = await compareWithMock({
-      model,
-      generatedDir: GENERATED,
-      baseUrl: deployment,
-      appkey: KEY,
-      timeoutMs: 300_000, // a safety net: a slow answer on a busy machine is not drift
-      allowWrites: false,
-      only: ['getIpLocation'],
-      reportDir: 'reports',
-      root: dir,
-      out,
-      severity: { drift: severity },
-    });
-    return { ...result, text };
-  };
+  const run = (severity: 'warning' | 'off') => compare(['getIpLocation'], { drift: severity });
   const warned = await run('warning');
   expect(warned.exitCode).toBe(0);
   expect(warned.findings.length).toBeGreaterThan(0);
