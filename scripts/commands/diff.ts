@@ -52,10 +52,6 @@ export const command: Command = {
         { max: 3 }, // BASE [HEAD]; a third word is refused below with the usage
       );
       const format = values.format;
-      if (!['text', 'json', 'markdown', 'changelog', 'sarif'].includes(format))
-        throw new UsageError(
-          `--format must be text, json, markdown, changelog or sarif, not ${JSON.stringify(format)}`,
-        );
       const today = values.today;
       const flagBase = values.base;
       if (flagBase !== undefined && positionals.length > 1)

@@ -71,8 +71,6 @@ export const command: Command = {
       const { values } = parseFlags(argv, INIT_FLAGS, usage);
       const force = values.force;
       const format = values.format ?? defaultFormat();
-      if (!['ts', 'mjs', 'js', 'json'].includes(format))
-        throw new UsageError(`--format must be ts, mjs, js or json, not ${JSON.stringify(format)}`);
       const spec = values.spec ?? CANDIDATES.find((f) => existsSync(f));
       if (spec === undefined)
         throw new UsageError(

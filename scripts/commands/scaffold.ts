@@ -4,7 +4,6 @@ import type { Command } from '../command.ts';
 import { guard, parseFlags, UsageError } from '../args.ts';
 import type { ValuesOf } from '../flags/declare.ts';
 import { SpecError } from '../../generator/load.ts';
-import { METHODS } from '../../generator/normalise/index.ts';
 import {
   parseField,
   parseRateLimit,
@@ -13,7 +12,6 @@ import {
   type ScaffoldRequest,
   type ScaffoldResult,
 } from '../../generator/scaffold/index.ts';
-import { SCAFFOLD_METHODS } from '../../generator/scaffold/request.ts';
 import { SCAFFOLD_FLAGS } from '../flags/scaffold.ts';
 import { flagLines } from '../flags/usage.ts';
 
@@ -36,16 +34,6 @@ function checkFlags(values: Values, positionals: string[]): void {
   for (const flag of ['method', 'path', 'category'] as const)
     if (values[flag] === undefined || values[flag] === '')
       throw new UsageError(`--${flag} is required\n\n${usage}`);
-  const method = values.method!.toLowerCase();
-  if (!SCAFFOLD_METHODS.includes(method as never))
-    throw new UsageError(
-      `--method must be one of ${SCAFFOLD_METHODS.join(', ')}${METHODS.includes(method as never) ? ` (${method} operations are not scaffolded)` : ''}, not ${JSON.stringify(values.method)}`,
-    );
-  const envelope = values.envelope;
-  if (envelope !== 'capitalised' && envelope !== 'lowerCamel' && envelope !== 'none')
-    throw new UsageError(
-      `--envelope must be capitalised, lowerCamel or none, not ${JSON.stringify(envelope)}`,
-    );
 }
 
 /** The request the flags describe (a bad --param or --rate-limit is a ScaffoldError). */

@@ -27,8 +27,10 @@ export interface Flag {
   readonly top?: 'spec' | 'output';
   /** false: not a setting of the configuration file. */
   readonly config?: false;
-  /** The values it takes (the configuration type is their union). */
+  /** The values it takes (the configuration type is their union; a one-word flag is checked). */
   readonly choices?: readonly string[];
+  /** Its choices are taken in any case (`--method GET`). */
+  readonly anyCase?: true;
   /** A number in the configuration file (the flag itself still checks it). */
   readonly number?: true;
   /** Comma-separated words: an array in the configuration file. */
@@ -76,6 +78,9 @@ export type ConfigOf<T extends FlagTable> = {
   ]?: ConfigValue<T[N]>;
 };
 
+/** A one-word flag's value: one of its choices (values.ts checked it), else any text. */
+type Word<F> = F extends { comma: true } ? string : Item<F>;
+
 /** The parsed flags: a string or list flag without a default may be absent. */
 export type ValuesOf<T extends FlagTable> = {
   -readonly [N in keyof T]: T[N] extends { type: 'boolean' }
@@ -83,8 +88,8 @@ export type ValuesOf<T extends FlagTable> = {
     : T[N] extends { type: 'list' }
       ? string[]
       : T[N] extends { default: string }
-        ? string
-        : string | undefined;
+        ? Word<T[N]>
+        : Word<T[N]> | undefined;
 };
 
 /** The configuration key of a flag, at run time (as ConfigKey). */

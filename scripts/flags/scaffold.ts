@@ -7,6 +7,7 @@ export const SCAFFOLD_FLAGS = defineFlags({
     arg: 'METHOD',
     help: 'get, post, put, patch or delete (required)',
     choices: ['get', 'post', 'put', 'patch', 'delete'],
+    anyCase: true,
   },
   path: {
     type: 'string',

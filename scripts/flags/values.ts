@@ -1,10 +1,11 @@
 /**
  * The value checks of the flag tables: a flag that declares its value's kind (`int`, `port`,
- * `url`, `day`) is checked here, on the command line (scripts/args.ts) and in the configuration
+ * `url`, `day`, or one of its `choices`) is checked here, on the command line (scripts/args.ts) and in the configuration
  * file (scripts/config/active.ts), with one wording per kind (issue 47: each command wrote its
  * own). A bad value is a UsageError (exit 2).
  */
 import { isCalendarDay } from '../../model/lifecycle.ts';
+import { didYouMean } from '../../model/suggest.ts';
 import { UsageError } from '../args-error.ts';
 import type { Flag } from './declare.ts';
 
@@ -32,6 +33,13 @@ export function valueFault(flag: Flag, value: string): string | undefined {
       ? undefined
       : `must be a port number (0 to 65535)${got}`;
   if (flag.day) return isCalendarDay(value) ? undefined : `must be a day YYYY-MM-DD${got}`;
+  // One word of a list (a comma list or a repeated flag is checked by its command: its items).
+  if (flag.choices && flag.type === 'string' && !flag.comma) {
+    const word = flag.anyCase ? value.toLowerCase() : value;
+    if (flag.choices.includes(word)) return undefined;
+    const names = flag.choices;
+    return `must be ${names.slice(0, -1).join(', ')} or ${names.at(-1)}${got}${didYouMean(value, names)}`;
+  }
   if (flag.url) {
     const schemes = flag.url;
     const scheme = /^([a-z][a-z0-9+.-]*):\/\/[^/?#]/i.exec(value)?.[1]?.toLowerCase();

@@ -97,6 +97,11 @@ function refusedValue(flag: Flag): { value: string; says: RegExp } | undefined {
   if (flag.day)
     return { value: '2026-02-30', says: /^must be a day YYYY-MM-DD, got "2026-02-30"$/ };
   if (flag.url) return { value: 'ftp://x', says: /^must be an? [a-z:/ ]+ URL, got "ftp:\/\/x"$/ };
+  // A one-word flag with choices: the choices named, and what was typed (comma lists: their command).
+  if (flag.choices && flag.type === 'string' && !flag.comma) {
+    const names = flag.choices.join(', ').replace(/, (?=[^,]+$)/, ' or ');
+    return { value: 'zz-none', says: new RegExp(`^must be ${names}, got "zz-none"$`) };
+  }
   return undefined;
 }
 
@@ -128,6 +133,7 @@ describe.each(KINDED)(
       expect(first!.slice(`--${name} `.length)).toMatch(says);
       expect(rest.join('\n')).toBe('\nthe usage');
 
+      if (flag.config === false) return; // init's flags: not settings of the file it writes
       const dir = removeAfterFile(await tempDir('kinds'));
       const file = path.join(dir, 'dataapi.config.json');
       const setting = flag.number && /^\d+$/.test(value) ? Number(value) : value;
@@ -171,6 +177,16 @@ describe('one wording per kind', () => {
     expect(said({ type: 'string', help: '', url: ['http', 'https'] }, 'https://')).toBe(
       'must be an http:// or https:// URL, got "https://"',
     );
+    const format: Flag = { type: 'string', help: '', choices: ['text', 'json', 'sarif'] };
+    expect(said(format, 'jsno')).toBe(
+      'must be text, json or sarif, got "jsno" (did you mean "json"?)',
+    );
+    expect(said(format, 'JSON')).toBe(
+      'must be text, json or sarif, got "JSON" (did you mean "json"?)',
+    );
+    expect(said({ ...format, anyCase: true }, 'JSON')).toBeUndefined();
+    // A comma list's items are its command's to check.
+    expect(said({ ...format, comma: true }, 'text,xml')).toBeUndefined();
   });
 });
 
