@@ -4,6 +4,7 @@
  * coverage. Text from the target is made single-line and control characters visible, so a hostile
  * response cannot rewrite the terminal (ANSI escapes) or fake lines of the report.
  */
+import { expectedGotOf } from '../checks/verdict.ts';
 import { CHECKS, type CheckResult, type CheckStatus } from '../results.ts';
 import type { CoverageReport } from './coverage.ts';
 import { oneLine } from './escape.ts';
@@ -164,7 +165,7 @@ function faultLines(report: ContractReport, paint: (c: string, t: string) => str
   for (const f of list.slice(0, MAX_WARNINGS))
     out.push(
       `  ${paint('35', '?')} ${oneLine(f.operation)} · ${oneLine(f.check)} [toolkit-fault]: ${oneLine(f.purpose)}`,
-      `      ${oneLine(`${f.request.method} ${f.request.url}`)}: expected ${oneLine(f.expected)}, got ${oneLine(f.actual)}`,
+      `      ${oneLine(`${f.request.method} ${f.request.url}`)}: ${expectedGotOf(oneLine(f.expected), oneLine(f.actual))}`,
       `      ${oneLine(f.why)}`,
     );
   if (list.length > MAX_WARNINGS)

@@ -8,6 +8,7 @@
  * embedded as script. A Content-Security-Policy allows only the page's own script (by hash), so
  * markup that slipped through could still not run.
  */
+import { expectedGotOf } from '../checks/verdict.ts';
 import { createHash } from 'node:crypto';
 import { CHECKS, type CheckResult, type ExchangeRecord } from '../results.ts';
 import { html } from './escape.ts';
@@ -115,7 +116,7 @@ function toolkitFaults(r: ContractReport): string {
   const rows = list
     .map(
       (f) =>
-        `<tr><td>${html(f.operation)}</td><td>${html(f.check)}</td><td>${html(f.purpose)}</td><td><code>${html(`${f.request.method} ${f.request.url}`)}</code></td><td>expected ${html(f.expected)}, got ${html(f.actual)}</td><td>${html(f.why)}</td></tr>`,
+        `<tr><td>${html(f.operation)}</td><td>${html(f.check)}</td><td>${html(f.purpose)}</td><td><code>${html(`${f.request.method} ${f.request.url}`)}</code></td><td>${html(expectedGotOf(f.expected, f.actual))}</td><td>${html(f.why)}</td></tr>`,
     )
     .join('\n');
   return `<section class="warnings" id="toolkit-faults"><h2>Toolkit faults (${list.length})</h2>

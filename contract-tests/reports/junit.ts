@@ -11,6 +11,7 @@
  * file. The structured results already hold everything, so the XML is rendered from them:
  * classname = operation id (`.preview` for the preview variant), name = check.
  */
+import { expectedGotOf } from '../checks/verdict.ts';
 import { CHECK_TITLES, type CheckResult } from '../results.ts';
 import { xmlAttr, xmlText } from './escape.ts';
 import {
@@ -150,7 +151,7 @@ function faultSuite(report: ContractReport): string[] {
   for (const f of list)
     out.push(
       `    <testcase classname="${xmlAttr(`toolkit-fault.${f.operation}`)}" name="${xmlAttr(f.check)}" time="0.000">`,
-      `      <system-out>${xmlText(`toolkit fault (not a failure of the target): ${f.purpose}\n${f.request.method} ${f.request.url}: expected ${f.expected}, got ${f.actual}\n${f.why}`)}</system-out>`,
+      `      <system-out>${xmlText(`toolkit fault (not a failure of the target): ${f.purpose}\n${f.request.method} ${f.request.url}: ${expectedGotOf(f.expected, f.actual)}\n${f.why}`)}</system-out>`,
       '    </testcase>',
     );
   out.push('  </testsuite>');
