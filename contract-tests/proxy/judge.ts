@@ -21,7 +21,7 @@ import { RETRY_DEFAULTS, type ContractConfig } from '../config.ts';
 import type { ExchangeRecord, Variant } from '../exchange.ts';
 import type { Probe } from '../probe.ts';
 import { describeTransport, sentKeys } from './credentials.ts';
-import { headerOf, truncated, type Observed } from './observed.ts';
+import { headerOf, requestUrlOf, truncated, type Observed } from './observed.ts';
 import { probeOf, requestOf } from './probe.ts';
 import { routeOf } from './route.ts';
 
@@ -116,7 +116,7 @@ export function judgeObserved(
   settings?: SeveritySettings,
 ): Judgement {
   const method = o.method.toUpperCase();
-  const path = new URL(o.pathAndQuery, 'http://x').pathname;
+  const path = requestUrlOf(o).pathname;
   // A browser's CORS preflight asks the server, not the API: no operation documents it.
   if (method === 'OPTIONS' && headerOf(o.requestHeaders, 'access-control-request-method'))
     return { findings: [], judged: [] };

@@ -69,3 +69,15 @@ export const headerOf = (pairs: [string, string][], name: string): string | unde
 /** The response body is not whole: the checks that read it skip the exchange. */
 export const truncated = (o: Observed) =>
   o.aborted === true || o.responseBody.length < o.responseSize;
+
+const urls = new WeakMap<Observed, URL>();
+
+/**
+ * The request's path and query, parsed once per exchange (routing, the keys it carried and its
+ * parameters all read it). Only to be read.
+ */
+export function requestUrlOf(o: Observed): URL {
+  let url = urls.get(o);
+  if (!url) urls.set(o, (url = new URL(o.pathAndQuery, 'http://x')));
+  return url;
+}

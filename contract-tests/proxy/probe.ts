@@ -8,7 +8,7 @@ import type { Operation } from 'dataapi/model';
 import { excerpt, type Redactor } from 'dataapi/runtime/shared';
 import type { ExchangeRecord, Variant } from '../exchange.ts';
 import type { Probe } from '../probe.ts';
-import { headerOf, truncated, type Observed } from './observed.ts';
+import { headerOf, requestUrlOf, truncated, type Observed } from './observed.ts';
 
 /** The body as the client reads it: content-encoding undone (undefined when it cannot be). */
 export function decodedBody(o: Observed): Buffer | undefined {
@@ -26,7 +26,7 @@ export function decodedBody(o: Observed): Buffer | undefined {
 
 /** Query parameters and top-level JSON body fields the request carried (coverage). */
 function parametersOf(o: Observed): string[] {
-  const url = new URL(o.pathAndQuery, 'http://x');
+  const url = requestUrlOf(o);
   const out = [...new Set([...url.searchParams.keys()].map((k) => `query.${k}`))];
   if (/json/i.test(headerOf(o.requestHeaders, 'content-type') ?? ''))
     try {
