@@ -22,16 +22,18 @@ export function cpuLines(
   const mock = us(direct.serverCpu, direct.rps);
   const fwd = us(floor.serverCpu, floor.rps);
   const px = us(proxy.serverCpu, proxy.rps);
-  const loader = us(proxy.loaderCpu, proxy.rps);
-  const target = 0.7 * floor.rps;
-  const cores = ((mock + loader + px) * target) / 1e6;
+  const loader = us(floor.loaderCpu, floor.rps);
+  // The CPU the floor's run got (mock, floor, load generator) carries this many exchanges
+  // through dataapi proxy at its costs: the share of the floor that CPU allows.
+  const bound = (mock + loader + fwd) / (mock + loader + px);
+  const needed = (mock + loader + fwd) / 0.7 - mock - loader;
   const lines = [
     `CPU per exchange (server process CPU over its requests): the mock ${Math.round(mock)} µs, the forwarding floor ${Math.round(fwd)} µs, dataapi proxy ${Math.round(px)} µs (its forwarding and judging threads together: ${Math.round(px - fwd)} µs more than the floor), the load generator ${Math.round(loader)} µs.`,
   ];
   if (!throughputMet)
     lines.push(
       '',
-      `Why the throughput target is not met on this machine: with every exchange judged, 70% of the floor (${Math.round(target).toLocaleString('en')} req/s) needs the mock, the load generator and dataapi proxy to use ${cores.toFixed(2)} cores at these costs, and the machine has ${os.availableParallelism()} (shared with other jobs during the run). The forwarding thread does what the floor does plus little; the difference is the judging thread's CPU. ${JUDGING_PROFILE}`,
+      `Why the throughput target is not met on this machine (${os.availableParallelism()} cores, shared with other jobs during the run): the mock, the load generator and the server share the same cores, so with the CPU the floor's run got, dataapi proxy at these costs carries at most ${Math.round(bound * 100)}% of the floor's exchanges with every one judged; 70% needs dataapi proxy at ${Math.round(needed)} µs per exchange or less (the floor's ${Math.round(fwd)} µs plus ${Math.round(needed - fwd)} µs for keeping and judging), and judging alone costs more than that. The forwarding thread does what the floor does plus little; the difference is the judging thread's CPU. ${JUDGING_PROFILE}`,
     );
   return lines;
 }
