@@ -5,6 +5,7 @@
  * autocannon in turns with the same settings.
  */
 import path from 'node:path';
+import { cpuLines } from './proxy-cpu.ts';
 import { largeAnswer, startDataapiProxy, startFloor, trafficOf } from './proxy-large.ts';
 import type { BenchContext, Section } from './lib/context.ts';
 import { CONNECTIONS, type LoadSummary } from './lib/load.ts';
@@ -84,6 +85,13 @@ export async function proxyOverhead(ctx: BenchContext): Promise<Section> {
         ...table.lines,
         '',
         `dataapi proxy: throughput ${Math.round((p.rps / f.rps) * 100)}% of the forwarding floor (${Math.round((p.rps / d.rps) * 100)}% of direct calls); p50 +${(p.p50 - f.p50).toFixed(2)} ms and p99 ${fmtRatio(p.p99 / f.p99)} over the floor; judged ${judging.judged} of ${judging.exchanges} exchanges (unjudged: ${judging.overloaded} while the judges were behind); ${fmtRatio(p.rps / q.rps)} Prism's proxy.`,
+        '',
+        ...cpuLines(
+          d,
+          f,
+          p,
+          verdicts.slice(0, 3).every((v) => v.met),
+        ),
         '',
         ...large.lines,
         '',

@@ -5,7 +5,7 @@
  */
 import type { KeyTransport, ServiceModel } from 'dataapi/model';
 import { readCredential, type CredentialSource } from 'dataapi/runtime/shared';
-import { headerOf, type Observed } from './observed.ts';
+import { headerOf, requestUrlOf, type Observed } from './observed.ts';
 
 export interface SentKey {
   transport: KeyTransport;
@@ -58,7 +58,7 @@ function jsonBody(o: Observed): Record<string, unknown> | undefined {
 
 /** The keys a request carried, by transport. */
 export function sentKeys(model: ServiceModel, o: Observed): SentKey[] {
-  const url = new URL(o.pathAndQuery, 'http://x');
+  const url = requestUrlOf(o);
   const body = jsonBody(o);
   const source: CredentialSource = {
     query: (name) => url.searchParams.get(name) ?? undefined,

@@ -33,6 +33,11 @@ export interface JudgePoolOptions extends JudgeSetup {
   maxQueued?: number;
   /** Bytes of bodies waiting or being judged at most. */
   maxQueuedBytes?: number;
+  /**
+   * onJudged reads the bodies too (a HAR being recorded): they are copied to the judging thread.
+   * Otherwise their memory is moved there and onJudged sees them empty.
+   */
+  keepBodies?: boolean;
   onJudged(o: Observed, j: JudgedExchange): void;
   /** A judging bug: reported, and the exchange counted as unjudged. */
   onError(message: string): void;
@@ -42,6 +47,9 @@ export interface JudgePoolOptions extends JudgeSetup {
 export const defaultThreads = () => Math.max(1, os.availableParallelism() - 1);
 export const DEFAULT_MAX_QUEUED = 1000;
 export const DEFAULT_MAX_QUEUED_BYTES = 16 * 1024 * 1024;
+/** How long an exchange may wait to cross to a judging thread with others, ms, and how many. */
+const BATCH_MS = 5;
+const BATCH_MAX = 64;
 
 interface Judge {
   send(job: JudgeJob): void;
@@ -144,24 +152,34 @@ export class JudgePool {
     // Idle judges must not keep a finished process alive.
     worker.unref();
     let stopping = false;
-    // Exchanges that end in the same turn of the event loop cross in one message: posting one
-    // costs the forwarding thread more than copying a body does.
+    // Exchanges cross in batches, a few milliseconds' worth: each message wakes the judging
+    // thread, and under load the wake-ups (one per exchange, or per turn of the event loop) cost
+    // the forwarding thread more than everything else it does for judging.
     let batch: JudgeJob[] = [];
     let transfer: ArrayBuffer[] = [];
+    let timer: NodeJS.Timeout | undefined;
     const flush = () => {
+      clearTimeout(timer);
+      timer = undefined;
       worker.postMessage(batch, transfer);
       batch = [];
       transfer = [];
     };
+    const keep = this.o.keepBodies === true;
     const judge: Judge = {
       inFlight: 0,
       secretsSent: -1,
       send: (job) => {
-        const [requestBody, a] = ownCopy(job.observed.requestBody);
-        const [responseBody, b] = ownCopy(job.observed.responseBody);
-        transfer.push(a, b);
-        if (batch.length === 0) setImmediate(flush);
-        batch.push({ ...job, observed: { ...job.observed, requestBody, responseBody } });
+        let { observed } = job;
+        if (!keep) {
+          const [requestBody, a] = movable(observed.requestBody);
+          const [responseBody, b] = movable(observed.responseBody);
+          transfer.push(a, b);
+          observed = { ...observed, requestBody, responseBody };
+        }
+        batch.push(observed === job.observed ? job : { ...job, observed });
+        if (batch.length >= BATCH_MAX) flush();
+        else timer ??= setTimeout(flush, BATCH_MS);
       },
       stop: async () => {
         stopping = true;
@@ -203,10 +221,17 @@ export class JudgePool {
 }
 
 /**
- * A body in a buffer of its own, to be moved to the judging thread. A small Buffer is a view on
- * a shared 8 KiB slab, which a message would copy whole (and moving it would take the slab away).
+ * A body as memory that can be moved to the judging thread: its own when it holds all of it (as
+ * CappedBody's do), else a copy. A small Buffer is a view on a shared 8 KiB slab, which a message
+ * would copy whole (and moving it would take the slab away).
  */
-function ownCopy(body: Buffer): [Buffer, ArrayBuffer] {
+function movable(body: Buffer): [Buffer, ArrayBuffer] {
+  if (
+    body.byteOffset === 0 &&
+    body.buffer instanceof ArrayBuffer &&
+    body.byteLength === body.buffer.byteLength
+  )
+    return [body, body.buffer];
   const own = new ArrayBuffer(body.length);
   const copy = Buffer.from(own);
   body.copy(copy);

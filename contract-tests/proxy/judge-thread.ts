@@ -7,9 +7,11 @@ import { redactorFor } from 'dataapi/runtime/shared';
 import { judgedExchange, judgeObserved } from './judge.ts';
 import type { JudgeJob, JudgeReply, JudgeSetup } from './judge-pool.ts';
 import type { Observed } from './observed.ts';
+import { RecordSample } from './record-sample.ts';
 
 const { model, severity } = workerData as JudgeSetup;
 let redactor = redactorFor([]);
+const sample = new RecordSample();
 
 // A Buffer crosses threads as a plain Uint8Array: give it back its Buffer methods (no copy).
 const buffer = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
@@ -26,7 +28,14 @@ function judge(job: JudgeJob): JudgeReply {
     responseBody: buffer(job.observed.responseBody),
   };
   try {
-    return { id: job.id, judged: judgedExchange(judgeObserved(model, o, redactor, severity)) };
+    const judged = judgedExchange(judgeObserved(model, o, redactor, severity));
+    // Only the records the reports may keep cross back (the rest are never written).
+    if (judged.operation !== undefined && judged.record) {
+      const failing = judged.findings.some((f) => f.finding.severity === 'failure');
+      if (!sample.wanted(judged.operation, judged.variant ?? 'main', judged.record, failing))
+        delete judged.record;
+    }
+    return { id: job.id, judged };
   } catch (err) {
     return { id: job.id, error: (err as Error).message };
   }

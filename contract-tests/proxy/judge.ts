@@ -5,7 +5,6 @@
  * severity decided by the exchange's sink from the catalogue and the user's settings; nothing here
  * touches the traffic itself.
  */
-import { observedPurpose } from '../reports/findings-view.ts';
 import {
   declaredResponse,
   type Diagnostics,
@@ -22,8 +21,8 @@ import { RETRY_DEFAULTS, type ContractConfig } from '../config.ts';
 import type { ExchangeRecord, Variant } from '../exchange.ts';
 import type { Probe } from '../probe.ts';
 import { describeTransport, sentKeys } from './credentials.ts';
-import { headerOf, truncated, type Observed } from './observed.ts';
-import { probeOf } from './probe.ts';
+import { headerOf, requestUrlOf, truncated, type Observed } from './observed.ts';
+import { probeOf, requestOf } from './probe.ts';
 import { routeOf } from './route.ts';
 
 /** What a finding of traffic is reported under: a check of the registry, or `undocumented`. */
@@ -72,6 +71,7 @@ export interface JudgedExchange {
   variant?: Variant;
   /** Absent for an undocumented request. */
   operation?: string;
+  /** Absent too when a judging thread knows the reports will not keep it (record-sample.ts). */
   record?: ExchangeRecord;
 }
 
@@ -116,14 +116,13 @@ export function judgeObserved(
   settings?: SeveritySettings,
 ): Judgement {
   const method = o.method.toUpperCase();
-  const url = redactor.url(`${o.origin}${o.pathAndQuery}`);
-  const path = new URL(o.pathAndQuery, 'http://x').pathname;
+  const path = requestUrlOf(o).pathname;
   // A browser's CORS preflight asks the server, not the API: no operation documents it.
   if (method === 'OPTIONS' && headerOf(o.requestHeaders, 'access-control-request-method'))
     return { findings: [], judged: [] };
   const sink = exchangeSink(settings);
   const route = routeOf(model, method, path);
-  const request = { method, url, purpose: observedPurpose(method) };
+  const request = requestOf(o, redactor);
   const answered = o.status !== undefined ? { status: o.status } : {};
   if (route.kind !== 'operation') {
     if (refusedAsUndocumented(route.kind, o.status)) return { judged: [], findings: [] };
@@ -166,7 +165,7 @@ export function judgeObserved(
       `the key in ${takes.join(' or ')}`,
       `the key in ${keys.map((k) => describeTransport(k.transport)).join(', ')}`,
     );
-  const probe = probeOf(op, variant, o, keyed, redactor);
+  const probe = probeOf(op, variant, o, keyed, redactor, request);
   if (o.status === undefined) {
     add(
       'server-errors',

@@ -13,11 +13,7 @@ import { coverageOf, type CheckResult, type ContractRunResult } from '../results
 import { observedOf, type JudgedExchange, type TrafficFinding } from './judge.ts';
 import { descriptionIdentity } from '../description-identity.ts';
 import { KeptFindings } from './kept-findings.ts';
-
-/** Exchanges kept per operation and variant beyond those that add coverage. */
-const SAMPLE = 20;
-/** Failing exchanges kept per operation and variant. */
-const KEPT = 200;
+import { KEPT, marksOf, SAMPLE } from './record-sample.ts';
 
 interface Row {
   operation: string;
@@ -53,7 +49,7 @@ export class TrafficLog {
   add(j: JudgedExchange): void {
     this.exchanges++;
     for (const f of j.findings) if (f.finding.severity === 'failure') this.failures++;
-    if (j.operation === undefined || !j.record) {
+    if (j.operation === undefined) {
       for (const f of j.findings) this.undocumented.add(f.finding);
       return;
     }
@@ -72,14 +68,17 @@ export class TrafficLog {
       };
       this.rows.set(key, row);
     }
+    // A judging thread leaves out the records this would not keep (record-sample.ts).
     const r = j.record;
-    const marks = [`s${r.status}`, `c${r.businessCode}`, ...r.parameters.map((p) => `p${p}`)];
-    // A failing exchange is kept too (reports show its answer), up to a ceiling.
-    const failing =
-      j.findings.some((f) => f.finding.severity === 'failure') && row.exchanges.length < KEPT;
-    if (failing || row.exchanges.length < SAMPLE || marks.some((m) => !row.seen.has(m)))
-      row.exchanges.push(r);
-    for (const m of marks) row.seen.add(m);
+    if (r) {
+      const marks = marksOf(r);
+      // A failing exchange is kept too (reports show its answer), up to a ceiling.
+      const failing =
+        j.findings.some((f) => f.finding.severity === 'failure') && row.exchanges.length < KEPT;
+      if (failing || row.exchanges.length < SAMPLE || marks.some((m) => !row.seen.has(m)))
+        row.exchanges.push(r);
+      for (const m of marks) row.seen.add(m);
+    }
     for (const c of j.judged) row.judged.add(c);
     for (const { check, finding } of j.findings) {
       const c = check as CheckName;

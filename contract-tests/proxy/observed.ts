@@ -35,7 +35,11 @@ export interface Observed {
   aborted?: boolean;
 }
 
-/** Collects a stream's chunks up to BODY_CAP while counting every byte. */
+/**
+ * Collects a stream's chunks up to BODY_CAP while counting every byte. The chunks are kept as
+ * they came (node:http never reuses them) and copied once, at the end, into a buffer that owns
+ * its memory: the judging thread is handed that memory, not a copy of it.
+ */
 export class CappedBody {
   private chunks: Buffer[] = [];
   private kept = 0;
@@ -46,11 +50,16 @@ export class CappedBody {
     if (this.kept >= this.cap) return;
     const part =
       chunk.length + this.kept > this.cap ? chunk.subarray(0, this.cap - this.kept) : chunk;
-    this.chunks.push(Buffer.from(part));
+    this.chunks.push(part);
     this.kept += part.length;
   }
+  /** The kept bytes in a Buffer of their own (never a view on node's shared slab). */
   bytes(): Buffer {
-    return Buffer.concat(this.chunks);
+    const out = Buffer.allocUnsafeSlow(this.kept);
+    let at = 0;
+    for (const c of this.chunks) at += c.copy(out, at);
+    this.chunks = [];
+    return out;
   }
 }
 
@@ -60,3 +69,15 @@ export const headerOf = (pairs: [string, string][], name: string): string | unde
 /** The response body is not whole: the checks that read it skip the exchange. */
 export const truncated = (o: Observed) =>
   o.aborted === true || o.responseBody.length < o.responseSize;
+
+const urls = new WeakMap<Observed, URL>();
+
+/**
+ * The request's path and query, parsed once per exchange (routing, the keys it carried and its
+ * parameters all read it). Only to be read.
+ */
+export function requestUrlOf(o: Observed): URL {
+  let url = urls.get(o);
+  if (!url) urls.set(o, (url = new URL(o.pathAndQuery, 'http://x')));
+  return url;
+}

@@ -6,9 +6,9 @@ import { observedPurpose } from '../reports/findings-view.ts';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { Operation } from 'dataapi/model';
 import { excerpt, type Redactor } from 'dataapi/runtime/shared';
-import type { Variant } from '../exchange.ts';
+import type { ExchangeRecord, Variant } from '../exchange.ts';
 import type { Probe } from '../probe.ts';
-import { headerOf, truncated, type Observed } from './observed.ts';
+import { headerOf, requestUrlOf, truncated, type Observed } from './observed.ts';
 
 /** The body as the client reads it: content-encoding undone (undefined when it cannot be). */
 export function decodedBody(o: Observed): Buffer | undefined {
@@ -26,7 +26,7 @@ export function decodedBody(o: Observed): Buffer | undefined {
 
 /** Query parameters and top-level JSON body fields the request carried (coverage). */
 function parametersOf(o: Observed): string[] {
-  const url = new URL(o.pathAndQuery, 'http://x');
+  const url = requestUrlOf(o);
   const out = [...new Set([...url.searchParams.keys()].map((k) => `query.${k}`))];
   if (/json/i.test(headerOf(o.requestHeaders, 'content-type') ?? ''))
     try {
@@ -60,6 +60,8 @@ export function probeOf(
   o: Observed,
   keyed: boolean,
   redactor: Redactor,
+  /** The request as findings name it (method, redacted URL, purpose), when already made. */
+  request: ExchangeRecord['request'] = requestOf(o, redactor),
 ): Probe {
   const headers: Record<string, string> = {};
   for (const [k, v] of o.responseHeaders) {
@@ -85,12 +87,8 @@ export function probeOf(
     if (!clean) text = redactor.composed(text);
   }
   const role = keyed || variant === 'preview' || !op.auth.required ? 'lifecycle' : 'no-key';
-  const record = {
-    request: {
-      method: o.method.toUpperCase(),
-      url: redactor.url(`${o.origin}${o.pathAndQuery}`),
-      purpose: observedPurpose(o.method.toUpperCase()),
-    },
+  const record: ExchangeRecord = {
+    request: { ...request },
     durationMs: o.durationMs,
     waitedMs: 0,
     retries: 0,
@@ -98,11 +96,13 @@ export function probeOf(
     ...(o.status !== undefined ? { status: o.status } : {}),
     ...(headers['content-type'] ? { contentType: headers['content-type'] } : {}),
     ...(o.error ? { error: redactor.text(o.error) } : {}),
-    ...(whole && body !== undefined
-      ? { excerpt: redactor.text(excerpt(isJson ? json : text, 200)) }
-      : {}),
-    ...(businessCodeOf(op, json) !== undefined ? { businessCode: businessCodeOf(op, json)! } : {}),
   };
+  // Most records are never read (a report keeps a sample; a finding quotes it): the excerpt is
+  // written when first read, in its place among the fields.
+  if (whole && body !== undefined)
+    lazily(record, 'excerpt', () => redactor.text(excerpt(isJson ? json : text, 200)));
+  const businessCode = businessCodeOf(op, json);
+  if (businessCode !== undefined) record.businessCode = businessCode;
   return {
     role,
     op,
@@ -117,4 +117,31 @@ export function probeOf(
       retriedHeaders: [],
     },
   };
+}
+
+export const requestOf = (o: Observed, redactor: Redactor): ExchangeRecord['request'] => ({
+  method: o.method.toUpperCase(),
+  url: redactor.url(`${o.origin}${o.pathAndQuery}`),
+  purpose: observedPurpose(o.method.toUpperCase()),
+});
+
+/** A field made when first read (or copied: a message, JSON), then a plain value. */
+function lazily<T extends object>(target: T, key: keyof T & string, make: () => unknown): void {
+  const settle = (value: unknown) =>
+    Object.defineProperty(target, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  Object.defineProperty(target, key, {
+    enumerable: true,
+    configurable: true,
+    get() {
+      const value = make();
+      settle(value);
+      return value;
+    },
+    set: settle,
+  });
 }

@@ -45,11 +45,29 @@ function templatesOf(model: ServiceModel): Template[] {
   return list;
 }
 
+/** Routes of recent requests, per model: traffic asks the same few over and over. */
+const recent = new WeakMap<ServiceModel, Map<string, Route>>();
+const RECENT_MAX = 2000;
+
 /**
  * The route of a request; a path under the description's server path (`/api/v1/servers` for a
  * server URL ending in `/api/v1`) is routed as the operation's path without it.
  */
 export function routeOf(model: ServiceModel, method: string, path: string): Route {
+  let routes = recent.get(model);
+  if (!routes) recent.set(model, (routes = new Map()));
+  const key = `${method} ${path}`;
+  let route = routes.get(key);
+  if (!route) {
+    // Paths with ids in them never end: the memo starts again rather than grow.
+    if (routes.size >= RECENT_MAX) routes.clear();
+    route = routeAfresh(model, method, path);
+    routes.set(key, route);
+  }
+  return route;
+}
+
+function routeAfresh(model: ServiceModel, method: string, path: string): Route {
   const route = routeOfPath(model, method, path);
   const prefix = serverPath(model);
   if (route.kind !== 'undocumented-path' || prefix === '' || !path.startsWith(`${prefix}/`))

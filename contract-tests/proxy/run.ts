@@ -56,6 +56,8 @@ export async function runProxy(o: ProxyRunOptions): Promise<number> {
     ...(o.port !== undefined ? { port: o.port } : {}),
     secrets: given,
     onExchange: (observed, j) => session.observe(observed, j),
+    // The HAR holds the bodies: they stay on this thread too.
+    ...(o.record ? { keepBodies: true } : {}),
     ...(o.severity ? { severity: o.severity } : {}),
     ...(o.judging ? { judging: o.judging } : {}),
     ...(o.timeoutMs !== undefined ? { timeoutMs: o.timeoutMs } : {}),

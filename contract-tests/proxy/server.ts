@@ -17,7 +17,7 @@ import type { TrafficJudging } from '../results.ts';
 import type { JudgedExchange } from './judge.ts';
 import { JudgePool } from './judge-pool.ts';
 import type { SeveritySettings } from 'dataapi/model';
-import { CappedBody, type Observed } from './observed.ts';
+import { CappedBody, headerOf, type Observed } from './observed.ts';
 import { routeOf } from './route.ts';
 import { tunnel } from './tunnel.ts';
 
@@ -32,8 +32,12 @@ export interface ProxyOptions {
   port?: number;
   /** Keys known beforehand (DATAAPI_APPKEY); every key a request carries is added. */
   secrets?: string[];
-  /** Called once per judged exchange, after it is over. */
+  /**
+   * Called once per judged exchange, after it is over. The bodies it is given are empty unless
+   * `keepBodies` (a HAR being recorded): otherwise their memory went to the judging thread.
+   */
   onExchange(o: Observed, j: JudgedExchange): void;
+  keepBodies?: boolean;
   /** How long the deployment may take to start answering, ms (then 504).   default: 30 s */
   timeoutMs?: number;
   /** PEM certificates the https deployment's certificate may chain to, besides the system's. */
@@ -78,6 +82,7 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
     model: o.model,
     ...(o.severity ? { severity: o.severity } : {}),
     ...o.judging,
+    ...(o.keepBodies ? { keepBodies: true } : {}),
     onJudged: (observed, j) => o.onExchange(observed, j),
     // A judging bug must not take the proxy down: say so (no request text) and go on.
     onError: (message) =>
@@ -160,7 +165,9 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
       observed.responseHeaders = pairs(ur.rawHeaders);
       res.writeHead(ur.statusCode ?? 502, ur.statusMessage ?? '', ur.rawHeaders);
       // An event stream is read as it comes: its headers go out before its first event.
-      if (/text\/event-stream/i.test(String(ur.headers['content-type']))) res.flushHeaders();
+      // (Read from the raw pairs: `ur.headers` would build an object for every answer.)
+      if (/text\/event-stream/i.test(headerOf(observed.responseHeaders, 'content-type') ?? ''))
+        res.flushHeaders();
       ur.on('data', (c: Buffer) => resBody.push(c));
       ur.on('end', () => (ended = true));
       ur.on('error', () => res.destroy());

@@ -43,11 +43,13 @@ export class TrafficSession {
   constructor(private o: SessionOptions) {}
 
   observe(observed: Observed, j: JudgedExchange): void {
-    const redactor = redactorFor(this.o.secrets());
+    // Most exchanges print nothing and are not recorded: no redactor to look up for them.
+    const redactor =
+      j.findings.length > 0 || this.o.record ? redactorFor(this.o.secrets()) : undefined;
     // Lines are composed from redacted values; the pass here covers a key learnt just now.
-    for (const f of j.findings) this.o.out.write(`${redactor.composed(findingLine(f))}\n`);
+    for (const f of j.findings) this.o.out.write(`${redactor!.composed(findingLine(f))}\n`);
     this.log.add(j);
-    if (this.o.record) this.entries.push(harEntry(observed, redactor));
+    if (this.o.record) this.entries.push(harEntry(observed, redactor!));
   }
 
   async recordTo(file: string, version: string): Promise<void> {
