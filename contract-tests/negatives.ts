@@ -5,10 +5,10 @@
  * value is text, so "a number where a string is expected" cannot be expressed there, an empty
  * string may read as "absent", and servers legitimately coerce "12" to 12. Where a server may
  * coerce JSON (Ajv's coerceTypes), values are picked that no coercion rescues: "abc" for numbers,
- * an object for strings and arrays. `format` is an annotation in JSON Schema 2020-12 (a server
- * need not assert it) and `pattern` has no generic counterexample, so neither is used. A wrong
- * type is only sent where the schema writes its `type`; a required value with a `default` is not
- * left out.
+ * an object for strings and arrays. `pattern` has no generic counterexample, so none is used; a
+ * string `format` the validator checks gets a value outside it (format-negatives.ts), whose
+ * acceptance is only a warning (`format` is an annotation unless asserted). A wrong type is only
+ * sent where the schema writes its `type`; a required value with a `default` is not left out.
  */
 import {
   allParameters,
@@ -21,6 +21,7 @@ import {
   type ServiceModel,
 } from 'dataapi/model';
 import { canLeaveOut, framingParameter } from './fetch-headers.ts';
+import { formatNegative } from './format-negatives.ts';
 import { misreadOnWire } from './path-values.ts';
 import { carriesCredential, type RequestSpec } from './requests.ts';
 import { effective, objectShape, typesOf } from 'dataapi/runtime/sampler';
@@ -30,7 +31,7 @@ export interface NegativeCase {
   label: string;
   /** Where: `query.pageSize`, `body.score`, `body` (whole body). */
   target: string;
-  kind: 'missing' | 'range' | 'enum' | 'type' | 'length' | 'pattern' | 'body';
+  kind: 'missing' | 'range' | 'enum' | 'type' | 'length' | 'pattern' | 'format' | 'body';
   apply(spec: RequestSpec): RequestSpec;
 }
 
@@ -105,10 +106,11 @@ export function negativeCases(model: ServiceModel, op: Operation): NegativeCase[
           kind: 'missing',
           apply: (s) => withoutField(s, name),
         });
-    // The whole JSON body: a value of another type, or an array holding a null item.
+    // The whole JSON body: a value of another type, null, or an array holding a null item.
     if (!onWire)
       for (const bad of [
         ...invalidValues(resolved(model, body.schema), false),
+        ...(body.required ? nullBody(model, body.schema) : []),
         ...nullItem(model, body.schema),
       ])
         out.push({
@@ -138,7 +140,8 @@ export function negativeCases(model: ServiceModel, op: Operation): NegativeCase[
  * invalid value per field (ranges before enumerations before types), then the rest.
  */
 function prioritise(cases: NegativeCase[]): NegativeCase[] {
-  const order = ['missing', 'body', 'range', 'enum', 'type', 'length', 'pattern'];
+  // Formats last: a case added for them leaves the others' order (and the cut) as it was.
+  const order = ['missing', 'body', 'range', 'enum', 'type', 'length', 'pattern', 'format'];
   const sorted = [...cases].sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind));
   const seen = new Set<string>();
   const first: NegativeCase[] = [];
@@ -229,7 +232,27 @@ export function invalidValues(s: Obj, onWire: boolean): Bad[] {
     if (minLen !== undefined && minLen >= (onWire ? 2 : 1))
       out.push({ value: 'x'.repeat(minLen - 1), why: `shorter than ${minLen}`, kind: 'length' });
   }
+  if (types.length === 1 && types[0] === 'string') {
+    const bad = formatNegative(s);
+    if (bad) out.push(bad);
+  }
   return out;
+}
+
+/**
+ * A required JSON body sent as `null` where the schema is an object, or an array of objects, and
+ * admits no null (docs/field.md L2). Not an array of scalars: Ajv's coerceTypes 'array' (which a
+ * server may use) reads null as `[null]` and the null item as "", 0 or false.
+ */
+function nullBody(model: ServiceModel, schema: JsonSchema): Bad[] {
+  const s = resolved(model, schema);
+  const declared = typeof s['type'] === 'string' ? [s['type']] : s['type'];
+  if (!Array.isArray(declared) || declared.length !== 1 || s['anyOf'] || s['nullable'] === true)
+    return [];
+  if (declared[0] === 'object') return [{ value: null, why: 'not an object', kind: 'type' }];
+  if (declared[0] === 'array' && nullItem(model, schema).length > 0)
+    return [{ value: null, why: 'not an array', kind: 'type' }];
+  return [];
 }
 
 /**

@@ -461,6 +461,11 @@ export const DESCRIPTION_DIAGNOSTICS = {
     "declare the response's content (media type and schema), or send no body",
     'OpenAPI 3.1 §4.8.17 Response Object (content absent: the body is not described)',
   ),
+  'format-not-asserted': blamed(
+    'the target accepted a value outside a string format the schema names (uuid, date-time, email, ...): the description does not say the format is asserted',
+    "if such values are to be refused, have the target validate the format (or state the rule as a pattern, which is asserted); else nothing: the format is the description's annotation",
+    'JSON Schema 2020-12 Validation §7.2.1 (format is an annotation by default; an implementation MAY assert it), as OpenAPI 3.1 §4.8.24 Schema Object takes it; Swagger 2.0 and OpenAPI 3.0 (JSON Schema Draft 4 and Wright-00 Validation §7: implementations MAY support format validation)',
+  ),
   'path-parameter-greedy': blamed(
     "a path under an operation's path answered as the operation: its last parameter takes the rest of the URL, slashes and all",
     'say so in the parameter (a description or x-dataapi-greedy), or let the server refuse paths with more segments',

@@ -90,6 +90,7 @@ const KEYWORDS: Record<NegativeCase['kind'], string[]> = {
   type: ['type'],
   length: ['maxLength', 'minLength'],
   pattern: ['pattern'],
+  format: ['format'],
 };
 
 /** Ajv's messages for the same keywords, for refusals that carry only their text (HttpError). */
@@ -101,6 +102,7 @@ const WORDS: Record<NegativeCase['kind'], RegExp> = {
   type: /must be (integer|number|boolean|string|object|array|null)/,
   length: /must NOT have (more|fewer) than/,
   pattern: /must match pattern/,
+  format: /must match format/,
 };
 
 /** The parts a target's location is refused in (`header.x` carries cookies too). */

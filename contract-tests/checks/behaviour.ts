@@ -95,6 +95,19 @@ export const BEHAVIOUR_JUDGES = {
         actual: actualOf(p),
         excerpt: excerpt(p.exchange.json ?? p.exchange.text),
       };
+      // A value outside a `format` taken as valid: the description names the format but not
+      // whether it is asserted (an annotation unless it is), so the target is within its rights.
+      if (c.kind === 'format' && ok(p)) {
+        violations.push(
+          descriptionWarning(
+            v,
+            'format-not-asserted',
+            ctx.op.pointer,
+            `${c.target} accepted a value outside its format (${c.label}): the description does not say the format is asserted`,
+          ),
+        );
+        continue;
+      }
       // Let through on a shared route: a sibling may have taken the request as its own.
       violations.push(
         siblings.length > 0 && ok(p)

@@ -190,6 +190,10 @@ function resourceMissing(check: CheckName, ctx: CheckContext): ReturnType<Judge>
   const valid = ctx.set.probes.filter((p) => p.op === ctx.op && p.role === 'valid');
   if (valid.length === 0 || !valid.every((p) => p.exchange.record.status === 404))
     return lostOnTheWay(check, ctx);
+  // A 405 answers the route, not the resource: its Allow is owed whether the resource exists or
+  // not (RFC 9110 §15.5.6), so it is judged on a made-up one too (PowerDNS, docs/field.md).
+  if (check === 'method-path' && ctx.set.probes.some((p) => wrongMethodRefused(ctx, p)))
+    return undefined;
   const madeUp = valid.every((p: Probe) => p.invented || p.uncertain);
   return {
     covered: [],
@@ -202,6 +206,10 @@ function resourceMissing(check: CheckName, ctx: CheckContext): ReturnType<Judge>
     },
   };
 }
+
+/** The operation's wrong-method probe, answered 405: its router knew the path and not the method. */
+const wrongMethodRefused = (ctx: CheckContext, p: Probe) =>
+  p.op === ctx.op && p.role === 'wrong-method' && p.exchange.record.status === 405;
 
 /**
  * A check whose every probe named a resource the suite no longer knows (one it made up, one a

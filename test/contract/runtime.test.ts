@@ -52,8 +52,13 @@ describe('negative cases derived from the schemas', () => {
     expect(labels('extractArticle').some((x) => /appkey/.test(x))).toBe(false);
   });
 
-  it('uses no value a coercing server could rescue, and no format or pattern', () => {
+  it('uses no value a coercing server could rescue, no pattern alone, a format only by a value outside it', () => {
     expect(invalidValues({ type: 'string', format: 'uri', pattern: '^a' }, false)).toEqual([
+      { value: { not: 'a string' }, why: 'not a string', kind: 'type' },
+      // The pattern refuses the format's value too: invalid by an assertion, a pattern case.
+      { value: 'not-a-uri', why: 'not format uri, nor pattern ^a', kind: 'pattern' },
+    ]);
+    expect(invalidValues({ type: 'string', pattern: '^a' }, false)).toEqual([
       { value: { not: 'a string' }, why: 'not a string', kind: 'type' },
     ]);
     expect(invalidValues({ type: 'string', minLength: 1 }, true)).toEqual([]);

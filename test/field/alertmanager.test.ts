@@ -53,6 +53,18 @@ describe.skipIf(!binary)(
       expect(failures, detail()).toEqual(expectedFailures('alertmanager'));
     });
 
+    it('reports the 422s to a silence id outside its uuid format as the undeclared status they are (V3, V4)', () => {
+      const warned = run.result!.warnings.map((w) => `${w.code} ${w.pointer} ${w.message}`);
+      for (const method of ['get', 'delete'])
+        expect(warned, warned.join('\n')).toContainEqual(
+          expect.stringMatching(
+            new RegExp(
+              `^undeclared-status /paths/~1silence~1\\{silenceID\\}/${method}/responses HTTP 422 .*silenceID="not-a-uuid"`,
+            ),
+          ),
+        );
+    });
+
     it('exits 1 on them, with no toolkit faults', () => {
       expect(run.code, detail()).toBe(expectedFailures('alertmanager').length > 0 ? 1 : 0);
       expect(run.result!.summary.toolkitFaults ?? 0).toBe(0);
