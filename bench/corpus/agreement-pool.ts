@@ -4,7 +4,7 @@
  * such and its worker replaced, so a run never hangs on one description. A worker is replaced after
  * `recycleAfter` descriptions too, so that memory a large description left behind is given back.
  */
-import type { ChildProcess } from 'node:child_process';
+import type { ChildProcess, Serializable } from 'node:child_process';
 import type { AgreementRecord } from './agreement-records.ts';
 
 export interface PoolOptions<J> {
@@ -82,7 +82,7 @@ export async function runPool<J>(o: PoolOptions<J>): Promise<void> {
         }
         const started = Date.now();
         const at = new Date(started).toISOString();
-        child.send(o.job(id));
+        child.send(o.job(id) as Serializable);
         const a = await answer(child, o.timeoutMs, (m) => (m as { id?: string })?.id === id);
         served++;
         if (a.kind === 'record') {
