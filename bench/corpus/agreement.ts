@@ -27,6 +27,7 @@ import {
 } from '../../contract-tests/requests.ts';
 import { serialise } from '../../contract-tests/serialise.ts';
 import { framingParameter } from '../../contract-tests/fetch-headers.ts';
+import { headerCarries } from '../../contract-tests/header-values.ts';
 import { typesOf } from '../../runtime/server/schema-types.ts';
 import { refusedForReason, sameOneOrList, sameValue, withoutAdded } from './agreement-compare.ts';
 import { requestReader, type Outcome, type Refusal } from './agreement-read.ts';
@@ -220,12 +221,13 @@ function validSpec(
 ): RequestSpec | undefined {
   const spec = emptyRequest('agreement');
   for (const p of params) {
-    // A path value must make a segment of the URL; other places take any value.
+    // A path value must make a segment of the URL, a header value one fetch sends as written
+    // (requests.ts draws the suite's so); other places take any value.
     const fits = (v: unknown) =>
       atLocation(p, {
         path: () => pathable(op, p, v),
         query: () => true,
-        header: () => true,
+        header: () => headerCarries(v),
         cookie: () => true,
       });
     let d = draw(model, p.schema, { direction: 'request', seed: seed ^ hashText(p.name) });
