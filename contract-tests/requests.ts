@@ -16,6 +16,7 @@ import {
   type ServiceModel,
 } from 'dataapi/model';
 import { mustSend } from './fetch-headers.ts';
+import { headerCarries } from './header-values.ts';
 import { emptySegment } from './path-values.ts';
 import type { OutgoingRequest } from './http.ts';
 import { serializeArrayParam, serializeObjectParam } from 'openapi-fetch';
@@ -120,7 +121,8 @@ function build(
       const found = take(p);
       put(p, found && sendableObject(model, p, found, clashes));
     },
-    header: (p) => put(p, take(p)),
+    // A value fetch would trim or refuse is another request: one it sends as written instead.
+    header: (p) => put(p, take(p, headerCarries)),
     cookie: (p) => put(p, take(p)),
   });
   const body = op.body;

