@@ -370,7 +370,9 @@ export function validatorCompiler(model: ServiceModel): FastifySchemaCompiler<Js
       if (xml) return checkXml(data);
       fn ??= compileOrRefuse(ajv(), schema, httpPart, textFields);
       // A readOnly property in `required` binds responses only: a request may leave it out.
-      const errors = fn(data) ? [] : directionalErrors(model, fn.errors, 'request');
+      const errors = fn(data)
+        ? []
+        : directionalErrors(model, fn.errors, 'request').filter(ownWords);
       check.errors = errors.length === 0 ? null : aliases ? errors.map(named(aliases)) : errors;
       if (errors.length === 0) fillDefaults(model, schema, data, fn);
       return errors.length === 0;
@@ -397,6 +399,13 @@ export function validatorCompiler(model: ServiceModel): FastifySchemaCompiler<Js
     return check as FastifyValidationResult;
   };
 }
+
+/**
+ * Not the `if` of an option tried in turn (validate-views.ts inTurn, `then: true`): its "must
+ * match else schema" says nothing the option's own errors do not, and 400s read as before.
+ */
+const ownWords = (e: ErrorObject): boolean =>
+  !(e.keyword === 'if' && (e.parentSchema as { then?: unknown } | undefined)?.then === true);
 
 /** An error of a path schema, its route alias replaced by the parameter's name (a pointer token). */
 const named =
