@@ -6,7 +6,8 @@
 import {
   carriesKey,
   forEachLocation,
-  queryNameClashes,
+  propertiesOf,
+  unsentQueryNames,
   withoutClashes,
   type JsonSchema,
   type Obj,
@@ -90,7 +91,7 @@ function build(
   if (known) return { specs: structuredClone(known.specs), warnings: known.warnings };
   const warnings: DescriptionWarning[] = [];
   const base: RequestSpec = emptyRequest('example');
-  const clashes = queryNameClashes(model, op);
+  const clashes = unsentQueryNames(model, op);
   type Drawn = { value: unknown; valid: boolean; why: string };
   const put = (p: Parameter, drawn: Drawn | undefined) => {
     if (drawn === undefined) return;
@@ -297,7 +298,10 @@ function sendableObject(
 ): { value: unknown; valid: boolean; why: string } {
   const value = withoutClashes(drawn.value, clashes.get(p.name));
   if (value === drawn.value || !drawn.valid) return { ...drawn, value };
-  const names = [...clashes.get(p.name)!.keys()].join(', ');
+  // A free-form object names the keys it lost (every other parameter's name is no use to a reader).
+  const lost = Object.keys(drawn.value as object).filter((k) => !Object.hasOwn(value as object, k));
+  const free = propertiesOf(model, p.schema, { alternatives: true }).size === 0;
+  const names = (free ? lost : [...clashes.get(p.name)!.keys()]).join(', ');
   // A required object left with no property writes no pair: the server cannot see it (ec2's
   // InputStorageLocation, whose Bucket and Key LogsStorageLocation writes too).
   if (p.required && Object.keys(value as object).length === 0)

@@ -5,7 +5,7 @@
 import {
   keyTransport,
   concreteMedia,
-  queryNameClashes,
+  unsentQueryNames,
   withoutClashes,
   type Obj,
   type Operation,
@@ -26,6 +26,7 @@ import { xmlFault } from 'dataapi/runtime/xml';
 import type { OutgoingRequest } from './http.ts';
 import { emptySegment } from './path-values.ts';
 import { carried, WRONG_KEY, type KeyMode, type RequestSpec } from './requests.ts';
+import { encodedBody } from './content-coding.ts';
 
 export interface SerialiseOptions {
   /** Path template to use (the preview path for the preview variant). */
@@ -51,7 +52,7 @@ export function serialise(op: Operation, spec: RequestSpec, o: SerialiseOptions)
     cookie: named(op.parameters.cookie),
   };
   // Properties of a query object another parameter also writes are never sent (query-objects.ts).
-  const clashes = o.model ? queryNameClashes(o.model, op) : undefined;
+  const clashes = o.model ? unsentQueryNames(o.model, op) : undefined;
   for (const [name, value] of Object.entries(spec.query))
     query.push(
       ...queryPairs(name, withoutClashes(value, clashes?.get(name)), params.query.get(name)),
@@ -128,6 +129,7 @@ export function serialise(op: Operation, spec: RequestSpec, o: SerialiseOptions)
             : JSON.stringify(body);
     }
   }
+  if (payload !== undefined) payload = encodedBody(headers, payload);
   return {
     method,
     pathAndQuery: qs ? `${path}?${qs}` : path,

@@ -67,6 +67,37 @@ function clashesOf(
   return out;
 }
 
+/**
+ * What the suite leaves out of each exploded query object's value: the clashing properties above,
+ * and, for a free-form object (`type: object`, no properties: openEHR's `query_parameters`), any
+ * key another query parameter of the operation names. The server reads such a name as that
+ * parameter's, never the object's (param-styles.ts); sent, it was that parameter written twice
+ * (`ehr_id` in the object's example beside the `ehr_id` parameter: read back as a list, refused).
+ */
+export function unsentQueryNames(
+  model: SchemaRoot,
+  op: Pick<Operation, 'parameters'>,
+): Map<string, Map<string, string[]>> {
+  const known = unsentCache.get(op);
+  if (known) return known;
+  const out = new Map(queryNameClashes(model, op));
+  for (const p of op.parameters.query) {
+    const free =
+      p.mediaType === undefined &&
+      p.style === 'form' &&
+      p.explode &&
+      ownProperties(model, p).size === 0;
+    if (!free) continue;
+    const others = op.parameters.query.filter((q) => q !== p);
+    if (others.length > 0)
+      out.set(p.name, new Map(others.map((q) => [q.name, [`query parameter ${q.name}`]])));
+  }
+  unsentCache.set(op, out);
+  return out;
+}
+
+const unsentCache = new WeakMap<object, Map<string, Map<string, string[]>>>();
+
 /** An exploded object's value without the properties it cannot send (see above); others as they are. */
 export function withoutClashes(
   value: unknown,

@@ -136,9 +136,10 @@ export function schemaView(model: ServiceModel, kind: SchemaView): View | undefi
     if ((kind === 'parameter' || kind === 'text-request') && Array.isArray(out['anyOf'])) {
       const original = Array.isArray(node['oneOf']) ? node['oneOf'] : node['anyOf'];
       const guarded = firstFitting(model, original as unknown[], out['anyOf']);
-      if (guarded) {
+      const turned = inTurn(model, original as unknown[], guarded ?? out['anyOf']);
+      if (guarded || turned) {
         changed = true;
-        out['anyOf'] = guarded;
+        out['anyOf'] = turned ?? guarded;
       }
     }
     return out;
@@ -204,6 +205,24 @@ function firstFitting(model: ServiceModel, original: unknown[], copied: unknown[
 }
 
 /**
+ * The options of a value read from text, each tried only when no earlier one fits: Ajv's coercion
+ * in a later option rewrote what an earlier one had taken (OpenSearch: `true` for `oneOf: [boolean,
+ * integer]` became 1; `+4378`, a StringifiedInteger's integer, became the text "4378" under the
+ * next option's `const: all`). An `if`, not `allOf: [not: earlier, option]`: with allErrors Ajv
+ * runs every keyword of an allOf. Undefined where no option can coerce what another took: options
+ * of one type, objects (never coerced), or more than eight.
+ */
+function inTurn(model: ServiceModel, original: unknown[], options: unknown[]) {
+  if (options.length < 2 || options.length > 8 || original.length < 2) return undefined;
+  const kinds = new Set(original.map((o) => onlyType(model, o) ?? '?'));
+  kinds.delete('object');
+  if (kinds.size < 2 && !(kinds.has('?') && original.length > 1)) return undefined;
+  return options.map((o, i) =>
+    i === 0 ? o : { if: { anyOf: options.slice(0, i) }, then: true, else: o },
+  );
+}
+
+/**
  * Whether a schema needs its view to read differently: for `parameter`, whether it reaches a
  * `oneOf` (through `$ref`s), so that a description whose parameters have none never copies its
  * root for them; for a direction, always (its view exists only when it changes something).
@@ -217,7 +236,11 @@ export function needsView(model: ServiceModel, schema: JsonSchema, kind: SchemaV
     if (Array.isArray(node)) return node.some((v) => visit(v, depth + 1));
     const o = node as Obj;
     if (Array.isArray(o['oneOf'])) return true;
-    if (Array.isArray(o['anyOf']) && firstFitting(model, o['anyOf'], o['anyOf'])) return true;
+    if (
+      Array.isArray(o['anyOf']) &&
+      (firstFitting(model, o['anyOf'], o['anyOf']) || inTurn(model, o['anyOf'], o['anyOf']))
+    )
+      return true;
     if (typeof o['$ref'] === 'string' && visit(resolveRef(model, o['$ref']), depth + 1))
       return true;
     return Object.entries(o).some(([k, v]) => !LITERAL.has(k) && visit(v, depth + 1));

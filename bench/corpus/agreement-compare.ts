@@ -50,8 +50,22 @@ export function sameOneOrList(sent: unknown, read: unknown, types: Set<string>):
     Array.isArray(sent) &&
     sent.length === 1 &&
     !Array.isArray(read) &&
-    sameValue(sent[0], read, true)
+    // The suite writes null as an empty text (serialise.ts): `?ids=` is a list of one null and
+    // the empty string alike, and the server reads the string (Discord's sku_ids).
+    (sameValue(sent[0], read, true) || (sent[0] === null && read === ''))
   );
+}
+
+/**
+ * Allowance 8: a text that fits more than one option of a union is read as the first option that
+ * fits (validate-views.ts inTurn): a string drawn for a later option (`+4378`, OpenSearch's
+ * StringifiedInteger as text) comes back as the number or boolean Ajv coerces that text to.
+ */
+export function firstReading(sent: unknown, read: unknown, types: Set<string>): boolean {
+  if (typeof sent !== 'string' || !types.has('string')) return false;
+  if (typeof read === 'number') return sent.trim() !== '' && Number(sent) === read;
+  if (typeof read === 'boolean') return sent === String(read);
+  return false;
 }
 
 /**
@@ -117,6 +131,9 @@ const PARTS: Record<string, Refusal['part'][]> = {
 export function refusedForReason(c: NegativeCase, r: Refusal): boolean {
   const [loc, ...rest] = c.target.split('|')[0]!.split('.');
   const name = rest.join('.');
+  // A path value too long for the router: the server's 414, which the suite takes as a refusal
+  // of a value too large (checks/behaviour.ts), is the reason a length case was made.
+  if (loc === 'path' && c.kind === 'length' && r.status === 414) return true;
   if (!PARTS[loc!]?.includes(r.part)) return false;
   if (c.kind === 'body')
     return /body/.test(r.message) || r.errors.some((e) => e.instancePath === '');

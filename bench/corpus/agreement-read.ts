@@ -13,6 +13,9 @@ import type { FastifyRequest } from 'fastify';
 import type { Operation, ServiceModel } from '../../model/index.ts';
 import type { OutgoingRequest } from '../../contract-tests/http.ts';
 import { cookieCheck } from '../../runtime/server/cookies.ts';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { MAX_PARAM_LENGTH } from '../../runtime/server/answers.ts';
+import { decodable } from '../../runtime/server/content-coding.ts';
 import { HttpError } from '../../runtime/server/errors.ts';
 import type { MultipartForm } from '../../runtime/server/multipart.ts';
 import { partsDecoding } from '../../runtime/server/param-styles.ts';
@@ -44,6 +47,8 @@ export interface Refusal {
   part: 'route' | 'cookie' | 'params' | 'body' | 'querystring' | 'headers';
   message: string;
   errors: AjvError[];
+  /** The answer's status where it is not 400 (a 414 for a path segment the router will not take). */
+  status?: number;
 }
 
 export type Outcome = { read: Read } | { refused: Refusal };
@@ -57,7 +62,7 @@ export function requestReader(
 ): (req: OutgoingRequest) => Promise<Outcome> {
   const { url, params: aliases } = toRoutePath(op.path);
   // The app's router options (app.ts) and dispatch.ts's case sensitivity.
-  const router = FindMyWay({ maxParamLength: 1000, caseSensitive: true });
+  const router = FindMyWay({ maxParamLength: MAX_PARAM_LENGTH, caseSensitive: true });
   router.on(op.method.toUpperCase() as 'GET', url, () => undefined);
   const schemas = routeSchemas(model, op, aliases);
   const compile = validatorCompiler(model);
@@ -88,18 +93,34 @@ export function requestReader(
           ? Buffer.from(req.body)
           : Buffer.from(req.body);
     if (bytes) headers['content-length'] = String(bytes.length);
+    // content-coding.ts: a body in a coding the server decodes is read decoded.
+    const coding = String(headers['content-encoding'] ?? '');
+    const plain = bytes && decodable(coding) ? decoded(coding, bytes) : bytes;
     const found = router.find(op.method.toUpperCase() as 'GET', req.pathAndQuery);
-    if (!found)
+    if (!found) {
+      // answers.ts notFoundHandler: the operation's path with a segment longer than the router
+      // takes is a 414 (a refusal the suite takes for a value too long), not a missing route.
+      const q = req.pathAndQuery.indexOf('?');
+      const pathOnly = q < 0 ? req.pathAndQuery : req.pathAndQuery.slice(0, q);
+      const long = pathOnly.split('/').some((s) => s.length > MAX_PARAM_LENGTH);
       return {
-        refused: { part: 'route', message: `no route for ${req.pathAndQuery}`, errors: [] },
+        refused: {
+          part: 'route',
+          message: long
+            ? `a path segment is longer than the ${MAX_PARAM_LENGTH} characters the router takes`
+            : `no route for ${req.pathAndQuery}`,
+          errors: [],
+          ...(long ? { status: 414 } : {}),
+        },
       };
+    }
     const params = { ...found.params } as Bag;
     const query = { ...found.searchParams } as Bag;
     let cookie: Bag = {};
     let body: unknown;
     try {
       if (cookies) cookie = cookies({ headers } as unknown as FastifyRequest);
-      if (bytes && op.body) body = await parseBody(op, headers, bytes);
+      if (plain && op.body) body = await parseBody(op, headers, plain);
       if (bodyRequired && !bytes)
         throw new HttpError(400, `body is required (send ${op.body!.mediaType})`);
       const parts = { url: req.pathAndQuery, body, query, params, headers };
@@ -127,7 +148,8 @@ export function requestReader(
           refused: {
             part,
             message: `${part} invalid`,
-            errors: part === 'params' ? named(check.errors ?? []) : (check.errors ?? []),
+            // Path errors name the parameter, not its route alias (validation.ts PATH_ALIASES).
+            errors: check.errors ?? [],
           },
         };
     }
@@ -148,17 +170,15 @@ export function requestReader(
       if (Object.hasOwn(params, alias)) path[name] = params[alias];
     return { read: { path, query, header: headers, cookie, body } };
   };
+}
 
-  /** Path errors by the parameter's name, not its route alias (`/p0` for `{alert-email-group}`). */
-  function named(errors: AjvError[]): AjvError[] {
-    return errors.map((e) => {
-      const [, token, ...rest] = e.instancePath.split('/');
-      const name = token === undefined ? undefined : aliases.get(token);
-      if (name === undefined) return e;
-      const escaped = name.replace(/~/g, '~0').replace(/\//g, '~1');
-      return { ...e, instancePath: ['', escaped, ...rest].join('/') };
-    });
-  }
+function decoded(coding: string, bytes: Buffer): Buffer {
+  const c = coding.trim().toLowerCase();
+  return c === 'br'
+    ? brotliDecompressSync(bytes)
+    : c === 'deflate'
+      ? inflateSync(bytes)
+      : gunzipSync(bytes);
 }
 
 /** The part an HttpError of the decoding names (`querystring/x ...`, `headers/x ...`, `body ...`). */

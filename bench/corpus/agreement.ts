@@ -10,7 +10,7 @@ import {
   atLocation,
   keyTransport,
   locatedAt,
-  queryNameClashes,
+  unsentQueryNames,
   sentBody,
   withoutClashes,
   type Operation,
@@ -31,7 +31,13 @@ import { xmlFault } from '../../runtime/xml/index.ts';
 import { framingParameter } from '../../contract-tests/fetch-headers.ts';
 import { headerCarries } from '../../contract-tests/header-values.ts';
 import { typesOf } from '../../runtime/server/schema-types.ts';
-import { refusedForReason, sameOneOrList, sameValue, withoutAdded } from './agreement-compare.ts';
+import {
+  firstReading,
+  refusedForReason,
+  sameOneOrList,
+  sameValue,
+  withoutAdded,
+} from './agreement-compare.ts';
 import { requestReader, type Outcome, type Refusal } from './agreement-read.ts';
 
 export type Location = 'path' | 'query' | 'header' | 'cookie' | 'body';
@@ -93,7 +99,7 @@ async function operationAgreement(
   counts: Agreement['counts'],
 ): Promise<void> {
   const read = requestReader(model, op);
-  const clashes = queryNameClashes(model, op);
+  const clashes = unsentQueryNames(model, op);
   // A path key's fixed query pairs (`/frame.jpeg?src={src}`) are sent too, as the suite
   // sends them (requests.ts draws their one value): left out, the server refused the request.
   const params = allParameters(op.parameters).filter((p) => !carriesCredential(op, p));
@@ -152,6 +158,7 @@ async function operationAgreement(
       if (
         !sameValue(sent, read, true) &&
         !sameOneOrList(sent, read, typesOf(model, p.schema)) &&
+        !firstReading(sent, read, typesOf(model, p.schema)) &&
         !unwritten(p, sent, read)
       )
         findings.push({

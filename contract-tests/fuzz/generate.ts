@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import {
   sentBody,
   allParameters,
-  queryNameClashes,
+  unsentQueryNames,
   withoutClashes,
   type JsonSchema,
   type Operation,
@@ -73,7 +73,7 @@ export function validArbitrary(model: ServiceModel, op: Operation): fc.Arbitrary
       .map((p) => `${p.in} ${p.name}`),
   );
   // Properties another query parameter also writes are not sent (model/query-objects.ts).
-  const clashes = queryNameClashes(model, op);
+  const clashes = unsentQueryNames(model, op);
   return fc.record(parts).map((values) => {
     const spec = emptyRequest('fuzz');
     for (const [key, value] of Object.entries(values)) {

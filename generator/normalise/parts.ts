@@ -21,7 +21,7 @@ import { isMediaKey } from '../../model/media.ts';
 import { isObject, type Obj } from '../../model/object.ts';
 import { refPointer, resolve } from '../../model/refs.ts';
 import type { Findings } from './findings.ts';
-import { splitPathKey } from './paths.ts';
+import { splitPathKey, templateName } from './paths.ts';
 import { escapeToken, splitPointer } from '../../model/pointer.ts';
 import type { SchemaConverter } from './schema.ts';
 
@@ -115,9 +115,19 @@ function place(out: Parameters, p: Parameter): void {
   (out[p.in] as Parameter[]).push(p);
 }
 
-/** The path key's query pairs as required parameters that take only their value. */
+/**
+ * The path key's query pairs as required parameters that take only their value; a pair whose value
+ * is a template expression (`?src={src}`: go2rtc) is the query parameter it names, a parameter of
+ * that name declared elsewhere (go2rtc declares `src` in the path) moved to the query, an
+ * undeclared one added as a string (as an undeclared path template name is).
+ */
 function fixQuery(out: Parameters, ctx: ParameterContext): void {
   for (const [name, value] of ctx.fixed) {
+    const named = templateName(value);
+    if (named !== undefined) {
+      queryFromTemplate(out, name, named);
+      continue;
+    }
     const schema = { type: 'string', const: value };
     const declared = out.query.find((p) => p.name === name);
     if (declared) {
@@ -136,6 +146,25 @@ function fixQuery(out: Parameters, ctx: ParameterContext): void {
       identifier: '',
     });
   }
+}
+
+function queryFromTemplate(out: Parameters, name: string, named: string): void {
+  const declared =
+    out.query.find((p) => p.name === named) ?? out.path.find((p) => p.name === named);
+  if (declared?.in === 'query') {
+    Object.assign(declared, { name, required: true });
+    return;
+  }
+  if (declared) out.path = out.path.filter((p) => p !== declared);
+  out.query.push({
+    ...(declared ?? { schema: { type: 'string' }, deprecated: false }),
+    name,
+    in: 'query',
+    required: true,
+    style: 'form',
+    explode: true,
+    identifier: '',
+  });
 }
 
 /** Path parameters and the template agree: undeclared ones are added, stray ones dropped. */

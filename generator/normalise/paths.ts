@@ -60,6 +60,10 @@ function resolveItem(
   return isObject(node) ? node : undefined;
 }
 
+/** The name a query value of a path key stands for (`{src}`), if it is a template expression. */
+export const templateName = (value: string): string | undefined =>
+  /^\{([^{}]+)\}$/.exec(value)?.[1];
+
 /** Splits a path key into its routable path, fixed query pairs and fragment. */
 export function splitPathKey(key: string): {
   path: string;
@@ -125,10 +129,14 @@ export function reportPathKey(entry: PathEntry, findings: Findings): void {
     );
   }
   if (entry.fixed.length > 0) {
+    // A value that is a template expression (`?src={src}`) is a query parameter, not fixed text.
+    const taken = entry.fixed.filter(([, v]) => templateName(v) !== undefined);
+    const fixed = taken.length < entry.fixed.length ? ' with fixed query parameters' : '';
+    const read = taken.map(([n, v]) => `${v} is read as the query parameter ${n}`).join(', ');
     findings.add(
       'path-key-query',
       entry.pointer,
-      `path key has a query (${entry.fixed.map(([n, v]) => `${n}=${v}`).join('&')}): served at ${entry.path} with fixed query parameters`,
+      `path key has a query (${entry.fixed.map(([n, v]) => `${n}=${v}`).join('&')}): served at ${entry.path}${fixed}${read ? `${fixed ? ';' : ','} ${read}` : ''}`,
     );
   }
 }

@@ -76,7 +76,12 @@ export function formForValidation(
   // Objects (and lists of them) travel as JSON text; one that does not parse stays text and fails.
   for (const field of jsonFields) {
     const text = value[field];
-    if (text !== undefined) value[field] = Array.isArray(text) ? text.map(jsonOf) : jsonOf(text);
+    if (text === undefined) continue;
+    const read = Array.isArray(text) ? text.map(jsonOf) : jsonOf(text);
+    // A list of objects sent as one part per item: one item is one part, its object the list's
+    // only item (Rocket.Chat's `permissions`; the object was dropped). A part holding a whole
+    // JSON list is that list.
+    value[field] = arrayFields.has(field) && !Array.isArray(read) ? [read] : read;
   }
   for (const field of new Set([...fileFields, ...form.files.map((f) => f.field)])) {
     const names = form.files.filter((f) => f.field === field).map((f) => f.filename || 'file');

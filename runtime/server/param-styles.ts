@@ -334,7 +334,9 @@ function strictly(model: ServiceModel, p: Parameter, key: string, where: string)
     const strict = validatorsFor(model).body; // made on first use (validation.ts)
     const validate = strict.compile(p.schema);
     if (validate(bag[key])) return;
-    const text = strict.ajv.errorsText(validate.errors, { dataVar: `${part}/${key}` });
+    // A path parameter by its own name, not its route alias (users read the message).
+    const shown = where === 'params' ? p.name : key;
+    const text = strict.ajv.errorsText(validate.errors, { dataVar: `${part}/${shown}` });
     throw new HttpError(400, text, { outcome: 'invalid_parameters' });
   };
 }

@@ -144,7 +144,7 @@ export async function registerService(
   // Behaviours first: each adds its hooks to every operation route, in this order. The
   // deprecation headers come first, so that every answer of the operation carries them.
   installDeprecationHeaders(app, model);
-  installRequestChecks(app, options.onOperationRequest);
+  installRequestChecks(app, model, options.onOperationRequest);
   installAuth(app, verify);
   if (options.rateLimit !== false) {
     await installRateLimits(app, typeof options.rateLimit === 'object' ? options.rateLimit : {});

@@ -5,8 +5,11 @@
  * coding or media type the operation does not take is a 415.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Operation, ServiceModel } from 'dataapi/model';
 import { HttpError } from './errors.ts';
 import { mediaEssence } from './parsers.ts';
+import { validatorsFor } from './validation.ts';
+import { decodable, decodeBody, installBodyDecoding } from './content-coding.ts';
 import { appendDoneHook, contextOf, onOperationRoute, type RouteContext } from './route-context.ts';
 
 export type OnOperationRequest = (request: FastifyRequest, ctx: RouteContext) => void;
@@ -42,14 +45,36 @@ function checkUrl(request: FastifyRequest): void {
   }
 }
 
-function checkBodyType(request: FastifyRequest, ctx: RouteContext): void {
+/**
+ * What the operation's `Content-Encoding` header parameter says of a coding: undefined when it
+ * declares none. A value its schema refuses is left to the header validation, a 400 in the
+ * operation's error shape like any other header's (Apify: `enum: [br, gzip, deflate, identity]`;
+ * a 415 answered a value outside it); a value it takes is decoded (content-coding.ts).
+ */
+function declaredTakes(model: ServiceModel, op: Operation, coding: string): boolean | undefined {
+  let check = declared.get(op);
+  if (check === undefined) {
+    const p = op.parameters.header.find((h) => h.name.toLowerCase() === 'content-encoding');
+    const fn = p ? validatorsFor(model).params.compileFor(p.schema, 'parameter') : undefined;
+    check = fn ? (v: string) => fn(v) : null;
+    declared.set(op, check);
+  }
+  return check === null ? undefined : check(coding);
+}
+const declared = new WeakMap<Operation, ((value: string) => boolean) | null>();
+
+function checkBodyType(request: FastifyRequest, ctx: RouteContext, model: ServiceModel): void {
   const body = ctx.op.body;
   if (!body || !hasBody(request)) return;
   const coding = request.headers['content-encoding'];
   if (coding !== undefined && coding.trim().toLowerCase() !== 'identity') {
-    throw new HttpError(415, `Content-Encoding ${JSON.stringify(coding)} not accepted`, {
-      outcome: 'invalid_parameters',
-    });
+    const takes = declaredTakes(model, ctx.op, coding);
+    // false: the header validation refuses it, as it refuses any header (a 400).
+    if (takes === true && decodable(coding)) decodeBody(request, coding);
+    else if (takes !== false)
+      throw new HttpError(415, `Content-Encoding ${JSON.stringify(coding)} not accepted`, {
+        outcome: 'invalid_parameters',
+      });
   }
   const actual = mediaEssence(request.headers['content-type']);
   if (!accepts(ctx.bodyType, actual)) {
@@ -64,8 +89,10 @@ function checkBodyType(request: FastifyRequest, ctx: RouteContext): void {
 /** Adds the checks to every operation route registered after this call. */
 export function installRequestChecks(
   app: FastifyInstance,
+  model: ServiceModel,
   onOperationRequest: OnOperationRequest | undefined,
 ): void {
+  installBodyDecoding(app);
   onOperationRoute(app, (routeOptions) => {
     const ctx = contextOf(routeOptions);
     if (!ctx) return;
@@ -73,7 +100,7 @@ export function installRequestChecks(
     appendDoneHook(routeOptions, 'onRequest', (request, _reply, done) => {
       checkUrl(request);
       if (onOperationRequest) onOperationRequest(request, ctx);
-      checkBodyType(request, ctx);
+      checkBodyType(request, ctx, model);
       done();
     });
   });

@@ -18,6 +18,7 @@ import {
   coercingValidatorFor,
   directionalErrors,
   isXmlMedia,
+  type ErrorObject,
   type SchemaValidator,
   type ValidateFunction,
   validatorFor,
@@ -235,6 +236,11 @@ export const TEXT_FIELDS = Symbol('dataapi.textFields');
  * the value it stands for under the schema's `xml` hints is what the schema judges.
  */
 export const XML_BODY = Symbol('dataapi.xmlBody');
+/**
+ * Marks a route's path schema with its aliases (routes.ts toRoutePath: `p0` for `{alert-email-group}`):
+ * its errors name the parameter as the description does, since users read them in 400 answers.
+ */
+export const PATH_ALIASES = Symbol('dataapi.pathAliases');
 
 /**
  * A parameter arrives as text and is coerced: "7" then fits both `integer` and `string`, so a
@@ -275,7 +281,12 @@ export function routeSchemas(
     for (const [alias, name] of paramAliases) {
       properties[alias] = relaxOneOf(byName.get(name)?.schema ?? { type: 'string' });
     }
-    out.params = { type: 'object', properties, required: [...paramAliases.keys()] };
+    out.params = {
+      type: 'object',
+      properties,
+      required: [...paramAliases.keys()],
+      [PATH_ALIASES]: paramAliases,
+    } as JsonSchema;
   }
   const headers = op.parameters.header;
   if (headers.length > 0) {
@@ -346,6 +357,10 @@ export function validatorCompiler(model: ServiceModel): FastifySchemaCompiler<Js
     const optional = typeof schema === 'object' && OPTIONAL_BODY in schema;
     const textFields = typeof schema === 'object' && TEXT_FIELDS in schema;
     const xml = httpPart === 'body' && typeof schema === 'object' && XML_BODY in schema;
+    const aliases =
+      typeof schema === 'object'
+        ? ((schema as Record<symbol, unknown>)[PATH_ALIASES] as Map<string, string> | undefined)
+        : undefined;
     const ajv = () => (httpPart === 'body' && !textFields ? v.body : v.params);
     let fn: ValidateFunction | undefined;
     const check: Check = (data) => {
@@ -355,8 +370,10 @@ export function validatorCompiler(model: ServiceModel): FastifySchemaCompiler<Js
       if (xml) return checkXml(data);
       fn ??= compileOrRefuse(ajv(), schema, httpPart, textFields);
       // A readOnly property in `required` binds responses only: a request may leave it out.
-      const errors = fn(data) ? [] : directionalErrors(model, fn.errors, 'request');
-      check.errors = errors.length === 0 ? null : errors;
+      const errors = fn(data)
+        ? []
+        : directionalErrors(model, fn.errors, 'request').filter(ownWords);
+      check.errors = errors.length === 0 ? null : aliases ? errors.map(named(aliases)) : errors;
       if (errors.length === 0) fillDefaults(model, schema, data, fn);
       return errors.length === 0;
     };
@@ -382,6 +399,30 @@ export function validatorCompiler(model: ServiceModel): FastifySchemaCompiler<Js
     return check as FastifyValidationResult;
   };
 }
+
+/**
+ * Not the `if` of an option tried in turn (validate-views.ts inTurn, `then: true`): its "must
+ * match else schema" says nothing the option's own errors do not, and 400s read as before.
+ */
+const ownWords = (e: ErrorObject): boolean =>
+  !(e.keyword === 'if' && (e.parentSchema as { then?: unknown } | undefined)?.then === true);
+
+/** An error of a path schema, its route alias replaced by the parameter's name (a pointer token). */
+const named =
+  (aliases: Map<string, string>) =>
+  (e: ErrorObject): ErrorObject => {
+    const [, token, ...rest] = e.instancePath.split('/');
+    const name = token === undefined ? undefined : aliases.get(token);
+    const missing = e.params['missingProperty'];
+    const lost = typeof missing === 'string' ? aliases.get(missing) : undefined;
+    if (name === undefined && lost === undefined) return e;
+    const escaped = (name ?? '').replace(/~/g, '~0').replace(/\//g, '~1');
+    return {
+      ...e,
+      ...(name === undefined ? {} : { instancePath: ['', escaped, ...rest].join('/') }),
+      ...(lost === undefined ? {} : { params: { ...e.params, missingProperty: lost } }),
+    };
+  };
 
 function compileOrRefuse(
   ajv: SchemaValidator,
