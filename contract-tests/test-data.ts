@@ -430,6 +430,15 @@ export async function cleanUp(
       problems: [],
       note: 'whether the deleted resource is gone is not checked: the target answers a made-up identifier alike',
     };
+  // Only a target that says "no such resource" to a made-up id (404, 410) shows how it answers
+  // a missing one: a 400 says the id itself was refused (a made-up value its pattern does not
+  // take: AWS Omics' `[0-9]+`, at least 10 long), which proves nothing about the deleted one.
+  const missing = other.exchange.record.status;
+  if (missing !== 404 && missing !== 410)
+    return {
+      problems: [],
+      note: `whether the deleted resource is gone is not checked: a made-up identifier was answered HTTP ${missing}, not as missing (404, 410)`,
+    };
   return {
     problems: [
       `${reader.id} still answers HTTP ${after.exchange.record.status} for what ${op.id} deleted (${created.how})`,

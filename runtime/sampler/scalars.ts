@@ -257,7 +257,7 @@ export function stringArbitrary(
     // such fields (AWS's S3 URIs, minLength 1) was never valid as a whole.
     if (matching && min > least)
       return fc.oneof(
-        { weight: 1, arbitrary: matching },
+        { weight: 1, arbitrary: matching.map((m) => longEnough(m, min)) },
         { weight: 1, arbitrary: word(o, Math.min(min, max), max) },
       );
     if (matching) return matching;
@@ -266,6 +266,16 @@ export function stringArbitrary(
   if (format) return format;
   const low = Math.max(min, num(s, 'minLength') === undefined && o.range === 'readable' ? 3 : 0);
   return word(o, Math.min(low, max), max);
+}
+
+/**
+ * A match shorter than the minimum, lengthened by its own text: a JSON Schema pattern is not
+ * anchored, so a string that starts with a match still matches (AWS Omics' ids, `[0-9]+` at
+ * least 10 long, where fast-check's matches are mostly shorter and a word never matches).
+ */
+function longEnough(match: string, min: number): string {
+  if (match.length >= min || match.length === 0) return match;
+  return match + match.repeat(Math.ceil(min / match.length)).slice(0, min - match.length);
 }
 
 const SAFE = Number.MAX_SAFE_INTEGER;

@@ -5,7 +5,9 @@
  * value for every seed, whether the pattern or the length is the hard part. And a pattern whose
  * shortest match is longer than the sampler's own length cap (AWS ARNs of 50 to 80 characters,
  * with or without a loose maxLength: corpus amazonaws.com/resource-groups, medical-imaging) got
- * only words: the suite sent `/tags/pcwqqlem` as a valid request and the mock refused it.
+ * only words: the suite sent `/tags/pcwqqlem` as a valid request and the mock refused it. And a
+ * pattern whose matches are shorter than the minimum, and that no word matches (`[0-9]+`, at
+ * least 10): the match is lengthened by its own text (the pattern is not anchored).
  */
 import { expect, it } from 'vitest';
 import type { ServiceModel } from 'dataapi/model';
@@ -17,6 +19,9 @@ const schemas = {
   looseArn: { type: 'string', pattern: '.*', minLength: 20, maxLength: 2048 },
   anchoredLong: { type: 'string', pattern: '^[a-z0-9-]+$', minLength: 30 },
   shortPattern: { type: 'string', pattern: '^arn:[a-z]+$', maxLength: 12 },
+  // A pattern of one repeated class whose matches are mostly short, and no word matches it
+  // (corpus: amazonaws.com/omics, every store id): the suite's made-up id was refused.
+  digitsId: { type: 'string', pattern: '[0-9]+', minLength: 10, maxLength: 36 },
   groupArn: {
     type: 'string',
     pattern:
