@@ -180,11 +180,10 @@ export const RESPONSE_JUDGES = {
         actual: actualOf(p),
       });
     const first = missing[0];
-    return {
-      covered,
-      violations,
-      ...(first ? { notTested: { code: 'missing-test-data', reason: first } } : {}),
-    };
+    // No optional part spread in: this runs on every exchange the proxy judges.
+    const judgement: ReturnType<Judge> = { covered, violations };
+    if (first) judgement.notTested = { code: 'missing-test-data', reason: first };
+    return judgement;
   },
 
   'content-type'(ctx) {
