@@ -106,16 +106,39 @@ function silentStatus(ctx: CheckContext, covered: Probe[]): ReturnType<Judge> {
   return { covered, violations };
 }
 
+/** What the status check reads of an operation, made once per operation (the proxy judges often). */
+interface StatusPlan {
+  /** The declared statuses, as findings list them. */
+  declared: string;
+  success: string | undefined;
+  /** No response a client can receive is declared. */
+  silent: boolean;
+}
+
+const statusPlans = new WeakMap<Operation, StatusPlan>();
+
+function statusPlanOf(op: Operation): StatusPlan {
+  let plan = statusPlans.get(op);
+  if (!plan)
+    statusPlans.set(
+      op,
+      (plan = {
+        declared: op.responses.map((r) => r.status).join(', '),
+        // No 2xx declared (an endpoint that always refuses): any declared status answers a valid
+        // request; no response declared at all (3.1 allows it): nothing to hold the status to.
+        success: op.success?.status ?? (op.responses.length === 0 ? '2XX' : undefined),
+        silent: !op.responses.some((r) => receivable(r.status)),
+      }),
+    );
+  return plan;
+}
+
 export const RESPONSE_JUDGES = {
   status(ctx) {
     const covered = own(ctx);
     const violations: Violation[] = [];
-    const declared = ctx.op.responses.map((r) => r.status).join(', ');
-    // No 2xx declared (an endpoint that always refuses): any declared status answers a valid
-    // request; no response declared at all (3.1 allows it): nothing to hold the status to.
-    const success = ctx.op.success?.status ?? (ctx.op.responses.length === 0 ? '2XX' : undefined);
-    const answers = ctx.op.responses.filter((r) => receivable(r.status));
-    if (answers.length === 0) return silentStatus(ctx, covered);
+    const { declared, success, silent } = statusPlanOf(ctx.op);
+    if (silent) return silentStatus(ctx, covered);
     // A refusal the description does not document is the description's silence (a 401 where no
     // 401 is declared): one warning per status, naming the probes that got it. A valid request
     // answered with an undeclared status, or a probe let through or broken, is the target's fault.
@@ -180,11 +203,10 @@ export const RESPONSE_JUDGES = {
         actual: actualOf(p),
       });
     const first = missing[0];
-    return {
-      covered,
-      violations,
-      ...(first ? { notTested: { code: 'missing-test-data', reason: first } } : {}),
-    };
+    // No optional part spread in: this runs on every exchange the proxy judges.
+    const judgement: ReturnType<Judge> = { covered, violations };
+    if (first) judgement.notTested = { code: 'missing-test-data', reason: first };
+    return judgement;
   },
 
   'content-type'(ctx) {

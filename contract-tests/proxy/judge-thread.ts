@@ -22,11 +22,10 @@ parentPort!.on('message', (jobs: JudgeJob[]) => {
 
 function judge(job: JudgeJob): JudgeReply {
   if (job.secrets) redactor = redactorFor(job.secrets);
-  const o: Observed = {
-    ...job.observed,
-    requestBody: buffer(job.observed.requestBody),
-    responseBody: buffer(job.observed.responseBody),
-  };
+  // The job is this thread's own copy: its bodies get their Buffer methods in place.
+  const o: Observed = job.observed;
+  o.requestBody = buffer(o.requestBody);
+  o.responseBody = buffer(o.responseBody);
   try {
     const judged = judgedExchange(judgeObserved(model, o, redactor, severity));
     // Only the records the reports may keep cross back (the rest are never written).

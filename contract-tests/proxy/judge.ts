@@ -75,12 +75,16 @@ export interface JudgedExchange {
   record?: ExchangeRecord;
 }
 
-export const judgedExchange = (j: Judgement): JudgedExchange => ({
-  findings: j.findings,
-  judged: j.judged,
-  ...(j.variant ? { variant: j.variant } : {}),
-  ...(j.probe ? { operation: j.probe.op.id, record: j.probe.exchange.record } : {}),
-});
+export function judgedExchange(j: Judgement): JudgedExchange {
+  // Set one by one, in this order: optional parts spread in cost microseconds per exchange.
+  const out: JudgedExchange = { findings: j.findings, judged: j.judged };
+  if (j.variant) out.variant = j.variant;
+  if (j.probe) {
+    out.operation = j.probe.op.id;
+    out.record = j.probe.exchange.record;
+  }
+  return out;
+}
 
 const BODY_CHECKS: CheckName[] = [
   'status',

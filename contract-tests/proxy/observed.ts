@@ -70,14 +70,20 @@ export const headerOf = (pairs: [string, string][], name: string): string | unde
 export const truncated = (o: Observed) =>
   o.aborted === true || o.responseBody.length < o.responseSize;
 
-const urls = new WeakMap<Observed, URL>();
+/** Parsed paths and queries of recent requests: traffic sends the same few over and over. */
+const urls = new Map<string, URL>();
+const URLS_MAX = 2000;
 
 /**
- * The request's path and query, parsed once per exchange (routing, the keys it carried and its
- * parameters all read it). Only to be read.
+ * The request's path and query, parsed once per distinct text (routing, the keys it carried and
+ * its parameters all read it). Shared between exchanges: only to be read.
  */
 export function requestUrlOf(o: Observed): URL {
-  let url = urls.get(o);
-  if (!url) urls.set(o, (url = new URL(o.pathAndQuery, 'http://x')));
+  let url = urls.get(o.pathAndQuery);
+  if (!url) {
+    // Paths with ids in them never end: the memo starts again rather than grow.
+    if (urls.size >= URLS_MAX) urls.clear();
+    urls.set(o.pathAndQuery, (url = new URL(o.pathAndQuery, 'http://x')));
+  }
   return url;
 }

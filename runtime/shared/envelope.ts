@@ -32,24 +32,26 @@ export function readEnvelope(op: Operation, body: unknown): EnvelopeReading {
     typeof rawStatus === 'object' && rawStatus !== null
       ? (rawStatus as Record<string, unknown>)
       : undefined;
-  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
   const foreignKeys = (OTHER[env.spelling] ?? []).filter(
     (k) => k in obj && !env.toleratedKeys.includes(k),
   );
-  return {
-    ...(status ? { status } : {}),
-    payload: obj[env.payloadKey],
-    ...(num(status?.[env.codeField]) !== undefined ? { code: num(status?.[env.codeField]) } : {}),
-    ...(typeof status?.[env.descriptionField] === 'string'
-      ? { description: status[env.descriptionField] as string }
-      : {}),
-    ...(num(status?.[env.totalCountField]) !== undefined
-      ? { totalCount: num(status?.[env.totalCountField]) }
-      : {}),
-    foreignKeys,
-    wellFormed: status !== undefined && env.payloadKey in obj,
-  };
+  // Fields set one by one, in the reading's order: spreading optional parts (`...(x ? {x} : {})`)
+  // cost the proxy's judging thread microseconds per body.
+  const reading = {} as EnvelopeReading;
+  if (status) reading.status = status;
+  reading.payload = obj[env.payloadKey];
+  const code = finite(status?.[env.codeField]);
+  if (code !== undefined) reading.code = code;
+  const description = status?.[env.descriptionField];
+  if (typeof description === 'string') reading.description = description;
+  const totalCount = finite(status?.[env.totalCountField]);
+  if (totalCount !== undefined) reading.totalCount = totalCount;
+  reading.foreignKeys = foreignKeys;
+  reading.wellFormed = status !== undefined && env.payloadKey in obj;
+  return reading;
 }
+
+const finite = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
 /** Builds an envelope body for an operation (servers and the mock). */
 export function buildEnvelope(

@@ -103,6 +103,11 @@ interface Patterns {
   keys: string[];
   /** Every form of a long key, anywhere (and cut short by an excerpt). */
   anywhere?: RegExp;
+  /**
+   * The first MIN_PREFIX characters of every form of a long key: each of `anywhere`'s
+   * alternatives starts with one, so a value holding none needs no pass of the pattern.
+   */
+  heads: string[];
   /** Every form of a short key, as a whole token. */
   token?: RegExp;
   /** Every form of a short key (a value that is exactly one of them). */
@@ -121,6 +126,7 @@ function patternsOf(secrets: readonly (string | undefined)[]): Patterns {
   return {
     keys,
     ...(strong.length ? { anywhere: strongPattern(strong) } : {}),
+    heads: [...new Set(strong.flatMap(secretForms).map((f) => f.slice(0, MIN_PREFIX)))],
     ...(weak.length
       ? { token: new RegExp(`(?<![${TOKEN}])(?:${alternatives})(?![${TOKEN}])`, 'g') }
       : {}),
@@ -128,8 +134,14 @@ function patternsOf(secrets: readonly (string | undefined)[]): Patterns {
   };
 }
 
+/** Whether `value` may hold a form of a long key (see Patterns.heads). */
+function mayHoldStrong(p: Patterns, value: string): boolean {
+  for (const head of p.heads) if (value.includes(head)) return true;
+  return false;
+}
+
 function composedWith(p: Patterns, value: string): string {
-  return p.anywhere
+  return p.anywhere && mayHoldStrong(p, value)
     ? value.replace(p.anywhere, (m) => (m.endsWith('…') ? `${REDACTED}…` : REDACTED))
     : value;
 }
@@ -227,7 +239,7 @@ function mayHoldWith(p: Patterns, raw: string): boolean {
   if (!p.keys.length) return false;
   // An escape could spell a key out of other characters (`\u0061`): only a full pass can tell.
   if (raw.includes('\\') || /basic/i.test(raw)) return true;
-  if (p.anywhere) {
+  if (p.anywhere && mayHoldStrong(p, raw)) {
     p.anywhere.lastIndex = 0;
     const hit = p.anywhere.test(raw);
     p.anywhere.lastIndex = 0;
