@@ -21,7 +21,7 @@ import type { MultipartForm } from '../../runtime/server/multipart.ts';
 import { partsDecoding } from '../../runtime/server/param-styles.ts';
 import { parseFormText } from '../../runtime/server/parsers.ts';
 import { multipartCheck } from '../../runtime/server/route-handler.ts';
-import { toRoutePath } from '../../runtime/server/routes.ts';
+import { routePathOf } from '../../runtime/server/routes.ts';
 import { routeSchemas, validatorCompiler, validatorsFor } from '../../runtime/server/validation.ts';
 
 type Bag = Record<string, unknown>;
@@ -60,7 +60,7 @@ export function requestReader(
   model: ServiceModel,
   op: Operation,
 ): (req: OutgoingRequest) => Promise<Outcome> {
-  const { url, params: aliases } = toRoutePath(op.path);
+  const { url, params: aliases } = routePathOf(model, op);
   // The app's router options (app.ts) and dispatch.ts's case sensitivity.
   const router = FindMyWay({ maxParamLength: MAX_PARAM_LENGTH, caseSensitive: true });
   router.on(op.method.toUpperCase() as 'GET', url, () => undefined);
