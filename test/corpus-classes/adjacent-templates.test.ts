@@ -2,8 +2,11 @@
  * Two path templates with no text between (Buffer's and healthcare.gov's
  * `/profiles/{id}{mediaTypeExtension}`, the extension an enum of `.json`): find-my-way read
  * `:id:mediaTypeExtension` as one parameter of that name, so every request lacked `id` (valid
- * refused, and a value outside the enum refused for `id`). And Notion's header parameter named
- * "", which made fetch throw on every request the suite built: ignored, with a finding.
+ * refused, and a value outside the enum refused for `id`). Microsoft Graph's function segment
+ * `(includedUserTypes='{includedUserTypes}')` whose parameter may be an object: {} drawn wrote an
+ * empty text, no route (an empty object is now no path value, as "" is). And Notion's header
+ * parameter named "", which made fetch throw on every request the suite built: ignored, with a
+ * finding.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agreementOf, classOf } from '../../bench/corpus/agreement.ts';
