@@ -20,9 +20,14 @@ export function valueText(value: unknown): string {
   return String(value);
 }
 
-/** Whether a path value writes no text into its segment (`""`, `[]`, `[""]`). */
+/**
+ * Whether a path value writes no text into its segment (`""`, `[]`, `[""]`, `{}`: Microsoft
+ * Graph's `anyOf: [enum, {type: object}]` inside `(includedUserTypes='{includedUserTypes}')`
+ * drew {}, an empty text the route's parameter cannot match).
+ */
 export function emptySegment(v: unknown): boolean {
   if (Array.isArray(v)) return v.every(emptySegment);
+  if (typeof v === 'object' && v !== null) return Object.keys(v).length === 0;
   return v === '' || v === null || v === undefined;
 }
 

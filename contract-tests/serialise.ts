@@ -26,6 +26,7 @@ import { xmlFault } from 'dataapi/runtime/xml';
 import type { OutgoingRequest } from './http.ts';
 import { emptySegment } from './path-values.ts';
 import { carried, WRONG_KEY, type KeyMode, type RequestSpec } from './requests.ts';
+import { withRequiredKeys } from './required-keys.ts';
 import { encodedBody } from './content-coding.ts';
 
 export interface SerialiseOptions {
@@ -76,7 +77,10 @@ export function serialise(op: Operation, spec: RequestSpec, o: SerialiseOptions)
   if (bodyKey && bodyObj) delete bodyObj[bodyKey.name];
   if (o.key !== 'none') {
     // Every scheme of one security requirement (AND), written the scheme's way (Basic, Bearer).
-    const requirement = useBodyKey && bodyKey ? [bodyKey] : chooseRequirement(op.auth, undefined);
+    const requirement =
+      useBodyKey && bodyKey
+        ? [bodyKey]
+        : withRequiredKeys(op, chooseRequirement(op.auth, undefined));
     const keyValue = o.key === 'wrong' ? WRONG_KEY : o.appkey;
     writeCredentials(requirement, () => keyValue, {
       query: (name, value) => query.push([encodeURIComponent(name), encodeURIComponent(value)]),

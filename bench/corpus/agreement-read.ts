@@ -15,13 +15,14 @@ import type { OutgoingRequest } from '../../contract-tests/http.ts';
 import { cookieCheck } from '../../runtime/server/cookies.ts';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { MAX_PARAM_LENGTH } from '../../runtime/server/answers.ts';
+import { longSegment } from '../../runtime/server/long-segment.ts';
 import { decodable } from '../../runtime/server/content-coding.ts';
 import { HttpError } from '../../runtime/server/errors.ts';
 import type { MultipartForm } from '../../runtime/server/multipart.ts';
 import { partsDecoding } from '../../runtime/server/param-styles.ts';
 import { parseFormText } from '../../runtime/server/parsers.ts';
 import { multipartCheck } from '../../runtime/server/route-handler.ts';
-import { toRoutePath } from '../../runtime/server/routes.ts';
+import { routePathOf } from '../../runtime/server/routes.ts';
 import { routeSchemas, validatorCompiler, validatorsFor } from '../../runtime/server/validation.ts';
 
 type Bag = Record<string, unknown>;
@@ -60,7 +61,7 @@ export function requestReader(
   model: ServiceModel,
   op: Operation,
 ): (req: OutgoingRequest) => Promise<Outcome> {
-  const { url, params: aliases } = toRoutePath(op.path);
+  const { url, params: aliases } = routePathOf(model, op);
   // The app's router options (app.ts) and dispatch.ts's case sensitivity.
   const router = FindMyWay({ maxParamLength: MAX_PARAM_LENGTH, caseSensitive: true });
   router.on(op.method.toUpperCase() as 'GET', url, () => undefined);
@@ -99,16 +100,29 @@ export function requestReader(
     const found = router.find(op.method.toUpperCase() as 'GET', req.pathAndQuery);
     if (!found) {
       // answers.ts notFoundHandler: the operation's path with a segment longer than the router
-      // takes is a 414 (a refusal the suite takes for a value too long), not a missing route.
+      // takes is a 400 for the parameter's maxLength where the value breaks it, else a 414 (a
+      // refusal the suite takes for a value too long), not a missing route.
       const q = req.pathAndQuery.indexOf('?');
       const pathOnly = q < 0 ? req.pathAndQuery : req.pathAndQuery.slice(0, q);
-      const long = pathOnly.split('/').some((s) => s.length > MAX_PARAM_LENGTH);
+      const long = longSegment(model, op, pathOnly);
+      if (long?.param !== undefined)
+        return {
+          refused: {
+            part: 'params',
+            message: long.message,
+            errors: [
+              {
+                instancePath: `/${long.param.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+                keyword: 'maxLength',
+                params: { limit: long.maxLength },
+              },
+            ],
+          },
+        };
       return {
         refused: {
           part: 'route',
-          message: long
-            ? `a path segment is longer than the ${MAX_PARAM_LENGTH} characters the router takes`
-            : `no route for ${req.pathAndQuery}`,
+          message: long ? long.message : `no route for ${req.pathAndQuery}`,
           errors: [],
           ...(long ? { status: 414 } : {}),
         },

@@ -28,6 +28,9 @@ import type { SchemaConverter } from './schema.ts';
 /** OpenAPI says these header parameters are ignored: the transport owns them. */
 const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
 
+/** An HTTP token (RFC 9110 §5.6.2): what a field name, and a cookie name, must be. */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
 export interface ParameterContext {
   /** The operation's pointer (`/paths/~1a/get`). */
   pointer: string;
@@ -72,6 +75,16 @@ export function readParameters(
     if (!PARAMETER_LOCATIONS.includes(where)) continue;
     const name = p['name'] as string;
     if (where === 'header' && IGNORED_HEADERS.has(name.toLowerCase())) continue;
+    // Notion's GET /v1/pages/{id}: a header named "" (a Postman conversion's leftover) made
+    // fetch throw for every request the suite sent; no request can carry it.
+    if ((where === 'header' || where === 'cookie') && !TOKEN.test(name)) {
+      ctx.findings.add(
+        'header-name-invalid',
+        located.get(p) ?? ctx.pointer,
+        `${where} parameter ${JSON.stringify(name)} is no ${where === 'header' ? 'HTTP field' : 'cookie'} name: ignored`,
+      );
+      continue;
+    }
     let schema: unknown = p['schema'];
     let mediaType: string | undefined;
     if (schema === undefined && isObject(p['content'])) {

@@ -15,6 +15,7 @@ import {
   type ErrorAnswer,
 } from './errors.ts';
 import { notServed } from './guard.ts';
+import { longSegment } from './long-segment.ts';
 import { answerFor, appendHook, contextOf, onOperationRoute } from './route-context.ts';
 import { acceptedKey } from './route-auth.ts';
 import { redact } from 'dataapi/runtime/shared';
@@ -105,11 +106,10 @@ function errorHandler(ctx: AnswerContext) {
   };
 }
 
-/** The longest path parameter the router takes (Fastify's `maxParamLength`): longer is a 414. */
-export const MAX_PARAM_LENGTH = 1000;
+export { MAX_PARAM_LENGTH } from './long-segment.ts';
 
 /**
- * No route matched: 501 for an operation that cannot be served, 414 for a path parameter the
+ * No route matched: 501 for an operation that cannot be served, 400 or 414 for a path parameter the
  * router would not take, 405 with Allow, else 404.
  */
 function notFoundHandler(ctx: AnswerContext) {
@@ -128,10 +128,12 @@ function notFoundHandler(ctx: AnswerContext) {
     // The path and method are an operation's, but a segment is longer than the router takes:
     // "GET is not allowed; allowed: GET" said nothing true (corpus PayPal payouts).
     const path = q < 0 ? url : url.slice(0, q);
-    if (own && path.split('/').some((segment) => segment.length > MAX_PARAM_LENGTH)) {
+    const long = own ? longSegment(model, own, path) : undefined;
+    if (own && long) {
       answerFor(request, [own]);
-      const message = `A path segment is longer than the ${MAX_PARAM_LENGTH} characters this server takes`;
-      return send(reply, 414, errorAnswer(model, own, 414, message, describe));
+      // Past the parameter's own maxLength: refused for that, as validation would (long-segment.ts).
+      const status = long.param === undefined ? 414 : 400;
+      return send(reply, status, errorAnswer(model, own, status, long.message, describe));
     }
     if (hit) {
       answerFor(request, hit.ops);

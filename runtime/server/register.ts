@@ -30,7 +30,7 @@ import { installDeprecationHeaders } from './route-deprecation.ts';
 import { routeContext } from './route-context.ts';
 import { routeHandler, type Handler } from './route-handler.ts';
 import { installRateLimits, type RateLimitOptions } from './route-limits.ts';
-import { createPathMatcher, toRoutePath } from './routes.ts';
+import { createPathMatcher, routePathOf } from './routes.ts';
 import { createDispatch } from './dispatch.ts';
 import { routeSchemas, validatorCompiler, validatorsFor, type RouteSchemas } from './validation.ts';
 
@@ -155,7 +155,7 @@ export async function registerService(
   // without a second route. A path with an explicit HEAD operation keeps its GET to GET, so the
   // HEAD operation answers; without any, a HEAD request is routed as its GET.
   const explicitHead = new Set(
-    model.operations.filter((o) => o.method === 'head').map((o) => toRoutePath(o.path).url),
+    model.operations.filter((o) => o.method === 'head').map((o) => routePathOf(model, o).url),
   );
   const dispatch = createDispatch(app, {
     compile: validatorCompiler(model) as never,
@@ -177,7 +177,7 @@ export async function registerService(
   };
   const added: Operation[] = [];
   const addRoute = (op: Operation, preview: boolean) => {
-    const route = toRoutePath(preview && op.preview ? op.preview.path : op.path);
+    const route = routePathOf(model, op, preview && op.preview ? op.preview.path : op.path);
     let schema: RouteSchemas | undefined;
     const schemaOf = () => (schema ??= routeSchemas(model, op, route.params));
     // Shared method and route: the owner's route, this operation chosen per request; in a group

@@ -3,7 +3,7 @@
  * answers a known path with an undeclared method as "not found", so the not-found handler asks
  * this matcher which declared methods the path has.
  */
-import type { Operation, ServiceModel } from 'dataapi/model';
+import { deref, type Operation, type ServiceModel } from 'dataapi/model';
 
 /** Per-route facts, computed once at registration. */
 export interface RouteContext {
@@ -33,7 +33,7 @@ const SAFE_PARAM = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * any character: a value with an encoded slash (`%2F`) is still one segment (find-my-way never
  * lets a parameter cross a raw `/`).
  */
-export function toRoutePath(path: string): RoutePath {
+export function toRoutePath(path: string, enumOf: EnumOf = () => undefined): RoutePath {
   const params = new Map<string, string>();
   let index = 0;
   const parts = path.split(/(\{[^}]*\})/);
@@ -45,15 +45,68 @@ export function toRoutePath(path: string): RoutePath {
       const alias = SAFE_PARAM.test(name) && !params.has(name) ? name : `p${index}`;
       index += 1;
       params.set(alias, name);
-      // Text beside it in the same segment (after: up to the next `/`; before: since the last).
+      // Text beside it in the same segment (after: up to the next `/`; before: since the last),
+      // or another template right beside it (`{id}{ext}`: split by the empty text between).
       const after = parts[i + 1] ?? '';
       const before = parts[i - 1] ?? '';
+      const nextTemplate = after === '' && i + 2 < parts.length;
       const shared =
-        (after !== '' && !after.startsWith('/')) || (before !== '' && !before.endsWith('/'));
-      return shared ? `:${alias}(^.+?)` : `:${alias}`;
+        (after !== '' && !after.startsWith('/')) ||
+        (before !== '' && !before.endsWith('/')) ||
+        nextTemplate ||
+        (before === '' && i >= 2);
+      if (!shared) return `:${alias}`;
+      return `:${alias}(^${adjacentRegex(parts, i, enumOf) ?? '.+?'})`;
     })
     .join('');
   return { url, params };
+}
+
+/** A path parameter's string values where its schema lists them (an enum), else undefined. */
+export type EnumOf = (name: string) => readonly string[] | undefined;
+
+/** Values find-my-way's regex syntax takes as written, once regex-escaped (no parentheses). */
+const PLAIN = /^[A-Za-z0-9._~-]+$/;
+
+/**
+ * Two templates with no text between (`/profiles/{id}{mediaTypeExtension}`, the extension an enum
+ * of `.json`): find-my-way read `:id:mediaTypeExtension` as one parameter of that name, so `id`
+ * was never there. Each is its own regex parameter; where the second lists its values, the
+ * first ends where one of them (and the segment's text after it) ends the segment, and the second
+ * takes one of them, or else any text: a value outside the enum still routes, and is refused
+ * by validation for its enum, not as no route.
+ */
+function adjacentRegex(parts: string[], i: number, enumOf: EnumOf): string | undefined {
+  const valuesAt = (j: number) => {
+    const m = /^\{([^}]*)\}$/.exec(parts[j] ?? '');
+    const values = m ? enumOf(m[1] ?? '') : undefined;
+    return values && values.length > 0 && values.every((v) => PLAIN.test(v))
+      ? values.map(escapeRegex).join('|')
+      : undefined;
+  };
+  // This one listed after a template: one of its values, or else any text.
+  const own = parts[i - 1] === '' && i >= 2 ? valuesAt(i) : undefined;
+  if (own !== undefined) return `${own}|.+?`;
+  if (parts[i + 1] !== '' || i + 2 >= parts.length) return undefined;
+  const next = valuesAt(i + 2);
+  // Only where the rest of the segment after the listed one is plain text (or nothing).
+  const rest = parts[i + 3] ?? '';
+  const tail = rest.split('/')[0] ?? '';
+  const third = rest === '' && i + 4 < parts.length;
+  if (next === undefined || third || (tail !== '' && !PLAIN.test(tail))) return undefined;
+  return `.+?(?=(?:${next})${escapeRegex(tail)}$)|.+?`;
+}
+
+/** The route of an operation's path (or its preview path), knowing its path parameters' enums. */
+export function routePathOf(model: ServiceModel, op: Operation, path = op.path): RoutePath {
+  return toRoutePath(path, (name) => {
+    const p = op.parameters.path.find((x) => x.name === name);
+    const s = p ? deref(model, p.schema) : undefined;
+    const values = typeof s === 'object' ? s.enum : undefined;
+    return Array.isArray(values) && values.every((v) => typeof v === 'string')
+      ? (values as string[])
+      : undefined;
+  });
 }
 
 interface PathEntry {

@@ -47,10 +47,16 @@ export function writeCredentials(
   credentialOf: (t: KeyTransport) => string | undefined,
   sink: CredentialSink,
 ): void {
+  // Two schemes of one requirement in the same place (fec.gov: apiKey and ApiKeyQueryAuth, both
+  // the query's api_key) are one credential there: written twice, the query read it as a list.
+  const written = new Set<string>();
   for (const t of requirement) {
     const credential = credentialOf(t);
     if (credential === undefined) continue;
     const place = placeCredential(t, credential);
+    const at = `${place.in} ${place.in === 'header' ? place.name.toLowerCase() : place.name}`;
+    if (written.has(at)) continue;
+    written.add(at);
     sink[place.in](place.name, place.value);
   }
 }

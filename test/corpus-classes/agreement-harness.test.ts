@@ -18,7 +18,7 @@ const findings = async (name: string) => {
 };
 
 describe('the agreement harness', () => {
-  it('takes the 414 of a path value longer than the router takes as its length refusal', async () => {
+  it('takes the refusal of a path value longer than the router takes (a 400 for its maxLength) as its length refusal', async () => {
     const { counts, list } = await findings('path-max-length.yaml');
     expect(counts.invalid).toBeGreaterThan(0);
     expect(list).toEqual([]);
