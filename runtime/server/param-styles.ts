@@ -275,12 +275,13 @@ function decoderOf(
   if (writing.spread === 'exploded') {
     // A property another query parameter also writes is not this object's (model/query-objects.ts).
     // Those of its oneOf/anyOf options too (Intercom: `filter` is one of user_id, email, ...).
-    const names = [...propertiesOf(model, p.schema, { alternatives: true }).keys()].filter(
-      (n) => !clashing?.has(n),
-    );
+    const declared = [...propertiesOf(model, p.schema, { alternatives: true }).keys()];
+    const names = declared.filter((n) => !clashing?.has(n));
     // A free-form object (`type: object`, no properties: Rocket.Chat's `selector`) takes every
-    // name no other query parameter (or query credential) of the operation takes.
-    const free = names.length === 0 && others !== undefined;
+    // name no other query parameter (or query credential) of the operation takes. One whose
+    // properties all clash is not free-form: it takes nothing (ec2's Monitoring, whose only
+    // property Enabled other objects write too, took every stray name and was refused).
+    const free = declared.length === 0 && others !== undefined;
     return (bag) => {
       if (Object.hasOwn(bag, key)) return set(bag, json);
       const value: Bag = {};
