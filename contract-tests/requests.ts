@@ -160,7 +160,8 @@ function build(
       return false;
     });
     const sample = () => {
-      const d = draw(model, body.schema, { direction: 'request' });
+      // A form writes no pair for an empty list or object: the sample holds none (arbitrary.ts).
+      const d = draw(model, body.schema, { direction: 'request', filled: body.kind === 'form' });
       const at = pointerOf(op.pointer, 'requestBody', 'content', body.mediaType, 'schema');
       return {
         ...base,

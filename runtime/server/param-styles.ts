@@ -23,7 +23,7 @@ import { hasBody } from './route-checks.ts';
 import { appendHook, contextOf, onOperationRoute, type RouteContext } from './route-context.ts';
 import { cookieCheck } from './cookies.ts';
 import { toRoutePath } from './routes.ts';
-import { carriesJson, complex, itemsOf, typesOf } from './schema-types.ts';
+import { branchSchema, carriesJson, complex, typesOf } from './schema-types.ts';
 import { validatorsFor } from './validation.ts';
 import { formEncodingDecoders } from './form-encoding.ts';
 import { shapeFormValue } from './form-shape.ts';
@@ -236,7 +236,8 @@ function decoderOf(
     return (bag) => set(bag, read);
   }
   if (types.has('array')) {
-    const items = itemsOf(model, p.schema);
+    // Items in a branch too (`anyOf: [array of objects, enum: ['']]`): each written as JSON.
+    const items = branchSchema(model, p.schema, 'items');
     const itemsComplex = items !== undefined && complex(typesOf(model, items));
     const delimiter = writing.delimiter;
     if (delimiter === undefined && !itemsComplex) return undefined;
