@@ -22,6 +22,7 @@ import { negativeCases } from '../../contract-tests/negatives.ts';
 import { emptySegment, holdsSegmentText } from '../../contract-tests/path-values.ts';
 import {
   carriesCredential,
+  drawBody,
   emptyRequest,
   type RequestSpec,
 } from '../../contract-tests/requests.ts';
@@ -259,12 +260,7 @@ function validSpec(
   }
   const body = sentBody(op);
   if (body) {
-    // As the suite draws it (requests.ts): a form body without empty lists or objects.
-    const d = draw(model, body.schema, {
-      direction: 'request',
-      seed,
-      filled: body.kind === 'form',
-    });
+    const d = drawBody(model, body, seed); // as the suite draws it (requests.ts)
     if (!d.valid) return body.required ? undefined : spec;
     spec.body = d.value;
   }
@@ -355,7 +351,7 @@ function said(r: Refusal): string {
 
 function show(v: unknown): string {
   const t = JSON.stringify(v) ?? String(v);
-  return process.env.AGREE_FULL ? t : t.length > 80 ? `${t.slice(0, 79)}…` : t;
+  return t.length > 80 ? `${t.slice(0, 79)}…` : t;
 }
 
 function dedupe(list: Finding[]): Finding[] {
