@@ -91,10 +91,13 @@ export function withoutAdded(
   return out;
 }
 
-/** Behind its `$ref` too (probely.com's `verified: {$ref: .../verified}`, a readOnly default). */
+/**
+ * Beside a `$ref` (3.1: Alchemy's `refreshCache`) or behind it (probely.com's `verified: {$ref:
+ * .../verified}`, a readOnly default).
+ */
 function hasDefault(model: ServiceModel, schema: JsonSchema | undefined): boolean {
-  const s = deref(model, schema);
-  return typeof s === 'object' && s !== null && 'default' in s;
+  const has = (s: JsonSchema | undefined) => typeof s === 'object' && s !== null && 'default' in s;
+  return has(schema) || has(deref(model, schema));
 }
 
 /** The Ajv keywords a refusal for each kind of negative case names. */
