@@ -5,6 +5,7 @@
  */
 import {
   carriesKey,
+  deref,
   forEachLocation,
   propertiesOf,
   unsentQueryNames,
@@ -160,7 +161,7 @@ function build(
       return false;
     });
     const sample = () => {
-      const d = draw(model, body.schema, { direction: 'request' });
+      const d = drawBody(model, body);
       const at = pointerOf(op.pointer, 'requestBody', 'content', body.mediaType, 'schema');
       return {
         ...base,
@@ -205,6 +206,35 @@ function withGiven(specs: RequestSpec[], base: RequestSpec, mine: GivenRequest):
  * A request as a report or replay file keeps it: no cookie slot when it is empty, so a file of a
  * description without cookie parameters reads as it did before the slot (issue 47).
  */
+/**
+ * A body sample as the suite draws it. A form or multipart body is an object of fields: where its
+ * schema says nothing of that (codat.io's `multipart/form-data` with `schema: {}`) an object is
+ * drawn, as a text drawn would write no field at all. A form writes no pair for an empty list or
+ * object: its sample holds none (sampler `filled`).
+ */
+export function drawBody(
+  model: ServiceModel,
+  body: NonNullable<Operation['body']>,
+  seed?: number,
+): ReturnType<typeof draw> {
+  const fields = body.kind === 'form' || body.kind === 'multipart';
+  const schema = fields && typeless(model, body.schema) ? { type: 'object' } : body.schema;
+  return draw(model, schema, {
+    direction: 'request',
+    filled: body.kind === 'form',
+    ...(seed === undefined ? {} : { seed }),
+  });
+}
+
+/** A schema that names no type, properties nor options (`{}`, a description only). */
+function typeless(model: ServiceModel, schema: JsonSchema | undefined): boolean {
+  const s = deref(model, schema);
+  if (typeof s !== 'object' || s === null) return true;
+  return !['type', 'properties', 'allOf', 'anyOf', 'oneOf', 'enum', 'const', '$ref'].some((k) =>
+    Object.hasOwn(s, k),
+  );
+}
+
 export type SavedRequest = Omit<RequestSpec, 'cookie'> & { cookie?: Record<string, unknown> };
 
 export function savedRequest(spec: RequestSpec): SavedRequest {

@@ -194,10 +194,18 @@ function firstFitting(model: ServiceModel, original: unknown[], copied: unknown[
   if (!hasNull && (lists.length === 0 || values.length === 0)) return undefined;
   const empty = { enum: ['', null] };
   const notEmpty = (o: unknown) => (hasNull ? { if: empty, then: false, else: o } : o);
-  const one = [...(hasNull ? [empty] : []), ...values.map(notEmpty)];
+  // Nor does a one-value option see a list of objects: its coercion unwraps a list of one in
+  // place, for every later option too (Stripe's `anyOf: [array of objects, enum: ['']]`: the
+  // list read from a form reached its own option as its one object). A list of one text is
+  // still unwrapped (`a` split from a form value is the string option's). `items` holds for
+  // what is no list, and `type: object` coerces nothing.
+  const noList = (o: unknown) =>
+    lists.length > 0 ? { if: { items: { not: { type: 'object' } } }, then: o, else: false } : o;
+  const valueOptions = values.map((o) => noList(notEmpty(o)));
+  const one = [...(hasNull ? [empty] : []), ...valueOptions];
   return [
     ...copied.filter((_, i) => kinds[i] === 'null'),
-    ...values.map(notEmpty),
+    ...valueOptions,
     ...lists.map((l) =>
       one.length > 0 ? { if: { anyOf: one }, then: false, else: notEmpty(l) } : l,
     ),

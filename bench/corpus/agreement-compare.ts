@@ -4,7 +4,7 @@
  * listed where it is made.
  */
 import type { JsonSchema, ServiceModel } from '../../model/index.ts';
-import { propertiesOf } from '../../model/index.ts';
+import { deref, propertiesOf } from '../../model/index.ts';
 import type { NegativeCase } from '../../contract-tests/negatives.ts';
 import type { Refusal } from './agreement-read.ts';
 
@@ -85,14 +85,19 @@ export function withoutAdded(
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(read)) {
     if (files.includes(k)) continue;
-    if (!Object.hasOwn(sent, k) && hasDefault(props.get(k))) continue;
+    if (!Object.hasOwn(sent, k) && hasDefault(model, props.get(k))) continue;
     out[k] = v;
   }
   return out;
 }
 
-function hasDefault(s: JsonSchema | undefined): boolean {
-  return typeof s === 'object' && s !== null && 'default' in s;
+/**
+ * Beside a `$ref` (3.1: Alchemy's `refreshCache`) or behind it (probely.com's `verified: {$ref:
+ * .../verified}`, a readOnly default).
+ */
+function hasDefault(model: ServiceModel, schema: JsonSchema | undefined): boolean {
+  const has = (s: JsonSchema | undefined) => typeof s === 'object' && s !== null && 'default' in s;
+  return has(schema) || has(deref(model, schema));
 }
 
 /** The Ajv keywords a refusal for each kind of negative case names. */

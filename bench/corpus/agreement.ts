@@ -22,6 +22,7 @@ import { negativeCases } from '../../contract-tests/negatives.ts';
 import { emptySegment, holdsSegmentText } from '../../contract-tests/path-values.ts';
 import {
   carriesCredential,
+  drawBody,
   emptyRequest,
   type RequestSpec,
 } from '../../contract-tests/requests.ts';
@@ -259,7 +260,7 @@ function validSpec(
   }
   const body = sentBody(op);
   if (body) {
-    const d = draw(model, body.schema, { direction: 'request', seed });
+    const d = drawBody(model, body, seed); // as the suite draws it (requests.ts)
     if (!d.valid) return body.required ? undefined : spec;
     spec.body = d.value;
   }

@@ -26,6 +26,12 @@ export interface ArbitraryOptions extends Partial<ScalarOptions> {
   fullDepth?: number;
   /** Hard depth limit for recursive schemas (default 10). */
   maxDepth?: number;
+  /**
+   * No empty list or object where the schema admits an item or a property (above maxDepth): a
+   * form body writes no pair for an empty one, so it would be read back absent (a required one
+   * refused). Off by default.
+   */
+  filled?: boolean;
 }
 
 type Arb = fc.Arbitrary<unknown>;
@@ -41,6 +47,7 @@ export const DEFAULTS: Required<ArbitraryOptions> = {
   optional: 'all',
   fullDepth: 4,
   maxDepth: 10,
+  filled: false,
   range: 'readable',
   ascii: false,
   maxStringLength: 1000,
@@ -198,8 +205,9 @@ function ofType(ctx: Ctx, e: Effective, type: string, depth: number): Arb {
 }
 
 function arrayOf(ctx: Ctx, s: Obj, depth: number): Arb {
-  const minItems = typeof s.minItems === 'number' ? s.minItems : 0;
   const declaredMax = typeof s.maxItems === 'number' ? s.maxItems : Infinity;
+  const fill = ctx.o.filled && depth < ctx.o.maxDepth && declaredMax >= 1 && s.items !== false;
+  const minItems = Math.max(typeof s.minItems === 'number' ? s.minItems : 0, fill ? 1 : 0);
   const deep = depth >= ctx.o.fullDepth;
   const wanted = deep ? minItems : Math.max(minItems, ctx.o.optional === 'all' ? 1 : minItems + 3);
   const maxItems = Math.max(minItems, Math.min(declaredMax, wanted));
@@ -264,6 +272,8 @@ function objectOf(ctx: Ctx, e: Effective, depth: number): Arb {
   for (let i = 0; entries.length < minProps && i < minProps; i++)
     if (s.additionalProperties !== false)
       entries.push([`property${i + 1}`, build(ctx, extra, depth + 1), true]);
+  if (ctx.o.filled && depth < ctx.o.maxDepth && !entries.some((e) => e[2]))
+    fillOne(ctx, e, props, extra, depth, entries);
   const random = ctx.o.optional === 'random';
   const parts = entries.map(([name, arb, req]) =>
     (req || !random ? arb : fc.option(arb, { nil: undefined })).map((v) => [name, v] as const),
@@ -281,4 +291,33 @@ function objectOf(ctx: Ctx, e: Effective, depth: number): Arb {
         });
     return out;
   });
+}
+
+/**
+ * `filled`: an object that would be empty (no required property; optional ones left out deep
+ * down) takes its first writable property, else one additional property, as always sent.
+ */
+function fillOne(
+  ctx: Ctx,
+  e: Effective,
+  props: Record<string, JsonSchema>,
+  extra: JsonSchema,
+  depth: number,
+  entries: [string, Arb, boolean][],
+): void {
+  if (entries.length > 0) {
+    entries[0]![2] = true;
+    return;
+  }
+  const skip = ctx.o.direction === 'request' ? 'readOnly' : 'writeOnly';
+  const own = Object.entries(props).find(([name, sub]) => {
+    const x = effective(ctx.model, sub);
+    return (!e.allowed || e.allowed.has(name)) && x.s[skip] !== true && !x.impossible;
+  });
+  if (own) entries.push([own[0], build(ctx, own[1], depth + 1), true]);
+  else if (
+    e.s.additionalProperties !== false &&
+    !(typeof e.s.maxProperties === 'number' && e.s.maxProperties < 1)
+  )
+    entries.push(['property1', build(ctx, extra, depth + 1), true]);
 }

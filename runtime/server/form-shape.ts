@@ -7,10 +7,13 @@
  * - a list item that is JSON text (`items={"id":1}`, older writers and other clients) is read as
  *   JSON where the items are objects or lists and never text;
  * - an empty text where the schema admits null is null: form fields have no null, so the writers
- *   send an empty one.
+ *   send an empty one;
+ * - the properties, items and additional properties of every `anyOf`/`oneOf` branch count (Stripe's
+ *   `anyOf: [{type: object, ...}, {enum: ['']}]` on most nested fields): a list inside one was
+ *   otherwise left an object of `''` keys and refused.
  */
 import { deref, propertiesOf, type JsonSchema, type ServiceModel } from 'dataapi/model';
-import { complex, itemsOf, typesOf } from './schema-types.ts';
+import { branchSchema, complex, typesOf } from './schema-types.ts';
 
 type Bag = Record<string, unknown>;
 
@@ -32,18 +35,14 @@ export function shapeFormValue(
   const list = isBag(value) && types.has('array') ? asList(value) : value;
   if (Array.isArray(list)) {
     if (!types.has('array')) return list;
-    const items = itemsOf(model, schema);
+    const items = branchSchema(model, schema, 'items');
     const itemTypes = typesOf(model, items);
     const jsonItems = complex(itemTypes) && !itemTypes.has('string');
     return list.map((v) => shapeFormValue(model, items, jsonItems ? json(v) : v, depth + 1));
   }
   if (!isBag(list)) return list;
-  const properties = propertiesOf(model, schema);
-  const s = deref(model, schema);
-  const extra =
-    typeof s === 'object' && typeof s.additionalProperties === 'object'
-      ? (s.additionalProperties as JsonSchema)
-      : undefined;
+  const properties = propertiesOf(model, schema, { alternatives: true });
+  const extra = branchSchema(model, schema, 'additionalProperties');
   for (const [k, v] of Object.entries(list))
     list[k] = shapeFormValue(model, properties.get(k) ?? extra, v, depth + 1);
   return list;

@@ -13,6 +13,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { JsonSchema, Operation, Parameter, ServiceModel } from 'dataapi/model';
 import {
   atLocation,
+  deref,
   propertiesOf,
   queryNameClashes,
   transportsOf,
@@ -23,10 +24,12 @@ import { hasBody } from './route-checks.ts';
 import { appendHook, contextOf, onOperationRoute, type RouteContext } from './route-context.ts';
 import { cookieCheck } from './cookies.ts';
 import { toRoutePath } from './routes.ts';
-import { carriesJson, complex, itemsOf, typesOf } from './schema-types.ts';
+import { branchSchema, carriesJson, complex, typesOf } from './schema-types.ts';
 import { validatorsFor } from './validation.ts';
 import { formEncodingDecoders } from './form-encoding.ts';
 import { shapeFormValue } from './form-shape.ts';
+import { textAsJson } from './text-json.ts';
+import { bodylessLength } from './framing.ts';
 
 type Bag = Record<string, unknown>;
 /** The query's values as sent (still percent-encoded), by decoded name. */
@@ -130,6 +133,17 @@ function splitList(value: unknown, delimiter: string): unknown {
     typeof v === 'string' && v !== '' ? v.split(delimiter) : [v],
   );
   return parts;
+}
+
+/** Whether an item schema admits the empty text (no schema: it does). */
+function admitsEmptyText(model: ServiceModel, items: JsonSchema | undefined): boolean {
+  const s = deref(model, items);
+  if (typeof s !== 'object' || s === null) return true;
+  const types = typesOf(model, s);
+  if (types.size > 0 && !types.has('string')) return false;
+  if (Array.isArray(s.enum)) return s.enum.includes('');
+  if ('const' in s) return s.const === '';
+  return !(typeof s.minLength === 'number' && s.minLength > 0);
 }
 
 /** `k1,v1,k2,v2` (form or simple, explode false) as an object. */
@@ -236,12 +250,18 @@ function decoderOf(
     return (bag) => set(bag, read);
   }
   if (types.has('array')) {
-    const items = itemsOf(model, p.schema);
+    // Items in a branch too (`anyOf: [array of objects, enum: ['']]`): each written as JSON.
+    const items = branchSchema(model, p.schema, 'items');
     const itemsComplex = items !== undefined && complex(typesOf(model, items));
     const delimiter = writing.delimiter;
     if (delimiter === undefined && !itemsComplex) return undefined;
+    // `include=`: null where the list admits it (a form has no null: gettyimages.com), else an
+    // empty list, as OpenAPI's style table writes one, where no item is the empty text
+    // (britbox.co.uk's enum items, default []); else one empty item, as before.
+    const empty = types.has('null') ? null : admitsEmptyText(model, items) ? undefined : [];
     return (bag, raw) =>
       set(bag, (v) => {
+        if (empty !== undefined && delimiter !== undefined && v === '') return empty;
         const sent = writing.raw && delimiter !== undefined ? raw().get(key) : undefined;
         const fromRaw = sent ? splitRaw(sent, delimiter!) : undefined;
         // Objects in a list written with a literal delimiter (a header, a path: the suite and
@@ -333,7 +353,9 @@ function strictly(model: ServiceModel, p: Parameter, key: string, where: string)
   return (bag) => {
     if (!Object.hasOwn(bag, key) || bag[key] === undefined) return;
     const strict = validatorsFor(model).body; // made on first use (validation.ts)
-    const validate = strict.compile(p.schema);
+    // As a request reads it: a required readOnly property is not sent (stream-io-api.com's
+    // `user_details.online` in a JSON query value).
+    const validate = strict.compileFor(p.schema, 'request');
     if (validate(bag[key])) return;
     // A path parameter by its own name, not its route alias (users read the message).
     const shown = where === 'params' ? p.name : key;
@@ -452,8 +474,20 @@ export function partsDecoding(
     .filter(([name, sub]) => typesOf(model, sub).has('array') && !formObjects.includes(name))
     .map(([name]) => name);
   const formSteps = formEncodingDecoders(model, op);
-  if (steps.length === 0 && formFields.length === 0 && formSteps.length === 0) return undefined;
+  const jsonText = textAsJson(model, op);
+  const length = bodylessLength(op);
+  if (
+    steps.length === 0 &&
+    formFields.length === 0 &&
+    formSteps.length === 0 &&
+    !jsonText &&
+    !length
+  )
+    return undefined;
   return (request) => {
+    if (jsonText) request.body = jsonText(request.body);
+    if (length && typeof request.headers === 'object' && request.headers !== null)
+      length(request.headers as Bag);
     const body = request.body as Bag | undefined;
     if (typeof body === 'object' && body !== null) {
       for (const step of formSteps) step(body);

@@ -26,6 +26,29 @@ export function itemsOf(model: ServiceModel, schema: JsonSchema): JsonSchema | u
   return typeof s === 'object' && typeof s.items === 'object' ? (s.items as JsonSchema) : undefined;
 }
 
+/**
+ * The first `items` (or `additionalProperties`) schema of a schema or of its `allOf`/`anyOf`/
+ * `oneOf` branches (Stripe's `anyOf: [{type: array, items}, {enum: ['']}]`): what a value read
+ * from text is shaped by where the schema itself names none.
+ */
+export function branchSchema(
+  model: ServiceModel,
+  schema: JsonSchema | undefined,
+  key: 'items' | 'additionalProperties',
+  depth = 0,
+): JsonSchema | undefined {
+  const s = deref(model, schema);
+  if (typeof s !== 'object' || depth > 8) return undefined;
+  if (typeof s[key] === 'object' && s[key] !== null) return s[key] as JsonSchema;
+  for (const k of ['allOf', 'anyOf', 'oneOf'])
+    if (Array.isArray(s[k]))
+      for (const sub of s[k] as JsonSchema[]) {
+        const found = branchSchema(model, sub, key, depth + 1);
+        if (found) return found;
+      }
+  return undefined;
+}
+
 /** Objects and arrays: values that text carries as JSON where no style applies. */
 export const complex = (types: Set<string>) => types.has('object') || types.has('array');
 
