@@ -5,6 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { HttpError } from './errors.ts';
+import { jsonOrText } from './text-json.ts';
 
 export interface UploadedFile {
   /** The form field the file came in. */
@@ -77,7 +78,7 @@ export function formForValidation(
   for (const field of jsonFields) {
     const text = value[field];
     if (text === undefined) continue;
-    const read = Array.isArray(text) ? text.map(jsonOf) : jsonOf(text);
+    const read = Array.isArray(text) ? text.map(jsonOrText) : jsonOrText(text);
     // A list of objects sent as one part per item: one item is one part, its object the list's
     // only item (Rocket.Chat's `permissions`; the object was dropped). A part holding a whole
     // JSON list is that list.
@@ -89,13 +90,4 @@ export function formForValidation(
     value[field] = arrayFields.has(field) || names.length > 1 ? names : names[0];
   }
   return value;
-}
-
-function jsonOf(text: unknown): unknown {
-  if (typeof text !== 'string') return text;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }

@@ -28,7 +28,7 @@ import { branchSchema, carriesJson, complex, typesOf } from './schema-types.ts';
 import { validatorsFor } from './validation.ts';
 import { formEncodingDecoders } from './form-encoding.ts';
 import { shapeFormValue } from './form-shape.ts';
-import { textAsJson } from './text-json.ts';
+import { jsonOrText, textAsJson } from './text-json.ts';
 import { bodylessLength } from './framing.ts';
 
 type Bag = Record<string, unknown>;
@@ -105,19 +105,6 @@ function jsonList(value: unknown): unknown[] | undefined {
     return Array.isArray(list) ? list : undefined;
   } catch {
     return undefined;
-  }
-}
-
-/**
- * A `content: application/json` parameter's text as its value: any JSON text (`null`, `true`,
- * `3`, not only an object, list or string); text that is no JSON as it came.
- */
-function jsonValue(value: unknown): unknown {
-  if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
   }
 }
 
@@ -242,7 +229,7 @@ function decoderOf(
     if (Object.hasOwn(bag, key) && bag[key] !== undefined) bag[key] = f(bag[key]);
   };
   if (p.mediaType !== undefined)
-    return /json/i.test(p.mediaType) ? (bag) => set(bag, jsonValue) : undefined;
+    return /json/i.test(p.mediaType) ? (bag) => set(bag, jsonOrText) : undefined;
   const types = typesOf(model, p.schema);
   const writing = atLocation(p, WRITING);
   if (writing.prefixed) {

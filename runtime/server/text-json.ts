@@ -16,12 +16,16 @@ export function textAsJson(
   if (body?.kind !== 'text' || isXmlMedia(body.mediaType)) return undefined;
   const types = typesOf(model, body.schema);
   if (types.has('string') || !complex(types)) return undefined;
-  return (value) => {
-    if (typeof value !== 'string' || !/^\s*[[{]/.test(value)) return value;
-    try {
-      return JSON.parse(value) as unknown;
-    } catch {
-      return value;
-    }
-  };
+  return (value) =>
+    typeof value === 'string' && /^\s*[[{]/.test(value) ? jsonOrText(value) : value;
+}
+
+/** Any JSON text (`null`, `true`, `3`, not only an object or list) as its value; other values as they came. */
+export function jsonOrText(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
 }
