@@ -8,21 +8,11 @@
  * parameter named "", which made fetch throw on every request the suite built: ignored, with a
  * finding.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { agreementOf, classOf } from '../../bench/corpus/agreement.ts';
-import { serveFixture, type ServedFixture } from '../server/serve-fixture.ts';
-import { serve, type Served } from './helpers.ts';
+import { serveBoth } from './helpers.ts';
 
-let mock: Served;
-let server: ServedFixture;
-beforeAll(async () => {
-  mock = await serve('adjacent-templates.yaml');
-  server = await serveFixture(mock.model);
-});
-afterAll(async () => {
-  await mock?.close();
-  await server?.close();
-});
+const served = serveBoth('adjacent-templates.yaml');
 
 const get = async (url: string) => {
   const res = await fetch(url);
@@ -31,23 +21,23 @@ const get = async (url: string) => {
 
 describe('two path templates with no text between them', () => {
   it('split where the listed extension ends the segment', async () => {
-    expect((await get(`${server.url}/profiles/abc.json`)).body['path']).toEqual({
+    expect((await get(`${served.server.url}/profiles/abc.json`)).body['path']).toEqual({
       id: 'abc',
       mediaTypeExtension: '.json',
     });
-    expect((await get(`${server.url}/profiles/a.b.xml`)).body['path']).toEqual({
+    expect((await get(`${served.server.url}/profiles/a.b.xml`)).body['path']).toEqual({
       id: 'a.b',
       mediaTypeExtension: '.xml',
     });
-    expect((await get(`${server.url}/profiles/v1.2.json/updates`)).body['path']).toEqual({
+    expect((await get(`${served.server.url}/profiles/v1.2.json/updates`)).body['path']).toEqual({
       id: 'v1.2',
       mediaTypeExtension: '.json',
     });
-    expect((await get(`${mock.url}/profiles/abc.json`)).status).toBe(200);
+    expect((await get(`${served.mock.url}/profiles/abc.json`)).status).toBe(200);
   });
 
   it('an extension outside the enum is refused for its enum, not as no route', async () => {
-    for (const url of [mock.url, server.url]) {
+    for (const url of [served.mock.url, served.server.url]) {
       const { status, body } = await get(`${url}/profiles/abc.txt`);
       expect(status).toBe(400);
       expect(JSON.stringify(body)).toMatch(/mediaTypeExtension/);
@@ -55,15 +45,15 @@ describe('two path templates with no text between them', () => {
   });
 
   it('a header parameter named "" is ignored, with a finding', () => {
-    const op = mock.model.operations.find((o) => o.id === 'getPage')!;
+    const op = served.mock.model.operations.find((o) => o.id === 'getPage')!;
     expect(op.parameters.header.map((p) => p.name)).toEqual(['Notion-Version']);
-    expect(mock.model.findings.map((f) => `${f.code} ${f.operation} ${f.pointer}`)).toEqual([
+    expect(served.mock.model.findings.map((f) => `${f.code} ${f.operation} ${f.pointer}`)).toEqual([
       'header-name-invalid getPage /paths/~1pages~1{id}/get/parameters/2',
     ]);
   });
 
   it('agreement by construction: no finding, nothing thrown', async () => {
-    const a = await agreementOf(mock.model, { seed: 48, perOperation: 4 });
+    const a = await agreementOf(served.mock.model, { seed: 48, perOperation: 4 });
     expect(a.findings.map((f) => `${classOf(f)} ${f.name}: ${f.detail}`)).toEqual([]);
   });
 });

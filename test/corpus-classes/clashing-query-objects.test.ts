@@ -5,32 +5,22 @@
  * valid requests ("Monitoring must have required property 'Enabled'", 3 toolkit faults in stage
  * 2). It takes nothing now: only a schema without properties is free-form.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { agreementOf, classOf } from '../../bench/corpus/agreement.ts';
-import { serveFixture, type ServedFixture } from '../server/serve-fixture.ts';
-import { serve, type Served } from './helpers.ts';
+import { serveBoth } from './helpers.ts';
 
-let mock: Served;
-let server: ServedFixture;
-beforeAll(async () => {
-  mock = await serve('clashing-query-objects.yaml');
-  server = await serveFixture(mock.model);
-});
-afterAll(async () => {
-  await mock?.close();
-  await server?.close();
-});
+const served = serveBoth('clashing-query-objects.yaml');
 
 describe('query objects whose properties all clash', () => {
   it('the mock and the server stubs take a request without them', async () => {
-    for (const url of [mock.url, server.url]) {
+    for (const url of [served.mock.url, served.server.url]) {
       const res = await fetch(`${url}/?Configured=true&Arn=a1&Name=n1&Stray=x`);
       expect(res.status, await res.text()).toBe(200);
     }
   });
 
   it('agreement by construction: no finding', async () => {
-    const a = await agreementOf(mock.model, { seed: 48, perOperation: 4 });
+    const a = await agreementOf(served.mock.model, { seed: 48, perOperation: 4 });
     expect(a.findings.map((f) => `${classOf(f)} ${f.name}: ${f.detail}`)).toEqual([]);
   });
 });

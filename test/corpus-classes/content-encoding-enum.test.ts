@@ -10,24 +10,14 @@
  * refused. A coding the operation does not declare is still a 415.
  */
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { failedOf, reportDir, runCli } from '../contract/harness.ts';
-import { serveFixture, type ServedFixture } from '../server/serve-fixture.ts';
-import { fixture, modelOf, send, serve, type Served } from './helpers.ts';
+import { fixture, send, serveBoth } from './helpers.ts';
 
-let served: Served;
-let server: ServedFixture;
-beforeAll(async () => {
-  served = await serve('content-encoding-enum.yaml');
-  server = await serveFixture(await modelOf('content-encoding-enum.yaml'));
-});
-afterAll(async () => {
-  await served?.close();
-  await server?.close();
-});
+const served = serveBoth('content-encoding-enum.yaml');
 
 const put = (coding: string) =>
-  send(`${served.url}/items`, 'POST', { name: 'a' }, { 'content-encoding': coding });
+  send(`${served.mock.url}/items`, 'POST', { name: 'a' }, { 'content-encoding': coding });
 
 describe('a request header Content-Encoding with an enum', () => {
   it('a value outside the enum is a 400 in the error shape, as any header', async () => {
@@ -37,7 +27,7 @@ describe('a request header Content-Encoding with an enum', () => {
   });
 
   it('a body in a coding the operation declares is decoded; identity is taken', async () => {
-    const res = await fetch(`${server.url}/items`, {
+    const res = await fetch(`${served.server.url}/items`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
       body: gzipSync('{"name":"zipped"}'),
@@ -50,7 +40,7 @@ describe('a request header Content-Encoding with an enum', () => {
 
   it('a coding the operation does not declare is a 415', async () => {
     const res = await send(
-      `${served.url}/plain`,
+      `${served.mock.url}/plain`,
       'POST',
       { name: 'a' },
       { 'content-encoding': 'gzip' },

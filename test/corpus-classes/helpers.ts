@@ -7,10 +7,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import type { ServiceModel } from 'dataapi/model';
 import { createMock, type MockOptions } from 'dataapi/runtime/mock';
 import { loadSpec } from '../../generator/load.ts';
 import { normalise } from '../../generator/normalise/index.ts';
+import { serveFixture, type ServedFixture } from '../server/serve-fixture.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const FIXTURES = 'test/fixtures/corpus-classes';
@@ -74,4 +76,21 @@ export async function send(
     parsed = undefined;
   }
   return { status: res.status, body: parsed, text };
+}
+
+/**
+ * The fixture's mock and its server stubs (an echo per operation), both listening for the test
+ * file's life: registered as the file's beforeAll/afterAll, so call it at the top level.
+ */
+export function serveBoth(name: string): { mock: Served; server: ServedFixture } {
+  const both = {} as { mock: Served; server: ServedFixture };
+  beforeAll(async () => {
+    both.mock = await serve(name);
+    both.server = await serveFixture(both.mock.model);
+  });
+  afterAll(async () => {
+    await both.mock?.close();
+    await both.server?.close();
+  });
+  return both;
 }

@@ -6,41 +6,31 @@
  * and its maxLength, by the mock, the server stubs and the agreement reader alike. A value within
  * the parameter's maxLength but past the router's bound is still a 414 (long-path-param.test.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_PARAM_LENGTH } from 'dataapi/runtime/server';
 import { requestReader } from '../../bench/corpus/agreement-read.ts';
-import { serveFixture, type ServedFixture } from '../server/serve-fixture.ts';
-import { send, serve, type Served } from './helpers.ts';
+import { send, serveBoth } from './helpers.ts';
 
-let mock: Served;
-let server: ServedFixture;
-beforeAll(async () => {
-  mock = await serve('path-max-length.yaml');
-  server = await serveFixture(mock.model);
-});
-afterAll(async () => {
-  await mock?.close();
-  await server?.close();
-});
+const served = serveBoth('path-max-length.yaml');
 
 const long = `/payouts/${'x'.repeat(MAX_PARAM_LENGTH + 1)}`;
 
 describe('a path value past the router bound and its own maxLength', () => {
   it('is a 400 naming the parameter and its maxLength, from the mock and the server stubs', async () => {
-    for (const url of [mock.url, server.url]) {
+    for (const url of [served.mock.url, served.server.url]) {
       const answer = await send(url + long, 'GET');
       expect(answer.status, answer.text).toBe(400);
       expect(answer.text).toContain('params/id must NOT have more than 1000 characters');
     }
-    expect((await send(`${mock.url}/payouts/${'x'.repeat(MAX_PARAM_LENGTH)}`, 'GET')).status).toBe(
-      200,
-    );
+    expect(
+      (await send(`${served.mock.url}/payouts/${'x'.repeat(MAX_PARAM_LENGTH)}`, 'GET')).status,
+    ).toBe(200);
   });
 
   it('is read by the agreement reader as the maxLength refusal of the parameter', async () => {
-    const op = mock.model.operations[0]!;
+    const op = served.mock.model.operations[0]!;
     const outcome = await requestReader(
-      mock.model,
+      served.mock.model,
       op,
     )({
       method: 'GET',

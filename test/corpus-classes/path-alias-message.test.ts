@@ -4,25 +4,15 @@
  * and of the mock said `params/p0 must match pattern`. Users read these: the errors of a path
  * schema now name the parameter as the description does (validation.ts PATH_ALIASES).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveFixture, type ServedFixture } from '../server/serve-fixture.ts';
-import { modelOf, send, serve, type Served } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { send, serveBoth } from './helpers.ts';
 
-let mock: Served;
-let server: ServedFixture;
-beforeAll(async () => {
-  mock = await serve('path-alias-message.yaml');
-  server = await serveFixture(await modelOf('path-alias-message.yaml'));
-});
-afterAll(async () => {
-  await mock?.close();
-  await server?.close();
-});
+const served = serveBoth('path-alias-message.yaml');
 
 describe("a path parameter's 400", () => {
   for (const [who, url] of [
-    ['the mock', () => mock.url],
-    ['the server', () => server.url],
+    ['the mock', () => served.mock.url],
+    ['the server', () => served.server.url],
   ] as const)
     it(`names the parameter, not its route alias (${who})`, async () => {
       const pattern = await send(`${url()}/groups/ABC/members/1`, 'GET');

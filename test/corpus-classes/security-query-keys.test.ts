@@ -5,26 +5,16 @@
  * `key` and `token` are alternatives under security, yet both are required query parameters: the
  * suite sent one requirement's key only, and the server refused the request for the other.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { agreementOf, classOf } from '../../bench/corpus/agreement.ts';
 import { emptyRequest, type KeyMode } from '../../contract-tests/requests.ts';
 import { serialise } from '../../contract-tests/serialise.ts';
-import { serveFixture, type ServedFixture } from '../server/serve-fixture.ts';
-import { serve, type Served } from './helpers.ts';
+import { serveBoth } from './helpers.ts';
 
-let mock: Served;
-let server: ServedFixture;
-beforeAll(async () => {
-  mock = await serve('security-query-keys.yaml');
-  server = await serveFixture(mock.model);
-});
-afterAll(async () => {
-  await mock?.close();
-  await server?.close();
-});
+const served = serveBoth('security-query-keys.yaml');
 
 const request = (id: string, key: KeyMode) => {
-  const op = mock.model.operations.find((o) => o.id === id)!;
+  const op = served.mock.model.operations.find((o) => o.id === id)!;
   const spec = { ...emptyRequest('keys'), path: id === 'getAction' ? { idAction: 'a1' } : {} };
   return serialise(op, spec, { path: op.path, key, appkey: 'corpus-key', purpose: 'test' });
 };
@@ -45,7 +35,7 @@ describe('API keys in the query', () => {
   });
 
   it('the mock and the server stubs take the suite request, and refuse it without the key', async () => {
-    for (const url of [mock.url, server.url])
+    for (const url of [served.mock.url, served.server.url])
       for (const id of ['listAudits', 'getAction']) {
         expect(await status(url, id, 'key')).toMatch(/^200 /);
         expect(await status(url, id, 'none')).toMatch(/^401 /);
@@ -53,7 +43,7 @@ describe('API keys in the query', () => {
   });
 
   it('agreement by construction: no finding', async () => {
-    const a = await agreementOf(mock.model, { seed: 48, perOperation: 4 });
+    const a = await agreementOf(served.mock.model, { seed: 48, perOperation: 4 });
     expect(a.findings.map((f) => `${classOf(f)} ${f.name}: ${f.detail}`)).toEqual([]);
   });
 });
