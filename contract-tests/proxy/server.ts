@@ -78,6 +78,7 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
   const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const secrets = new Set((o.secrets ?? []).filter(Boolean));
   const counts = { exchanges: 0, overSize: 0, incomplete: 0 };
+  const keep = o.keepBodies === true;
   const pool = new JudgePool({
     model: o.model,
     ...(o.severity ? { severity: o.severity } : {}),
@@ -117,9 +118,10 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
       if (done) return;
       done = true;
       observed.durationMs = performance.now() - started;
-      observed.requestBody = reqBody.bytes();
+      // Bodies crossing to a judge within milliseconds need no memory of their own (judge-wire.ts).
+      observed.requestBody = reqBody.bytes(keep);
       observed.requestSize = reqBody.size;
-      observed.responseBody = resBody.bytes();
+      observed.responseBody = resBody.bytes(keep);
       observed.responseSize = resBody.size;
       if (observed.status !== undefined && !ended) observed.aborted = true;
       counts.exchanges++;
