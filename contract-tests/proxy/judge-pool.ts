@@ -45,7 +45,7 @@ export const defaultThreads = () => Math.max(1, os.availableParallelism() - 1);
 export const DEFAULT_MAX_QUEUED = 1000;
 export const DEFAULT_MAX_QUEUED_BYTES = 16 * 1024 * 1024;
 /** How long an exchange may wait to cross to a judging thread with others, ms, and how many. */
-const BATCH_MS = 5;
+const BATCH_MS = 20;
 const BATCH_MAX = 64;
 
 interface Judge {

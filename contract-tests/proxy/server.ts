@@ -15,6 +15,7 @@ import { buildEnvelope } from 'dataapi/runtime/shared';
 import { sentKeys } from './credentials.ts';
 import type { TrafficJudging } from '../results.ts';
 import type { JudgedExchange } from './judge.ts';
+import { Deadlines } from './deadlines.ts';
 import { JudgePool } from './judge-pool.ts';
 import type { SeveritySettings } from 'dataapi/model';
 import { CappedBody, headerOf, type Observed } from './observed.ts';
@@ -76,6 +77,7 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
         })
       : new http.Agent({ keepAlive: true });
   const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const deadlines = new Deadlines(timeoutMs);
   const secrets = new Set((o.secrets ?? []).filter(Boolean));
   const counts = { exchanges: 0, overSize: 0, incomplete: 0 };
   const keep = o.keepBodies === true;
@@ -153,15 +155,15 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
       return up;
     };
     // No answer in time: the client gets 504 and the deployment is told to stop.
-    const timer = setTimeout(() => {
+    const timer = deadlines.add(() => {
       if (observed.status !== undefined) return;
       observed.error = `ETIMEDOUT: no answer within ${timeoutMs} ms`;
       if (!res.headersSent) failedGateway(o.model, observed, res, 504);
       up.destroy();
       finish();
-    }, timeoutMs);
+    });
     const answered = (ur: IncomingMessage) => {
-      clearTimeout(timer);
+      Deadlines.clear(timer);
       observed.status = ur.statusCode;
       observed.statusText = ur.statusMessage ?? '';
       observed.responseHeaders = pairs(ur.rawHeaders);
@@ -191,7 +193,7 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
         ask().end();
         return;
       }
-      clearTimeout(timer);
+      Deadlines.clear(timer);
       if (observed.status !== undefined) {
         // The answer broke off midway: the client sees it break off too.
         res.destroy();
@@ -207,7 +209,7 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
     res.on('error', () => up.destroy());
     req.pipe(ask());
     res.on('close', () => {
-      clearTimeout(timer);
+      Deadlines.clear(timer);
       // The client hung up (or the answer is over): stop asking the deployment.
       if (!ended) up.destroy();
       // Hung up before any answer: there is nothing to judge.
