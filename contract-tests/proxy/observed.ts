@@ -71,6 +71,23 @@ export class CappedBody {
 
 const EMPTY = Buffer.alloc(0);
 
+let isoSecond = NaN;
+let isoHead = '';
+
+/**
+ * `new Date(ms).toISOString()` for a whole number of milliseconds, the date part formatted once
+ * per second: formatting a date cost the forwarding thread about 1.4 µs per exchange.
+ */
+export function isoTime(ms: number): string {
+  const second = Math.floor(ms / 1000);
+  if (second !== isoSecond) {
+    isoSecond = second;
+    isoHead = new Date(second * 1000).toISOString().slice(0, -4);
+  }
+  const rest = ms - second * 1000;
+  return `${isoHead}${rest < 10 ? '00' : rest < 100 ? '0' : ''}${rest}Z`;
+}
+
 export const headerOf = (pairs: [string, string][], name: string): string | undefined =>
   pairs.find(([k]) => k.toLowerCase() === name)?.[1];
 

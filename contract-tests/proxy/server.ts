@@ -18,11 +18,13 @@ import type { JudgedExchange } from './judge.ts';
 import { Deadlines } from './deadlines.ts';
 import { JudgePool } from './judge-pool.ts';
 import type { SeveritySettings } from 'dataapi/model';
-import { CappedBody, headerOf, type Observed } from './observed.ts';
+import { CappedBody, headerOf, isoTime, type Observed } from './observed.ts';
 import { routeOf } from './route.ts';
 import { tunnel } from './tunnel.ts';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+/** A body not kept yet (never written to: it has no bytes). */
+const NO_BODY = Buffer.alloc(0);
 const ACCEPT_BACKLOG = 4096;
 
 export interface ProxyOptions {
@@ -100,16 +102,16 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
     open++;
     const started = performance.now();
     const observed: Observed = {
-      startedAt: new Date().toISOString(),
+      startedAt: isoTime(Date.now()),
       durationMs: 0,
       method: req.method ?? 'GET',
       origin,
       pathAndQuery: req.url ?? '/',
       requestHeaders: pairs(req.rawHeaders),
-      requestBody: Buffer.alloc(0),
+      requestBody: NO_BODY,
       requestSize: 0,
       responseHeaders: [],
-      responseBody: Buffer.alloc(0),
+      responseBody: NO_BODY,
       responseSize: 0,
     };
     const reqBody = new CappedBody();
