@@ -10,6 +10,7 @@ import type { ServiceModel, SeveritySettings } from 'dataapi/model';
 import { redactorFor } from 'dataapi/runtime/shared';
 import { judgedExchange, judgeObserved, type JudgedExchange } from './judge.ts';
 import type { Observed } from './observed.ts';
+import { encodeBatch, type WireJob } from './judge-wire.ts';
 
 /** What every thread is started with. */
 export interface JudgeSetup {
@@ -17,12 +18,8 @@ export interface JudgeSetup {
   severity?: SeveritySettings;
 }
 
-export interface JudgeJob {
-  id: number;
-  observed: Observed;
-  /** The keys to redact, sent when they changed since this thread's last job. */
-  secrets?: string[];
-}
+/** An exchange to judge, and the keys to redact when they changed since the thread's last job. */
+export type JudgeJob = WireJob;
 
 export type JudgeReply = { id: number; judged?: JudgedExchange; error?: string };
 
@@ -48,7 +45,7 @@ export const defaultThreads = () => Math.max(1, os.availableParallelism() - 1);
 export const DEFAULT_MAX_QUEUED = 1000;
 export const DEFAULT_MAX_QUEUED_BYTES = 16 * 1024 * 1024;
 /** How long an exchange may wait to cross to a judging thread with others, ms, and how many. */
-const BATCH_MS = 5;
+const BATCH_MS = 20;
 const BATCH_MAX = 64;
 
 interface Judge {
@@ -102,7 +99,9 @@ export class JudgePool {
     judge.inFlight++;
     const fresh = judge.secretsSent !== this.secretsVersion;
     judge.secretsSent = this.secretsVersion;
-    judge.send({ id, observed, ...(fresh ? { secrets: this.secrets } : {}) });
+    const job: JudgeJob = { id, observed };
+    if (fresh) job.secrets = this.secrets;
+    judge.send(job);
     return true;
   }
 
@@ -154,30 +153,23 @@ export class JudgePool {
     let stopping = false;
     // Exchanges cross in batches, a few milliseconds' worth: each message wakes the judging
     // thread, and under load the wake-ups (one per exchange, or per turn of the event loop) cost
-    // the forwarding thread more than everything else it does for judging.
+    // the forwarding thread more than everything else it does for judging. The batch's shape is
+    // judge-wire.ts's.
     let batch: JudgeJob[] = [];
-    let transfer: ArrayBuffer[] = [];
     let timer: NodeJS.Timeout | undefined;
+    const keep = this.o.keepBodies === true;
     const flush = () => {
       clearTimeout(timer);
       timer = undefined;
-      worker.postMessage(batch, transfer);
+      const { batch: message, transfer } = encodeBatch(batch, keep);
+      worker.postMessage(message, transfer);
       batch = [];
-      transfer = [];
     };
-    const keep = this.o.keepBodies === true;
     const judge: Judge = {
       inFlight: 0,
       secretsSent: -1,
       send: (job) => {
-        let { observed } = job;
-        if (!keep) {
-          const [requestBody, a] = movable(observed.requestBody);
-          const [responseBody, b] = movable(observed.responseBody);
-          transfer.push(a, b);
-          observed = { ...observed, requestBody, responseBody };
-        }
-        batch.push(observed === job.observed ? job : { ...job, observed });
+        batch.push(job);
         if (batch.length >= BATCH_MAX) flush();
         else timer ??= setTimeout(flush, BATCH_MS);
       },
@@ -218,22 +210,4 @@ export class JudgePool {
     };
     return judge;
   }
-}
-
-/**
- * A body as memory that can be moved to the judging thread: its own when it holds all of it (as
- * CappedBody's do), else a copy. A small Buffer is a view on a shared 8 KiB slab, which a message
- * would copy whole (and moving it would take the slab away).
- */
-function movable(body: Buffer): [Buffer, ArrayBuffer] {
-  if (
-    body.byteOffset === 0 &&
-    body.buffer instanceof ArrayBuffer &&
-    body.byteLength === body.buffer.byteLength
-  )
-    return [body, body.buffer];
-  const own = new ArrayBuffer(body.length);
-  const copy = Buffer.from(own);
-  body.copy(copy);
-  return [copy, own];
 }

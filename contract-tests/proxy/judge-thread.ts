@@ -6,26 +6,20 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { redactorFor } from 'dataapi/runtime/shared';
 import { judgedExchange, judgeObserved } from './judge.ts';
 import type { JudgeJob, JudgeReply, JudgeSetup } from './judge-pool.ts';
-import type { Observed } from './observed.ts';
+import { decodeBatch, type WireBatch } from './judge-wire.ts';
 import { RecordSample } from './record-sample.ts';
 
 const { model, severity } = workerData as JudgeSetup;
 let redactor = redactorFor([]);
 const sample = new RecordSample();
 
-// A Buffer crosses threads as a plain Uint8Array: give it back its Buffer methods (no copy).
-const buffer = (u: Uint8Array) => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
-
-parentPort!.on('message', (jobs: JudgeJob[]) => {
-  parentPort!.postMessage(jobs.map(judge));
+parentPort!.on('message', (batch: WireBatch) => {
+  parentPort!.postMessage(decodeBatch(batch).map(judge));
 });
 
 function judge(job: JudgeJob): JudgeReply {
   if (job.secrets) redactor = redactorFor(job.secrets);
-  // The job is this thread's own copy: its bodies get their Buffer methods in place.
-  const o: Observed = job.observed;
-  o.requestBody = buffer(o.requestBody);
-  o.responseBody = buffer(o.responseBody);
+  const o = job.observed;
   try {
     const judged = judgedExchange(judgeObserved(model, o, redactor, severity));
     // Only the records the reports may keep cross back (the rest are never written).

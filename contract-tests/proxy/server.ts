@@ -15,13 +15,16 @@ import { buildEnvelope } from 'dataapi/runtime/shared';
 import { sentKeys } from './credentials.ts';
 import type { TrafficJudging } from '../results.ts';
 import type { JudgedExchange } from './judge.ts';
+import { Deadlines } from './deadlines.ts';
 import { JudgePool } from './judge-pool.ts';
 import type { SeveritySettings } from 'dataapi/model';
-import { CappedBody, headerOf, type Observed } from './observed.ts';
+import { CappedBody, headerOf, isoTime, type Observed } from './observed.ts';
 import { routeOf } from './route.ts';
 import { tunnel } from './tunnel.ts';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+/** A body not kept yet (never written to: it has no bytes). */
+const NO_BODY = Buffer.alloc(0);
 const ACCEPT_BACKLOG = 4096;
 
 export interface ProxyOptions {
@@ -76,8 +79,10 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
         })
       : new http.Agent({ keepAlive: true });
   const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const deadlines = new Deadlines(timeoutMs);
   const secrets = new Set((o.secrets ?? []).filter(Boolean));
   const counts = { exchanges: 0, overSize: 0, incomplete: 0 };
+  const keep = o.keepBodies === true;
   const pool = new JudgePool({
     model: o.model,
     ...(o.severity ? { severity: o.severity } : {}),
@@ -97,16 +102,16 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
     open++;
     const started = performance.now();
     const observed: Observed = {
-      startedAt: new Date().toISOString(),
+      startedAt: isoTime(Date.now()),
       durationMs: 0,
       method: req.method ?? 'GET',
       origin,
       pathAndQuery: req.url ?? '/',
       requestHeaders: pairs(req.rawHeaders),
-      requestBody: Buffer.alloc(0),
+      requestBody: NO_BODY,
       requestSize: 0,
       responseHeaders: [],
-      responseBody: Buffer.alloc(0),
+      responseBody: NO_BODY,
       responseSize: 0,
     };
     const reqBody = new CappedBody();
@@ -117,9 +122,10 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
       if (done) return;
       done = true;
       observed.durationMs = performance.now() - started;
-      observed.requestBody = reqBody.bytes();
+      // Bodies crossing to a judge within milliseconds need no memory of their own (judge-wire.ts).
+      observed.requestBody = reqBody.bytes(keep);
       observed.requestSize = reqBody.size;
-      observed.responseBody = resBody.bytes();
+      observed.responseBody = resBody.bytes(keep);
       observed.responseSize = resBody.size;
       if (observed.status !== undefined && !ended) observed.aborted = true;
       counts.exchanges++;
@@ -151,15 +157,15 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
       return up;
     };
     // No answer in time: the client gets 504 and the deployment is told to stop.
-    const timer = setTimeout(() => {
+    const timer = deadlines.add(() => {
       if (observed.status !== undefined) return;
       observed.error = `ETIMEDOUT: no answer within ${timeoutMs} ms`;
       if (!res.headersSent) failedGateway(o.model, observed, res, 504);
       up.destroy();
       finish();
-    }, timeoutMs);
+    });
     const answered = (ur: IncomingMessage) => {
-      clearTimeout(timer);
+      Deadlines.clear(timer);
       observed.status = ur.statusCode;
       observed.statusText = ur.statusMessage ?? '';
       observed.responseHeaders = pairs(ur.rawHeaders);
@@ -189,7 +195,7 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
         ask().end();
         return;
       }
-      clearTimeout(timer);
+      Deadlines.clear(timer);
       if (observed.status !== undefined) {
         // The answer broke off midway: the client sees it break off too.
         res.destroy();
@@ -205,7 +211,7 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
     res.on('error', () => up.destroy());
     req.pipe(ask());
     res.on('close', () => {
-      clearTimeout(timer);
+      Deadlines.clear(timer);
       // The client hung up (or the answer is over): stop asking the deployment.
       if (!ended) up.destroy();
       // Hung up before any answer: there is nothing to judge.
