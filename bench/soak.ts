@@ -29,7 +29,8 @@ async function rssMiB(pid: number): Promise<number> {
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 
 export async function proxySoak(ctx: BenchContext): Promise<Section> {
-  const total = ctx.quick ? 50_000 : 1_000_000;
+  // SOAK_EXCHANGES: another count, to look at the memory's course without the whole run.
+  const total = Number(process.env.SOAK_EXCHANGES) || (ctx.quick ? 50_000 : 1_000_000);
   const upstream = await startServer(
     'soak upstream',
     process.execPath,
@@ -110,6 +111,10 @@ export async function proxySoak(ctx: BenchContext): Promise<Section> {
   const first = mean(samples.slice(0, tenth));
   const last = mean(samples.slice(-tenth));
   const peak = Math.max(...samples);
+  const tenths = Array.from({ length: 10 }, (_, k) =>
+    mean(samples.slice(k * tenth, (k + 1) * tenth)),
+  );
+  ctx.log(`soak: resident memory by tenth (MiB): ${tenths.map((m) => m.toFixed(0)).join(' ')}`);
   const once = injected.filter((i) => reported.get(i) === 1).length;
   const twice = [...reported.values()].filter((n) => n > 1).length;
   return {
