@@ -7,7 +7,9 @@
  * judge itself, run as
  *   node --import tsx bench/proxy-judge-cpu.ts [rounds]
  * It prints µs of thread CPU per exchange for each round and their median; the machine is shared,
- * so compare variants run in turns, not figures from different hours.
+ * so compare variants run in turns, not figures from different hours. With `large` as a second
+ * argument the exchange is the soak run's 200 kB list instead (bench/servers/soak-upstream.ts):
+ *   node --import tsx bench/proxy-judge-cpu.ts [rounds] [air|large]
  */
 import http from 'node:http';
 import { serialize } from 'node:v8';
@@ -19,9 +21,10 @@ import type { Observed } from '../dist/contract-tests/proxy/observed.js';
 import { RecordSample } from '../dist/contract-tests/proxy/record-sample.js';
 import { AIR_QUALITY } from './lib/load-table.ts';
 
-const WARM = 1000;
-const RUNS = 5000;
 const rounds = Number(process.argv[2] ?? 7);
+const large = process.argv[3] === 'large';
+const WARM = large ? 50 : 1000;
+const RUNS = large ? 500 : 5000;
 
 /** The exchange as the proxy keeps it: the mock's real answer, headers as sent. */
 async function airQuality(): Promise<Observed> {
@@ -59,8 +62,43 @@ async function airQuality(): Promise<Observed> {
   }
 }
 
-const template = await airQuality();
-const redactor = redactorFor(['mock-appkey']);
+/** The soak run's 200 kB answer: the example's list grown to 200 kB, headers as it sends them. */
+function largeList(): Observed {
+  const op = model.operations.find((o) => o.id === 'getAirQuality')!;
+  const example = op.responses.find((r) => r.status === '200')!.examples[0]!.value as {
+    Data: unknown[];
+  };
+  const list = structuredClone(example);
+  while (JSON.stringify(list).length < 200 * 1024) list.Data.push(example.Data[0]);
+  const body = Buffer.from(JSON.stringify(list));
+  return {
+    startedAt: new Date().toISOString(),
+    durationMs: 1,
+    method: 'GET',
+    origin: 'http://127.0.0.1:1',
+    pathAndQuery: '/Weather/AirQuality?location=x&appkey=soak-key-0123456789&shape=large',
+    requestHeaders: [
+      ['Host', '127.0.0.1:1'],
+      ['Connection', 'keep-alive'],
+    ],
+    requestBody: Buffer.alloc(0),
+    requestSize: 0,
+    status: 200,
+    statusText: 'OK',
+    responseHeaders: [
+      ['content-type', 'application/json; charset=utf-8'],
+      ['content-length', String(body.length)],
+      ['Date', new Date().toUTCString()],
+      ['Connection', 'keep-alive'],
+      ['Keep-Alive', 'timeout=70'],
+    ],
+    responseBody: body,
+    responseSize: body.length,
+  };
+}
+
+const template = large ? largeList() : await airQuality();
+const redactor = redactorFor([large ? 'soak-key-0123456789' : 'mock-appkey']);
 const sample = new RecordSample();
 let findings = 0;
 

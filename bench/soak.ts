@@ -7,12 +7,13 @@
  * exactly once.
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { BenchContext, Section } from './lib/context.ts';
-import { headerDigest, sha } from './lib/soak-digest.ts';
+import { headerDigest } from './lib/soak-digest.ts';
 import { startServer } from './lib/servers.ts';
 import { trafficOf } from './proxy-large.ts';
 
@@ -28,7 +29,8 @@ async function rssMiB(pid: number): Promise<number> {
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 
 export async function proxySoak(ctx: BenchContext): Promise<Section> {
-  const total = ctx.quick ? 50_000 : 1_000_000;
+  // SOAK_EXCHANGES: another count, to look at the memory's course without the whole run.
+  const total = Number(process.env.SOAK_EXCHANGES) || (ctx.quick ? 50_000 : 1_000_000);
   const upstream = await startServer(
     'soak upstream',
     process.execPath,
@@ -69,14 +71,15 @@ export async function proxySoak(ctx: BenchContext): Promise<Section> {
           `${base}/Weather/AirQuality?location=x&appkey=soak-key-0123456789&${query}`,
           { agent },
           (res) => {
-            const chunks: Buffer[] = [];
-            res.on('data', (c: Buffer) => chunks.push(c));
+            // Hashed as it comes: no copy of the whole body (the load shares the proxy's cores).
+            const body = createHash('sha256');
+            res.on('data', (c: Buffer) => body.update(c));
             res.on('end', () => {
               const pairs: [string, string][] = [];
               for (let k = 0; k < res.rawHeaders.length; k += 2)
                 pairs.push([res.rawHeaders[k]!, res.rawHeaders[k + 1]!]);
               if (
-                sha(Buffer.concat(chunks)) !== res.headers['x-soak-body'] ||
+                body.digest('hex') !== res.headers['x-soak-body'] ||
                 headerDigest(pairs) !== res.headers['x-soak-headers']
               )
                 altered++;
@@ -108,6 +111,10 @@ export async function proxySoak(ctx: BenchContext): Promise<Section> {
   const first = mean(samples.slice(0, tenth));
   const last = mean(samples.slice(-tenth));
   const peak = Math.max(...samples);
+  const tenths = Array.from({ length: 10 }, (_, k) =>
+    mean(samples.slice(k * tenth, (k + 1) * tenth)),
+  );
+  ctx.log(`soak: resident memory by tenth (MiB): ${tenths.map((m) => m.toFixed(0)).join(' ')}`);
   const once = injected.filter((i) => reported.get(i) === 1).length;
   const twice = [...reported.values()].filter((n) => n > 1).length;
   return {

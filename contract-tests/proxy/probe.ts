@@ -108,10 +108,12 @@ export function probeOf(
   if (o.status !== undefined) record.status = o.status;
   if (headers['content-type']) record.contentType = headers['content-type'];
   if (o.error) record.error = redactor.text(o.error);
-  // Most records are never read (a report keeps a sample; a finding quotes it): the excerpt is
-  // written when first read, in its place among the fields.
+  // Written now, not when first read: a getter made per record (its closure holding the whole
+  // body, text and parsed) kept every body alive through the young generation's collections
+  // (an accessor made per object ties it to old-space metadata), each a copy of the whole body;
+  // the excerpt itself costs what its 200 characters do (model/text.ts).
   if (whole && body !== undefined)
-    lazily(record, 'excerpt', () => redactor.text(excerpt(isJson ? json : text, 200)));
+    record.excerpt = redactor.text(excerpt(isJson ? json : text, 200));
   const businessCode = businessCodeOf(op, json);
   if (businessCode !== undefined) record.businessCode = businessCode;
   const exchange: Probe['exchange'] = { record, headers } as Probe['exchange'];
@@ -144,25 +146,4 @@ function redactedUrl(redactor: Redactor, url: string): string {
     known.set(url, (out = redactor.url(url)));
   }
   return out;
-}
-
-/** A field made when first read (or copied: a message, JSON), then a plain value. */
-function lazily<T extends object>(target: T, key: keyof T & string, make: () => unknown): void {
-  const settle = (value: unknown) =>
-    Object.defineProperty(target, key, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  Object.defineProperty(target, key, {
-    enumerable: true,
-    configurable: true,
-    get() {
-      const value = make();
-      settle(value);
-      return value;
-    },
-    set: settle,
-  });
 }

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { model } from '../../generated/model.ts';
-import { readEnvelope, redactorFor } from '../../runtime/shared/index.ts';
+import { excerpt, readEnvelope, redactorFor } from '../../runtime/shared/index.ts';
 import { judgedExchange, judgeObserved } from '../../contract-tests/proxy/judge.ts';
 import type { Observed } from '../../contract-tests/proxy/observed.ts';
 
@@ -72,6 +72,20 @@ describe('a judged exchange', () => {
       'error',
     ]);
     expect(failed.record!.error).toBe('ECONNRESET ***');
+  });
+
+  it('holds its excerpt as a plain value, no getter holding on to the whole body', () => {
+    // A getter made per record kept each judged body (its text and parsed value) alive through
+    // the judging thread's young-generation collections: copied, promoted, collected only by
+    // full collections, most of a large answer's judging cost (issue 49's soak run).
+    const record = judged(observed(`/Weather/AirQuality?city=Beijing&appkey=${KEY}`)).record!;
+    for (const [key, d] of Object.entries(Object.getOwnPropertyDescriptors(record)))
+      expect({ key, getter: d.get !== undefined, setter: d.set !== undefined }).toEqual({
+        key,
+        getter: false,
+        setter: false,
+      });
+    expect(Object.getOwnPropertyDescriptor(record, 'excerpt')?.value).toBe(excerpt(example, 200));
   });
 
   it('gets its own parameters and a redacted URL from the memos of recent URLs', () => {
