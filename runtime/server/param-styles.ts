@@ -25,6 +25,7 @@ import { appendHook, contextOf, onOperationRoute, type RouteContext } from './ro
 import { cookieCheck } from './cookies.ts';
 import { toRoutePath } from './routes.ts';
 import { branchSchema, carriesJson, complex, typesOf } from './schema-types.ts';
+import { enumReading } from './enum-text.ts';
 import { validatorsFor } from './validation.ts';
 import { formEncodingDecoders } from './form-encoding.ts';
 import { shapeFormValue } from './form-shape.ts';
@@ -258,6 +259,10 @@ function decoderOf(
         const list = whole ?? fromRaw ?? (delimiter === undefined ? v : splitList(v, delimiter));
         return itemsComplex ? (Array.isArray(list) ? list : [list]).map(json) : list;
       });
+  }
+  if (types.size === 0) {
+    const read = enumReading(model, p.schema);
+    return read && ((bag) => set(bag, read));
   }
   if (!types.has('object')) return undefined;
   // Objects and lists inside a query object have no form or deepObject writing (RFC 6570 has
