@@ -242,6 +242,14 @@ function decoderOf(
     const items = branchSchema(model, p.schema, 'items');
     const itemsComplex = items !== undefined && complex(typesOf(model, items));
     const delimiter = writing.delimiter;
+    // `content=` alone, exploded: null where the list admits it and no item is the empty text
+    // (sinao.app's nullable list of objects was read as one empty item and refused).
+    if (delimiter === undefined && types.has('null') && !admitsEmptyText(model, items)) {
+      const rest = itemsComplex
+        ? (v: unknown) => (Array.isArray(v) ? v : [v]).map(json)
+        : undefined;
+      return (bag) => set(bag, (v) => (v === '' ? null : rest ? rest(v) : v));
+    }
     if (delimiter === undefined && !itemsComplex) return undefined;
     // `include=`: null where the list admits it (a form has no null: gettyimages.com), else an
     // empty list, as OpenAPI's style table writes one, where no item is the empty text
