@@ -24,7 +24,7 @@ import { hasBody } from './route-checks.ts';
 import { appendHook, contextOf, onOperationRoute, type RouteContext } from './route-context.ts';
 import { cookieCheck } from './cookies.ts';
 import { toRoutePath } from './routes.ts';
-import { branchSchema, carriesJson, complex, typesOf } from './schema-types.ts';
+import { branchSchema, carriesJson, complex, typesOf, untypedList } from './schema-types.ts';
 import { enumReading } from './enum-text.ts';
 import { validatorsFor } from './validation.ts';
 import { formEncodingDecoders } from './form-encoding.ts';
@@ -250,6 +250,9 @@ function decoderOf(
         : undefined;
       return (bag) => set(bag, (v) => (v === '' ? null : rest ? rest(v) : v));
     }
+    // One pair of a list without a `type` is still a list of one (Ajv wraps it only under `type`).
+    if (delimiter === undefined && !itemsComplex && untypedList(model, p.schema))
+      return (bag) => set(bag, (v) => (Array.isArray(v) ? v : [v]));
     if (delimiter === undefined && !itemsComplex) return undefined;
     // `include=`: null where the list admits it (a form has no null: gettyimages.com), else an
     // empty list, as OpenAPI's style table writes one, where no item is the empty text
