@@ -6,6 +6,7 @@
 import {
   carriesKey,
   deref,
+  drawnParameterSchema,
   forEachLocation,
   propertiesOf,
   unsentQueryNames,
@@ -312,7 +313,7 @@ function parameterValue(
   // Optional parameters without an example stay out: the spec gives no value to trust; but a
   // header that fetch would fill with a value its schema refuses is sent with a valid one.
   return p.required || mustSend(model, p)
-    ? sampled(requestSample(model, p.schema, sendable))
+    ? sampled(requestSample(model, drawnParameterSchema(model, p), sendable))
     : undefined;
 }
 

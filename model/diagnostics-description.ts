@@ -229,9 +229,9 @@ export const DESCRIPTION_DIAGNOSTICS = {
     'RFC 9110 §6.4.1 (1xx, 204 and 304 responses do not include content) and §15.3.6 (a server MUST NOT generate content in a 205)',
   ),
   'header-name-invalid': normalised(
-    'a header or cookie parameter has a name that is no HTTP field or cookie name (empty, or with spaces): it cannot be sent (ignored)',
-    "write the name as a token (letters, digits and !#$%&'*+-.^_`|~), or remove the parameter",
-    'RFC 9110 §5.1 Field Names (a field name is a token, §5.6.2) and RFC 6265 §4.1.1 (a cookie name is a token); OpenAPI 3.1.0 §4.8.12 Parameter Object: name (REQUIRED, the name of the parameter)',
+    'a header or cookie parameter, or the header or cookie an apiKey security scheme names, has a name that is no HTTP field or cookie name (empty, or with spaces): it cannot be sent (ignored)',
+    "write the name as a token (letters, digits and !#$%&'*+-.^_`|~), or remove the parameter or scheme",
+    'RFC 9110 §5.1 Field Names (a field name is a token, §5.6.2) and RFC 6265 §4.1.1 (a cookie name is a token); OpenAPI 3.1.0 §4.8.12 Parameter Object: name (REQUIRED, the name of the parameter) and §4.8.27 Security Scheme Object: name (the name of the header, query or cookie parameter to be used)',
   ),
   'header-content-type': normalised(
     'a response declares a Content-Type header, which OpenAPI says is ignored (the content map names the media types)',

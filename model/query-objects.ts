@@ -8,8 +8,8 @@
  * never sent by the suite and never read into the object by the server: the name belongs to the
  * declared parameter, or to nobody when only objects claim it. The description gets a finding.
  */
-import { propertiesOf, type SchemaRoot } from './schema.ts';
-import type { Operation, Parameter } from './types.ts';
+import { deref, propertiesOf, type SchemaRoot } from './schema.ts';
+import type { JsonSchema, Operation, Parameter } from './types.ts';
 
 /** The properties an object parameter may write: its own, and those of its oneOf/anyOf options. */
 const ownProperties = (model: SchemaRoot, p: Parameter) =>
@@ -107,4 +107,25 @@ export function withoutClashes(
     return value;
   const kept = Object.entries(value).filter(([k]) => !clashing.has(k));
   return kept.length === Object.keys(value).length ? value : Object.fromEntries(kept);
+}
+
+/**
+ * The schema a required query object written pair by pair (form exploded, or deepObject) is
+ * drawn from: one property at least. `{}` writes no pair, so it reads as no object at all and a
+ * valid request was refused as missing it (SQS's `Attribute` and SNS's `Attributes` maps,
+ * required; Invoice Ninja's free-form object).
+ */
+export function drawnParameterSchema(model: SchemaRoot, p: Parameter): JsonSchema {
+  const pairwise =
+    p.in === 'query' &&
+    p.mediaType === undefined &&
+    ((p.style === 'form' && p.explode) || p.style === 'deepObject');
+  if (!p.required || !pairwise) return p.schema;
+  const s = deref(model, p.schema);
+  if (typeof s !== 'object' || s === null) return p.schema;
+  const object = s.type === 'object' || (s.type === undefined && typeof s.properties === 'object');
+  const closed = s.additionalProperties === false && ownProperties(model, p).size === 0;
+  if (!object || closed || (typeof s.minProperties === 'number' && s.minProperties >= 1))
+    return p.schema;
+  return { ...s, minProperties: 1 };
 }

@@ -146,8 +146,9 @@ export function schemaView(model: ServiceModel, kind: SchemaView): View | undefi
   };
   const root = copy(model.schemaRoot) as object;
   // A parameter's own schema may need the view where the root does not (an inline `anyOf`):
-  // asked for only when one does (needsView), so it is kept.
-  if (!changed && kind !== 'parameter') {
+  // asked for only when one does (needsView), so it is kept. So may a form or multipart body
+  // written inline: its one-or-list and null options are guarded only in the view.
+  if (!changed && kind !== 'parameter' && kind !== 'text-request') {
     byKind.set(kind, null);
     return undefined;
   }

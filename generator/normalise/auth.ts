@@ -10,6 +10,7 @@ import { escapeToken } from '../../model/pointer.ts';
 import { headerOfTransport } from '../../model/locations.ts';
 import type { Findings } from './findings.ts';
 import type { Problems } from './problems.ts';
+import { TOKEN } from './parts.ts';
 
 const same = (a: KeyTransport, b: KeyTransport) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -39,6 +40,7 @@ export function readAuth(
       return;
     }
     const all: KeyTransport[] = [];
+    let unsendable = false;
     for (const name of Object.keys(req)) {
       const scheme = schemes[name];
       const here = `${at}/${index}/${escapeToken(name)}`;
@@ -51,6 +53,18 @@ export function readAuth(
         continue;
       }
       const t = toTransport(name, scheme);
+      // rapidapi.com/dynamicdocs's `ADVICEment API Key`: no client can send that header (fetch
+      // and node:http throw), so every request the suite made threw; ignored as such a parameter is.
+      if (t && (t.in === 'header' || t.in === 'cookie') && !TOKEN.test(t.name)) {
+        // Located at the scheme's `name`, which the author writes once for every operation.
+        findings.add(
+          'header-name-invalid',
+          `/components/securitySchemes/${escapeToken(name)}/name`,
+          `security scheme ${JSON.stringify(name)} sends its key in the ${t.in} ${JSON.stringify(t.name)}, which is no ${t.in === 'header' ? 'HTTP field' : 'cookie'} name: ignored`,
+        );
+        unsendable = true;
+        continue;
+      }
       if (!t) {
         findings.add(
           'security-unsupported-scheme',
@@ -61,6 +75,9 @@ export function readAuth(
       }
       if (!all.some((x) => same(x, t))) all.push(t);
     }
+    // A requirement no request can meet is no alternative; when none is left, the operation is
+    // open (below), since no client could call it otherwise.
+    if (unsendable) return;
     if (all.length === 0) anonymous = true;
     for (const one of splitSameHeader(all, `${at}/${index}`, findings))
       if (

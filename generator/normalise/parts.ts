@@ -29,7 +29,8 @@ import type { SchemaConverter } from './schema.ts';
 const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization']);
 
 /** An HTTP token (RFC 9110 §5.6.2): what a field name, and a cookie name, must be. */
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** An HTTP field name or cookie name (RFC 9110 §5.6.2 token). */
+export const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 export interface ParameterContext {
   /** The operation's pointer (`/paths/~1a/get`). */

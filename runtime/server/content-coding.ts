@@ -20,6 +20,14 @@ export const decodable = (coding: string): boolean =>
   Object.hasOwn(DECODERS, coding.trim().toLowerCase());
 
 const CODING = Symbol('dataapi.contentCoding');
+const DECODED = Symbol('dataapi.decodedBody');
+
+/**
+ * The decoded body stream of a marked request: what reads the request's own stream instead of
+ * the parsed payload (@fastify/multipart) reads this one.
+ */
+export const decodedBody = (request: FastifyRequest): Readable | undefined =>
+  (request as unknown as { [DECODED]?: Readable })[DECODED];
 
 /** Marks a request whose body is to be decoded (its operation declares the coding). */
 export function decodeBody(request: FastifyRequest, coding: string): void {
@@ -38,6 +46,7 @@ export function installBodyDecoding(app: FastifyInstance): void {
     if (!make) return done(null, payload);
     const decoder = make() as unknown as Readable & { receivedEncodedLength: number };
     decoder.receivedEncodedLength = 0;
+    (request as unknown as { [DECODED]?: Readable })[DECODED] = decoder;
     payload.on('data', (chunk: Buffer) => (decoder.receivedEncodedLength += chunk.length));
     payload.on('error', (err) => decoder.destroy(err));
     done(

@@ -4,6 +4,7 @@
  * A broken form is a 400, an oversized one a 413; neither is ever a 500.
  */
 import type { FastifyRequest } from 'fastify';
+import { decodedBody } from './content-coding.ts';
 import { HttpError } from './errors.ts';
 import { jsonOrText } from './text-json.ts';
 
@@ -34,7 +35,7 @@ export async function readMultipart(request: FastifyRequest): Promise<MultipartF
   const fields = Object.create(null) as Record<string, string | string[]>;
   const files: UploadedFile[] = [];
   try {
-    for await (const part of request.parts()) {
+    for await (const part of partsOf(request)) {
       if (part.type === 'file') {
         const data = await part.toBuffer();
         files.push({
@@ -60,6 +61,19 @@ export async function readMultipart(request: FastifyRequest): Promise<MultipartF
     });
   }
   return { fields, files };
+}
+
+/**
+ * The parts of the body: @fastify/multipart reads `request.raw`, so a body in a content coding
+ * the operation declares is read from its decoded stream instead (the raw bytes are coded; left
+ * unread, the decoder's buffer filled and the request waited).
+ */
+function partsOf(request: FastifyRequest): ReturnType<FastifyRequest['parts']> {
+  const decoded = decodedBody(request);
+  if (!decoded) return request.parts();
+  const raw = Object.assign(decoded, { headers: request.raw.headers });
+  const view = Object.create(request, { raw: { value: raw } }) as FastifyRequest;
+  return view.parts();
 }
 
 /**

@@ -24,7 +24,8 @@ import { hasBody } from './route-checks.ts';
 import { appendHook, contextOf, onOperationRoute, type RouteContext } from './route-context.ts';
 import { cookieCheck } from './cookies.ts';
 import { toRoutePath } from './routes.ts';
-import { branchSchema, carriesJson, complex, typesOf } from './schema-types.ts';
+import { branchSchema, carriesJson, complex, typesOf, untypedList } from './schema-types.ts';
+import { enumReading } from './enum-text.ts';
 import { validatorsFor } from './validation.ts';
 import { formEncodingDecoders } from './form-encoding.ts';
 import { shapeFormValue } from './form-shape.ts';
@@ -241,6 +242,17 @@ function decoderOf(
     const items = branchSchema(model, p.schema, 'items');
     const itemsComplex = items !== undefined && complex(typesOf(model, items));
     const delimiter = writing.delimiter;
+    // `content=` alone, exploded: null where the list admits it and no item is the empty text
+    // (sinao.app's nullable list of objects was read as one empty item and refused).
+    if (delimiter === undefined && types.has('null') && !admitsEmptyText(model, items)) {
+      const rest = itemsComplex
+        ? (v: unknown) => (Array.isArray(v) ? v : [v]).map(json)
+        : undefined;
+      return (bag) => set(bag, (v) => (v === '' ? null : rest ? rest(v) : v));
+    }
+    // One pair of a list without a `type` is still a list of one (Ajv wraps it only under `type`).
+    if (delimiter === undefined && !itemsComplex && untypedList(model, p.schema))
+      return (bag) => set(bag, (v) => (Array.isArray(v) ? v : [v]));
     if (delimiter === undefined && !itemsComplex) return undefined;
     // `include=`: null where the list admits it (a form has no null: gettyimages.com), else an
     // empty list, as OpenAPI's style table writes one, where no item is the empty text
@@ -258,6 +270,10 @@ function decoderOf(
         const list = whole ?? fromRaw ?? (delimiter === undefined ? v : splitList(v, delimiter));
         return itemsComplex ? (Array.isArray(list) ? list : [list]).map(json) : list;
       });
+  }
+  if (types.size === 0) {
+    const read = enumReading(model, p.schema);
+    return read && ((bag) => set(bag, read));
   }
   if (!types.has('object')) return undefined;
   // Objects and lists inside a query object have no form or deepObject writing (RFC 6570 has

@@ -14,11 +14,19 @@ export function typesOf(
   if (typeof s.type === 'string') out.add(s.type);
   else if (Array.isArray(s.type)) for (const t of s.type) out.add(String(t));
   else if (typeof s.properties === 'object') out.add('object');
+  // An untyped schema with `items` (PeerTube's `uuids`) is a list as one with properties is an object.
+  else if (typeof s.items === 'object' && s.items !== null) out.add('array');
   for (const k of ['allOf', 'anyOf', 'oneOf'])
     if (Array.isArray(s[k]))
       for (const sub of s[k] as JsonSchema[])
         for (const t of typesOf(model, sub, depth + 1)) out.add(t);
   return out;
+}
+
+/** A list by its `items` alone (no `type`): Ajv does not coerce one value into it. */
+export function untypedList(model: ServiceModel, schema: JsonSchema | undefined): boolean {
+  const s = deref(model, schema);
+  return typeof s === 'object' && s !== null && s.type === undefined && typeof s.items === 'object';
 }
 
 export function itemsOf(model: ServiceModel, schema: JsonSchema): JsonSchema | undefined {

@@ -25,6 +25,7 @@ import {
 } from 'dataapi/runtime/shared';
 import { HttpError } from './errors.ts';
 import { carriesJson } from './schema-types.ts';
+import { nullAsOption } from './null-option.ts';
 import { xmlFault, xmlValue } from 'dataapi/runtime/xml';
 
 export interface Validators {
@@ -258,12 +259,14 @@ export function routeSchemas(
   op: Operation,
   paramAliases: Map<string, string>,
 ): RouteSchemas {
+  // A text's schema: any fitting alternative, null as an option (null-option.ts).
+  const forText = (s: JsonSchema) => nullAsOption(model, relaxOneOf(s));
   let query = withoutJsonParams(model, op, 'query', op.querySchema);
   if (typeof query === 'object') {
     const properties = query.properties as Record<string, JsonSchema> | undefined;
     const relaxed =
-      properties && Object.values(properties).some((p) => relaxOneOf(p) !== p)
-        ? Object.fromEntries(Object.entries(properties).map(([k, p]) => [k, relaxOneOf(p)]))
+      properties && Object.values(properties).some((p) => forText(p) !== p)
+        ? Object.fromEntries(Object.entries(properties).map(([k, p]) => [k, forText(p)]))
         : undefined;
     if (relaxed || query.additionalProperties === false) {
       query = { ...query, ...(relaxed ? { properties: relaxed } : {}) };
@@ -294,7 +297,7 @@ export function routeSchemas(
     const required: string[] = [];
     for (const h of headers) {
       const name = h.name.toLowerCase();
-      properties[name] = carriesJson(model, h) ? true : relaxOneOf(h.schema);
+      properties[name] = carriesJson(model, h) ? true : forText(h.schema);
       if (h.required) required.push(name);
     }
     out.headers = { type: 'object', properties, required };
