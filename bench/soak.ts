@@ -4,7 +4,9 @@
  * `dataapi proxy` in its own process, with its resident memory sampled as it goes. Checked: the
  * memory stays flat (the last tenth of the samples within 10% of the first tenth) and under
  * 300 MiB, no byte of a body or an end-to-end header altered, every planted violation reported
- * exactly once.
+ * exactly once. The load is a closed loop unless SOAK_RATE paces it (exchanges per second). When
+ * the judges fall behind, the proxy says so once a second: the log shows how far the load had come.
+ * The first exchanges warm the process up (code compiled, pools filled) and are not sampled.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -20,6 +22,7 @@ import { trafficOf } from './proxy-large.ts';
 const SHAPES = ['plain', 'gzip', 'chunked', 'large'];
 const EVERY = 1000;
 const CONCURRENCY = 4;
+const WARM_UP = 5_000;
 
 async function rssMiB(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
@@ -31,6 +34,8 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.le
 export async function proxySoak(ctx: BenchContext): Promise<Section> {
   // SOAK_EXCHANGES: another count, to look at the memory's course without the whole run.
   const total = Number(process.env.SOAK_EXCHANGES) || (ctx.quick ? 50_000 : 1_000_000);
+  const rate = Number(process.env.SOAK_RATE) || undefined;
+  const warmUp = Math.min(WARM_UP, Math.floor(total / 20));
   const upstream = await startServer(
     'soak upstream',
     process.execPath,
@@ -44,11 +49,14 @@ export async function proxySoak(ctx: BenchContext): Promise<Section> {
     { cwd: ctx.root, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const reported = new Map<number, number>();
+  let next = 0;
   let other = 0;
   const listening = new Promise<string>((resolve) => {
     createInterface({ input: proxy.stdout! }).on('line', (line) => {
       const url = /dataapi proxy: (http:\/\/\S+) ->/.exec(line)?.[1];
       if (url) resolve(url);
+      // When judging falls behind, and how far the load had come: the proxy says it once a second.
+      if (line.includes('the judges are behind')) ctx.log(`soak: at exchange ${next}: ${line}`);
       if (!/^[✗!] /.test(line)) return;
       const inj = /[?&]inj=(\d+)/.exec(line)?.[1];
       if (inj === undefined) other++;
@@ -59,7 +67,6 @@ export async function proxySoak(ctx: BenchContext): Promise<Section> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const samples: number[] = [];
   let altered = 0;
-  let next = 0;
   const injected: number[] = [];
   const started = performance.now();
   const one = (i: number) =>
@@ -90,12 +97,19 @@ export async function proxySoak(ctx: BenchContext): Promise<Section> {
         )
         .on('error', reject);
     });
-  const step = Math.max(1, Math.floor(total / 200));
+  const step = Math.max(1, Math.floor((total - warmUp) / 200));
+  // Exchange i starts no earlier than i / rate seconds in: an even pace, not bursts.
+  const paced = (i: number) => {
+    if (rate === undefined) return undefined;
+    const wait = started + (i * 1000) / rate - performance.now();
+    return wait > 0 ? new Promise((r) => setTimeout(r, wait)) : undefined;
+  };
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       for (let i = next++; i < total; i = next++) {
+        await paced(i);
         await one(i);
-        if (i % step === 0) samples.push(await rssMiB(proxy.pid!));
+        if (i >= warmUp && (i - warmUp) % step === 0) samples.push(await rssMiB(proxy.pid!));
         if (i % (total / 10) === 0) ctx.log(`soak: ${i} of ${total}`);
       }
     }),
@@ -121,11 +135,11 @@ export async function proxySoak(ctx: BenchContext): Promise<Section> {
     id: 'soak',
     title: '15. Validation proxy soak run',
     body: [
-      `${total.toLocaleString('en')} exchanges through \`dataapi proxy\` (its own process) in ${seconds.toFixed(0)} s (${Math.round(total / seconds).toLocaleString('en')} per second), ${CONCURRENCY} keep-alive connections, shapes in turn: plain JSON, gzip, chunked in four pieces, a 200 kB list; one in ${EVERY} with a planted wrong business code (\`bench/servers/soak-upstream.ts\`, its own process). Every answer carries the SHA-256 of its body and of its end-to-end headers; the load generator compares them with what it received.`,
+      `${total.toLocaleString('en')} exchanges through \`dataapi proxy\` (its own process) in ${seconds.toFixed(0)} s (${Math.round(total / seconds).toLocaleString('en')} per second${rate ? `, paced at ${rate} per second` : ''}), ${CONCURRENCY} keep-alive connections, shapes in turn: plain JSON, gzip, chunked in four pieces, a 200 kB list; one in ${EVERY} with a planted wrong business code (\`bench/servers/soak-upstream.ts\`, its own process). Every answer carries the SHA-256 of its body and of its end-to-end headers; the load generator compares them with what it received.`,
       '',
-      `Resident memory of the proxy (VmRSS, ${samples.length} samples): first tenth ${first.toFixed(0)} MiB, last tenth ${last.toFixed(0)} MiB, peak ${peak.toFixed(0)} MiB. Altered answers: ${altered}. Planted violations: ${injected.length}, reported once: ${once}, more than once: ${twice}; other findings: ${other}. Judged ${traffic.judged} of ${traffic.exchanges} exchanges (${traffic.overloaded} passed through unjudged while the judges were behind).`,
+      `Resident memory of the proxy (VmRSS, ${samples.length} samples after the first ${warmUp.toLocaleString('en')} exchanges, which warm it up): first tenth ${first.toFixed(0)} MiB, last tenth ${last.toFixed(0)} MiB, peak ${peak.toFixed(0)} MiB. Altered answers: ${altered}. Planted violations: ${injected.length}, reported once: ${once}, more than once: ${twice}; other findings: ${other}. Judged ${traffic.judged} of ${traffic.exchanges} exchanges (${traffic.overloaded} passed through unjudged while the judges were behind).`,
       '',
-      'Reproduce: `npm run bench -- --only soak` (`--quick`: 50,000 exchanges).',
+      'Reproduce: `npm run bench -- --only soak` (`--quick`: 50,000 exchanges; `SOAK_RATE=N`: another pace).',
     ].join('\n'),
     verdicts: [
       {
