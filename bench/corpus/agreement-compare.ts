@@ -57,6 +57,16 @@ export function sameOneOrList(sent: unknown, read: unknown, types: Set<string>):
 }
 
 /**
+ * Allowance 9: where a parameter's schema admits null, the suite writes null as the empty text
+ * (serialise.ts) and the server reads the empty text as null (validate-views.ts firstFitting): an
+ * empty string sent (Getty Images' nullable `phrase`, `default: ""`) is that same text on the
+ * wire, and comes back as null.
+ */
+export function emptyIsNull(sent: unknown, read: unknown, types: Set<string>): boolean {
+  return sent === '' && read === null && types.has('null');
+}
+
+/**
  * Allowance 8: a text that fits more than one option of a union is read as the first option that
  * fits (validate-views.ts inTurn): a string drawn for a later option (`+4378`, OpenSearch's
  * StringifiedInteger as text) comes back as the number or boolean Ajv coerces that text to.

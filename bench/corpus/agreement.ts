@@ -34,6 +34,7 @@ import { framingParameter } from '../../contract-tests/fetch-headers.ts';
 import { headerCarries } from '../../contract-tests/header-values.ts';
 import { typesOf } from '../../runtime/server/schema-types.ts';
 import {
+  emptyIsNull,
   firstReading,
   refusedForReason,
   sameOneOrList,
@@ -157,10 +158,12 @@ async function operationAgreement(
         header: (x) => ({ sent: spec.header[x.name], read: got.header[x.name.toLowerCase()] }),
         cookie: (x) => ({ sent: spec.cookie[x.name], read: got.cookie[x.name] }),
       });
+      const types = typesOf(model, p.schema);
       if (
         !sameValue(sent, read, true) &&
-        !sameOneOrList(sent, read, typesOf(model, p.schema)) &&
-        !firstReading(sent, read, typesOf(model, p.schema)) &&
+        !sameOneOrList(sent, read, types) &&
+        !firstReading(sent, read, types) &&
+        !emptyIsNull(sent, read, types) &&
         !unwritten(p, sent, read)
       )
         findings.push({

@@ -2,8 +2,8 @@
  * A parameter's `type: [T, 'null']` (a 3.0 `nullable: true`) read as `anyOf: [T, null]`: null
  * arrives as an empty text (a query has no null), which a type list takes as the string "" (it is
  * a string already, so Ajv never coerces it) and then refuses for a `minLength` or a `format`.
- * As an `anyOf`, the text is tried as T first and taken as null when it fits no T, as a
- * parameter that says `anyOf` with a null option is read (query-null). The two are one schema:
+ * As an `anyOf`, the empty text is null and any other text is read as T, as a parameter that
+ * says `anyOf` with a null option is read (validate-views.ts firstFitting). The two are one schema:
  * every other keyword goes into both options, and those that judge a string never judge null.
  */
 import { deref, type JsonSchema, type ServiceModel } from 'dataapi/model';

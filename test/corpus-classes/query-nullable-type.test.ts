@@ -3,9 +3,11 @@
  * 25-character dates): the suite writes null as an empty text, which the type list took as the
  * string "" (already a string, so never coerced) and refused for its minLength: 15 findings on one
  * description. Such a parameter is now read as an `anyOf` with a null option is (query-null.test.ts):
- * the other type first, null when the text fits no other. A nullable exploded list whose items are
- * never the empty text (sinao.app's list of objects) sent null, `lines=`, was read as one empty
- * item and refused (8 findings: every invalid case of the operation was refused for it first).
+ * the empty text is null (the suite's null), any other text is read as the other type. So an
+ * empty string sent (Getty Images' `phrase`, `default: ""`) is null's text and comes back as null:
+ * the agreement counts them as one request (its allowance 9). A nullable exploded list whose items
+ * are never the empty text (sinao.app's list of objects) sent null, `lines=`, was read as one
+ * empty item and refused (8 findings: every invalid case of the operation was refused for it first).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agreementOf, classOf } from '../../bench/corpus/agreement.ts';
