@@ -9,14 +9,13 @@
  * (the machine's other work). Wall time well above the critical path's run+wait is a stall.
  */
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { headerDigest } from './lib/soak-digest.ts';
+import { alteredGet } from './lib/soak-digest.ts';
 import { startServer } from './lib/servers.ts';
 
 const count = Number(process.argv[2] ?? 2000);
@@ -91,32 +90,10 @@ async function run(target: string, shape: string): Promise<{ seconds: number; al
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   let altered = 0;
   let next = 0;
-  const one = () =>
-    new Promise<void>((resolve, reject) => {
-      http
-        .get(
-          `${target}/Weather/AirQuality?location=x&appkey=soak-key-0123456789&shape=${shape}`,
-          { agent },
-          (res) => {
-            // Hashed as it comes: no copy of the whole body (the load shares the proxy's cores).
-            const body = createHash('sha256');
-            res.on('data', (c: Buffer) => body.update(c));
-            res.on('end', () => {
-              const pairs: [string, string][] = [];
-              for (let k = 0; k < res.rawHeaders.length; k += 2)
-                pairs.push([res.rawHeaders[k]!, res.rawHeaders[k + 1]!]);
-              if (
-                body.digest('hex') !== res.headers['x-soak-body'] ||
-                headerDigest(pairs) !== res.headers['x-soak-headers']
-              )
-                altered++;
-              resolve();
-            });
-            res.on('error', reject);
-          },
-        )
-        .on('error', reject);
-    });
+  const one = async () => {
+    const url = `${target}/Weather/AirQuality?location=x&appkey=soak-key-0123456789&shape=${shape}`;
+    if (await alteredGet(url, agent)) altered++;
+  };
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {

@@ -14,13 +14,12 @@
  * The first exchanges warm the process up (code compiled, pools filled) and are not sampled.
  */
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { BenchContext, Section } from './lib/context.ts';
-import { headerDigest } from './lib/soak-digest.ts';
+import { alteredGet } from './lib/soak-digest.ts';
 import { startServer } from './lib/servers.ts';
 import { trafficOf } from './proxy-large.ts';
 
@@ -74,34 +73,12 @@ export async function proxySoak(ctx: BenchContext): Promise<Section> {
   let altered = 0;
   const injected: number[] = [];
   const started = performance.now();
-  const one = (i: number) =>
-    new Promise<void>((resolve, reject) => {
-      const query = i % EVERY === EVERY - 1 ? `inj=${i}` : `shape=${SHAPES[i % SHAPES.length]}`;
-      if (query.startsWith('inj')) injected.push(i);
-      http
-        .get(
-          `${base}/Weather/AirQuality?location=x&appkey=soak-key-0123456789&${query}`,
-          { agent },
-          (res) => {
-            // Hashed as it comes: no copy of the whole body (the load shares the proxy's cores).
-            const body = createHash('sha256');
-            res.on('data', (c: Buffer) => body.update(c));
-            res.on('end', () => {
-              const pairs: [string, string][] = [];
-              for (let k = 0; k < res.rawHeaders.length; k += 2)
-                pairs.push([res.rawHeaders[k]!, res.rawHeaders[k + 1]!]);
-              if (
-                body.digest('hex') !== res.headers['x-soak-body'] ||
-                headerDigest(pairs) !== res.headers['x-soak-headers']
-              )
-                altered++;
-              resolve();
-            });
-            res.on('error', reject);
-          },
-        )
-        .on('error', reject);
-    });
+  const one = async (i: number) => {
+    const query = i % EVERY === EVERY - 1 ? `inj=${i}` : `shape=${SHAPES[i % SHAPES.length]}`;
+    if (query.startsWith('inj')) injected.push(i);
+    const url = `${base}/Weather/AirQuality?location=x&appkey=soak-key-0123456789&${query}`;
+    if (await alteredGet(url, agent)) altered++;
+  };
   const step = Math.max(1, Math.floor((total - warmUp) / 200));
   // Exchange i starts no earlier than i / rate seconds in: an even pace, not bursts.
   const paced = (i: number) => {
