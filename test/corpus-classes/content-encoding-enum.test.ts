@@ -11,8 +11,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { failedOf, reportDir, runCli } from '../contract/harness.ts';
-import { fixture, send, serveBoth } from './helpers.ts';
+import { expectPassed, fixture, ownSuite, send, serveBoth } from './helpers.ts';
 
 const served = serveBoth('content-encoding-enum.yaml');
 
@@ -49,23 +48,10 @@ describe('a request header Content-Encoding with an enum', () => {
   });
 
   it('passes the suite and its fuzz against its own mock', async () => {
-    const run = await runCli(
-      'contract',
-      [
-        '--spec',
-        fixture('content-encoding-enum.yaml'),
-        '--fuzz',
-        '3',
-        '--seed',
-        '1',
-        '--report-dir',
-        reportDir('content-encoding-enum'),
-      ],
-      'corpus-content-encoding-enum',
-    );
-    const tail = run.stdout.slice(-3000) + run.stderr.slice(-2000);
-    expect(failedOf(run), tail).toEqual([]);
-    expect(run.result?.summary.toolkitFaults, tail).toBe(0);
-    expect(run.code, tail).toBe(0);
+    const { run, tail } = await ownSuite(fixture('content-encoding-enum.yaml'), {
+      fuzz: true,
+      seed: 1,
+    });
+    expectPassed(run, tail);
   }, 120_000);
 });

@@ -6,8 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { agreementOf } from '../../bench/corpus/agreement.ts';
-import { failedOf, reportDir, runCli } from '../contract/harness.ts';
-import { fixture, lineOf, modelOf } from './helpers.ts';
+import { expectPassed, fixture, lineOf, modelOf, ownSuite } from './helpers.ts';
 
 const NAME = 'examples-map.yaml';
 
@@ -30,14 +29,7 @@ describe('a schema whose examples is a map', () => {
   });
 
   it('passes the suite against its own mock over real HTTP', async () => {
-    const run = await runCli(
-      'contract',
-      ['--spec', fixture(NAME), '--report-dir', reportDir('examples-map')],
-      'corpus-examples-map',
-    );
-    const tail = run.stdout.slice(-3000) + run.stderr.slice(-2000);
-    expect(failedOf(run), tail).toEqual([]);
-    expect(run.result?.summary.toolkitFaults, tail).toBe(0);
-    expect(run.code, tail).toBe(0);
+    const { run, tail } = await ownSuite(fixture(NAME));
+    expectPassed(run, tail);
   });
 });

@@ -6,8 +6,7 @@
  * `oneOf` as `anyOf`, as parameters do; what fits neither is still refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { failedOf, reportDir, runCli } from '../contract/harness.ts';
-import { fixture, serve, type Served } from './helpers.ts';
+import { expectPassed, fixture, ownSuite, serve, type Served } from './helpers.ts';
 
 let served: Served;
 beforeAll(async () => {
@@ -45,23 +44,7 @@ describe('a text field that is one value or a list of them', () => {
   });
 
   it('passes the suite and its fuzz against its own mock, with no toolkit fault', async () => {
-    const run = await runCli(
-      'contract',
-      [
-        '--spec',
-        fixture('form-one-of-list.yaml'),
-        '--fuzz',
-        '3',
-        '--seed',
-        '48',
-        '--report-dir',
-        reportDir('form-one-of-list'),
-      ],
-      'corpus-form-one-of-list',
-    );
-    const tail = run.stdout.slice(-3000) + run.stderr.slice(-2000);
-    expect(failedOf(run), tail).toEqual([]);
-    expect(run.result?.summary.toolkitFaults, tail).toBe(0);
-    expect(run.code, tail).toBe(0);
+    const { run, tail } = await ownSuite(fixture('form-one-of-list.yaml'), { fuzz: true });
+    expectPassed(run, tail);
   }, 120_000);
 });

@@ -10,8 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { agreementOf } from '../../bench/corpus/agreement.ts';
 import { headerCarries } from '../../contract-tests/header-values.ts';
 import { validRequests } from '../../contract-tests/requests.ts';
-import { failedOf, reportDir, runCli } from '../contract/harness.ts';
-import { fixture, modelOf } from './helpers.ts';
+import { expectPassed, fixture, modelOf, ownSuite } from './helpers.ts';
 
 describe('a header value with surrounding whitespace', () => {
   it('is a value fetch does not carry as written', () => {
@@ -49,14 +48,7 @@ describe('a header value with surrounding whitespace', () => {
   });
 
   it('passes the suite against its own mock over real HTTP', async () => {
-    const run = await runCli(
-      'contract',
-      ['--spec', fixture('header-whitespace.yaml'), '--report-dir', reportDir('header-whitespace')],
-      'corpus-header-whitespace',
-    );
-    const tail = run.stdout.slice(-3000) + run.stderr.slice(-2000);
-    expect(failedOf(run), tail).toEqual([]);
-    expect(run.result?.summary.toolkitFaults, tail).toBe(0);
-    expect(run.code, tail).toBe(0);
+    const { run, tail } = await ownSuite(fixture('header-whitespace.yaml'));
+    expectPassed(run, tail);
   });
 });

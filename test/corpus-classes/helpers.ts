@@ -7,11 +7,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { ServiceModel } from 'dataapi/model';
 import { createMock, type MockOptions } from 'dataapi/runtime/mock';
 import { loadSpec } from '../../generator/load.ts';
 import { normalise } from '../../generator/normalise/index.ts';
+import { failedOf, reportDir, runCli, type CliRun } from '../contract/harness.ts';
 import { serveFixture, type ServedFixture } from '../server/serve-fixture.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -93,4 +94,30 @@ export function serveBoth(name: string): { mock: Served; server: ServedFixture }
     await both.server?.close();
   });
   return both;
+}
+
+/**
+ * `dataapi contract --spec <file>` against its own mock (the command's embedded one), with three
+ * fuzz cases when asked: the run, and the tail of its output for the assertions' messages.
+ */
+export async function ownSuite(
+  file: string,
+  options: { fuzz?: boolean; seed?: number } = {},
+): Promise<{ run: CliRun; tail: string }> {
+  const name = path.basename(file).replace(/\.(ya?ml|json)$/, '');
+  const fuzz = options.fuzz ? ['--fuzz', '3', '--seed', String(options.seed ?? 48)] : [];
+  const run = await runCli(
+    'contract',
+    ['--spec', file, ...fuzz, '--report-dir', reportDir(name)],
+    `corpus-${name}`,
+  );
+  return { run, tail: run.stdout.slice(-3000) + run.stderr.slice(-2000) };
+}
+
+/** The suite passed: no check failed, no toolkit fault or error, exit code 0. */
+export function expectPassed(run: CliRun, tail: string): void {
+  expect(failedOf(run), tail).toEqual([]);
+  expect(run.result?.summary.toolkitFaults, tail).toBe(0);
+  expect(run.result?.errors, tail).toEqual([]);
+  expect(run.code, tail).toBe(0);
 }

@@ -7,8 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PARAM_LENGTH } from 'dataapi/runtime/server';
-import { failedOf, reportDir, runCli } from '../contract/harness.ts';
-import { fixture, send, serve, type Served } from './helpers.ts';
+import { expectPassed, fixture, ownSuite, send, serve, type Served } from './helpers.ts';
 
 let served: Served;
 beforeAll(async () => {
@@ -27,23 +26,7 @@ describe('a path parameter longer than the router takes', () => {
   });
 
   it('passes the suite and its fuzz against its own mock', async () => {
-    const run = await runCli(
-      'contract',
-      [
-        '--spec',
-        fixture('long-path-param.yaml'),
-        '--fuzz',
-        '3',
-        '--seed',
-        '48',
-        '--report-dir',
-        reportDir('long-path-param'),
-      ],
-      'corpus-long-path-param',
-    );
-    const tail = run.stdout.slice(-3000) + run.stderr.slice(-2000);
-    expect(failedOf(run), tail).toEqual([]);
-    expect(run.result?.summary.toolkitFaults, tail).toBe(0);
-    expect(run.code, tail).toBe(0);
+    const { run, tail } = await ownSuite(fixture('long-path-param.yaml'), { fuzz: true });
+    expectPassed(run, tail);
   }, 120_000);
 });

@@ -8,8 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { validatorFor } from 'dataapi/runtime/shared';
 import { draw } from 'dataapi/runtime/sampler';
-import { failedOf, reportDir, runCli } from '../contract/harness.ts';
-import { fixture, modelOf } from './helpers.ts';
+import { expectPassed, fixture, modelOf, ownSuite } from './helpers.ts';
 
 describe('an object with maxProperties below its optional properties', () => {
   it('is sampled within the bound, seeded, fixed and dynamic', async () => {
@@ -24,23 +23,7 @@ describe('an object with maxProperties below its optional properties', () => {
   });
 
   it('passes the suite and its fuzz against its own mock', async () => {
-    const run = await runCli(
-      'contract',
-      [
-        '--spec',
-        fixture('max-properties.yaml'),
-        '--fuzz',
-        '3',
-        '--seed',
-        '48',
-        '--report-dir',
-        reportDir('max-properties'),
-      ],
-      'corpus-max-properties',
-    );
-    const tail = run.stdout.slice(-3000) + run.stderr.slice(-2000);
-    expect(failedOf(run), tail).toEqual([]);
-    expect(run.result?.summary.toolkitFaults, tail).toBe(0);
-    expect(run.code, tail).toBe(0);
+    const { run, tail } = await ownSuite(fixture('max-properties.yaml'), { fuzz: true });
+    expectPassed(run, tail);
   }, 120_000);
 });

@@ -7,8 +7,7 @@
  * A free-form one (`type: object`: Rocket.Chat's `selector`) takes the names nothing else takes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { failedOf, reportDir, runCli } from '../contract/harness.ts';
-import { fixture, send, serve, type Served } from './helpers.ts';
+import { expectPassed, fixture, ownSuite, send, serve, type Served } from './helpers.ts';
 
 let served: Served;
 beforeAll(async () => {
@@ -36,23 +35,7 @@ describe('a query object whose properties are in its options', () => {
   });
 
   it('passes the suite and its fuzz against its own mock', async () => {
-    const run = await runCli(
-      'contract',
-      [
-        '--spec',
-        fixture('query-object-options.yaml'),
-        '--fuzz',
-        '3',
-        '--seed',
-        '48',
-        '--report-dir',
-        reportDir('query-object-options'),
-      ],
-      'corpus-query-object-options',
-    );
-    const tail = run.stdout.slice(-3000) + run.stderr.slice(-2000);
-    expect(failedOf(run), tail).toEqual([]);
-    expect(run.result?.summary.toolkitFaults, tail).toBe(0);
-    expect(run.code, tail).toBe(0);
+    const { run, tail } = await ownSuite(fixture('query-object-options.yaml'), { fuzz: true });
+    expectPassed(run, tail);
   }, 120_000);
 });

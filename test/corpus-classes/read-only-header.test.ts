@@ -8,8 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { negativeCases } from '../../contract-tests/negatives.ts';
 import { fieldsOf } from '../../contract-tests/fuzz/fields.ts';
-import { failedOf, reportDir, runCli } from '../contract/harness.ts';
-import { fixture, send, serve, type Served } from './helpers.ts';
+import { expectPassed, fixture, ownSuite, send, serve, type Served } from './helpers.ts';
 
 let served: Served;
 beforeAll(async () => {
@@ -38,23 +37,7 @@ describe('a required header whose schema is readOnly', () => {
   });
 
   it('passes the suite and its fuzz against its own mock, with no toolkit fault', async () => {
-    const run = await runCli(
-      'contract',
-      [
-        '--spec',
-        fixture('read-only-header.yaml'),
-        '--fuzz',
-        '3',
-        '--seed',
-        '48',
-        '--report-dir',
-        reportDir('read-only-header'),
-      ],
-      'corpus-read-only-header',
-    );
-    const tail = run.stdout.slice(-3000) + run.stderr.slice(-2000);
-    expect(failedOf(run), tail).toEqual([]);
-    expect(run.result?.summary.toolkitFaults, tail).toBe(0);
-    expect(run.code, tail).toBe(0);
+    const { run, tail } = await ownSuite(fixture('read-only-header.yaml'), { fuzz: true });
+    expectPassed(run, tail);
   }, 120_000);
 });

@@ -7,8 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agreementOf, classOf } from '../../bench/corpus/agreement.ts';
 import { validRequests } from '../../contract-tests/requests.ts';
-import { failedOf, reportDir, runCli } from '../contract/harness.ts';
-import { fixture, serve, type Served } from './helpers.ts';
+import { expectPassed, fixture, ownSuite, serve, type Served } from './helpers.ts';
 
 const FILE = fixture('required-query-map.yaml');
 let served: Served;
@@ -39,23 +38,7 @@ describe('a required query object whose properties are all optional', () => {
   });
 
   it('passes the suite against its own mock', async () => {
-    const run = await runCli(
-      'contract',
-      [
-        '--spec',
-        FILE,
-        '--fuzz',
-        '3',
-        '--seed',
-        '48',
-        '--report-dir',
-        reportDir('required-query-map'),
-      ],
-      'corpus-required-query-map',
-    );
-    const tail = run.stdout.slice(-3000) + run.stderr.slice(-2000);
-    expect(failedOf(run), tail).toEqual([]);
-    expect(run.result?.summary.toolkitFaults, tail).toBe(0);
-    expect(run.code, tail).toBe(0);
+    const { run, tail } = await ownSuite(FILE, { fuzz: true });
+    expectPassed(run, tail);
   });
 });
