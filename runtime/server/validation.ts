@@ -375,7 +375,7 @@ export function validatorCompiler(model: ServiceModel): FastifySchemaCompiler<Js
       // A readOnly property in `required` binds responses only: a request may leave it out.
       const errors = fn(data)
         ? []
-        : directionalErrors(model, fn.errors, 'request').filter(ownWords);
+        : withoutNullOption(directionalErrors(model, fn.errors, 'request').filter(ownWords));
       check.errors = errors.length === 0 ? null : aliases ? errors.map(named(aliases)) : errors;
       if (errors.length === 0) fillDefaults(model, schema, data, fn);
       return errors.length === 0;
@@ -395,7 +395,9 @@ export function validatorCompiler(model: ServiceModel): FastifySchemaCompiler<Js
       }
       if (read === undefined || !('value' in read)) return true;
       fn ??= compileOrRefuse(v.params, schema, httpPart);
-      const errors = fn(read.value) ? [] : directionalErrors(model, fn.errors, 'request');
+      const errors = fn(read.value)
+        ? []
+        : withoutNullOption(directionalErrors(model, fn.errors, 'request'));
       check.errors = errors.length === 0 ? null : errors;
       return errors.length === 0;
     };
@@ -409,6 +411,43 @@ export function validatorCompiler(model: ServiceModel): FastifySchemaCompiler<Js
  */
 const ownWords = (e: ErrorObject): boolean =>
   !(e.keyword === 'if' && (e.parentSchema as { then?: unknown } | undefined)?.then === true);
+
+/**
+ * A value refused by every option of an `anyOf` one of whose options is null (a 3.0 `nullable`,
+ * read so): "must be null" and "must match a schema in anyOf" say nothing a client can act on,
+ * since null is only ever the empty text. The other options' errors are what the 400 says; with
+ * two or more of them left, the anyOf's own line still says that one of them was wanted. With one
+ * left, the `if` of an option tried in turn goes too: its branch's own errors are listed.
+ */
+export function withoutNullOption(errors: ErrorObject[]): ErrorObject[] {
+  const drop = new Set<ErrorObject>();
+  for (const any of errors) {
+    if (any.keyword !== 'anyOf') continue;
+    const under = `${any.schemaPath}/`;
+    const byOption = new Map<string, ErrorObject[]>();
+    for (const e of errors) {
+      if (e === any || !e.schemaPath.startsWith(under)) continue;
+      const option = e.schemaPath.slice(under.length).split('/')[0]!;
+      byOption.set(option, [...(byOption.get(option) ?? []), e]);
+    }
+    // The value is not null: the rest of a null option's errors are moot too.
+    const isNull = (list: ErrorObject[]) =>
+      list.some(
+        (e) =>
+          e.keyword === 'type' &&
+          e.params['type'] === 'null' &&
+          e.instancePath === any.instancePath,
+      );
+    const options = [...byOption.values()];
+    const others = options.filter((list) => !isNull(list));
+    if (others.length === options.length || others.length === 0) continue;
+    for (const list of options) if (isNull(list)) for (const e of list) drop.add(e);
+    if (others.length > 1) continue;
+    drop.add(any);
+    for (const e of others[0]!) if (e.keyword === 'if') drop.add(e);
+  }
+  return drop.size === 0 ? errors : errors.filter((e) => !drop.has(e));
+}
 
 /** An error of a path schema, its route alias replaced by the parameter's name (a pointer token). */
 const named =

@@ -49,6 +49,16 @@ describe('a query parameter whose type list admits null', () => {
     expect(short.text).toMatch(/since/);
   });
 
+  it("a wrong value's 400 says what the non-null option wanted, not that null was wanted too", async () => {
+    const short = await call({ since: '2026-11-29' });
+    expect(short.status).toBe(400);
+    const { detail } = JSON.parse(short.text) as { detail: string };
+    // The string option's errors, each once: "must be null", the anyOf's and the if's are gone.
+    expect(detail).toBe(
+      'querystring/since must NOT have fewer than 25 characters, querystring/since must match format "date-time"',
+    );
+  });
+
   it('agreement by construction: read back equal', async () => {
     const a = await agreementOf(served.model, { seed: 48, perOperation: 4 });
     expect(a.findings.map((f) => `${classOf(f)} ${f.name}: ${f.detail}`)).toEqual([]);
