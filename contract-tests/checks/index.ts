@@ -16,6 +16,7 @@ import type { CheckName } from './registry.ts';
 import type { Probe } from '../probe.ts';
 import type { SavedRequest } from '../saved.ts';
 import { faultOf, recheck, recheckable, type ToolkitFault } from '../recheck.ts';
+import { excerptOf } from '../record-excerpt.ts';
 import { expectedGot, warningOf } from './verdict.ts';
 import { exchangeSink, judgeCheck, type Route } from './judge-exchange.ts';
 
@@ -131,8 +132,8 @@ export function runCheck(
         .slice(0, 20),
       ...(first.excerpt !== undefined
         ? { excerpt: first.excerpt }
-        : first.probe.exchange.record.excerpt !== undefined
-          ? { excerpt: first.probe.exchange.record.excerpt }
+        : excerptOf(first.probe.exchange.record) !== undefined
+          ? { excerpt: excerptOf(first.probe.exchange.record)! }
           : {}),
     };
   }

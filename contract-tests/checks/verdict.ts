@@ -5,6 +5,7 @@
  * caller's.
  */
 import { type CheckCode, type FindingInput, type Operation, type WarningCode } from 'dataapi/model';
+import { excerptOf } from '../record-excerpt.ts';
 import type { DescriptionWarning } from '../warnings.ts';
 import type { CheckName } from './definitions.ts';
 import type { Violation } from './judge.ts';
@@ -64,8 +65,8 @@ export function findingInputOf(
       expected: v.expected,
       actual: v.actual,
       ...(v.errors && v.errors.length > 0 ? { errors: v.errors } : {}),
-      ...((v.excerpt ?? record.excerpt) !== undefined
-        ? { excerpt: v.excerpt ?? record.excerpt }
+      ...((v.excerpt ?? excerptOf(record)) !== undefined
+        ? { excerpt: v.excerpt ?? excerptOf(record) }
         : {}),
     },
   };

@@ -7,10 +7,16 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ServiceModel, SeveritySettings } from 'dataapi/model';
-import { redactorFor } from 'dataapi/runtime/shared';
-import { judgedExchange, judgeObserved, type JudgedExchange } from './judge.ts';
+import type { JudgedExchange } from './judge.ts';
+import { ExchangeJudge } from './judge-one.ts';
 import type { Observed } from './observed.ts';
-import { encodeBatch, type WireJob } from './judge-wire.ts';
+import {
+  decodeReplies,
+  encodeBatch,
+  type JudgeReply,
+  type WireJob,
+  type WireReplies,
+} from './judge-wire.ts';
 
 /** What every thread is started with. */
 export interface JudgeSetup {
@@ -21,7 +27,7 @@ export interface JudgeSetup {
 /** An exchange to judge, and the keys to redact when they changed since the thread's last job. */
 export type JudgeJob = WireJob;
 
-export type JudgeReply = { id: number; judged?: JudgedExchange; error?: string };
+export type { JudgeReply };
 
 export interface JudgePoolOptions extends JudgeSetup {
   /** Judging threads; 0 judges on the calling thread (still after the exchange, never during). */
@@ -36,6 +42,11 @@ export interface JudgePoolOptions extends JudgeSetup {
    */
   keepBodies?: boolean;
   onJudged(o: Observed, j: JudgedExchange): void;
+  /**
+   * Keys a request carried that its judge had not seen (judges read them, not the forwarding
+   * thread): told before the exchange's judgement, so that its output can redact them.
+   */
+  onKeys(keys: string[]): void;
   /** A judging bug: reported, and the exchange counted as unjudged. */
   onError(message: string): void;
 }
@@ -122,6 +133,7 @@ export class JudgePool {
     this.waiting.delete(reply.id);
     this.bytes -= w.bytes;
     w.judge.inFlight--;
+    if (reply.keys) this.o.onKeys(reply.keys);
     if (reply.judged) {
       this.judged++;
       this.o.onJudged(w.o, reply.judged);
@@ -178,8 +190,8 @@ export class JudgePool {
         await worker.terminate();
       },
     };
-    worker.on('message', (replies: JudgeReply[]) => {
-      for (const r of replies) this.settle(r);
+    worker.on('message', (replies: WireReplies) => {
+      for (const r of decodeReplies(replies)) this.settle(r);
     });
     worker.on('error', (err) => this.lost(judge, `a judging thread failed: ${err.message}`));
     worker.on('exit', () => {
@@ -190,24 +202,12 @@ export class JudgePool {
 
   /** Judging on this thread, one exchange per turn of the event loop (forwarding goes first). */
   private inline(): Judge {
-    let redactor = redactorFor([]);
-    const judge: Judge = {
+    const one = new ExchangeJudge(this.o.model, this.o.severity);
+    return {
       inFlight: 0,
       secretsSent: -1,
-      send: (job) => {
-        if (job.secrets) redactor = redactorFor(job.secrets);
-        const r = redactor;
-        setImmediate(() => {
-          try {
-            const j = judgeObserved(this.o.model, job.observed, r, this.o.severity);
-            this.settle({ id: job.id, judged: judgedExchange(j) });
-          } catch (err) {
-            this.settle({ id: job.id, error: (err as Error).message });
-          }
-        });
-      },
+      send: (job) => setImmediate(() => this.settle(one.judge(job))),
       stop: async () => undefined,
     };
-    return judge;
   }
 }

@@ -1,10 +1,12 @@
 /**
- * How exchanges cross to a judging thread (judge-pool.ts -> judge-thread.ts): a batch is one
- * message whose exchanges hold their headers as flat name/value lists and their small bodies as
- * lengths in one buffer the batch moves over. A message's cost is per value it carries: header
- * pairs as two-element lists, and a moved buffer per body, cost the forwarding thread more than
- * all else it does for judging (bench/proxy-cpu.ts).
+ * How exchanges cross to a judging thread (judge-pool.ts -> judge-thread.ts), and their judgements
+ * back: a batch is one message whose exchanges are one JSON text (headers as flat name/value
+ * lists) and whose small bodies are lengths in one buffer the batch moves over. A message's cost
+ * is per value it carries: structured cloning a graph of objects cost both threads two to three
+ * times what writing and parsing the same graph as JSON does (bench/proxy-cpu.ts), and header
+ * pairs as two-element lists, or a moved buffer per body, more still.
  */
+import type { JudgedExchange } from './judge.ts';
 import type { Observed } from './observed.ts';
 
 /**
@@ -24,12 +26,13 @@ export interface WireExchange {
   origin: string;
   pathAndQuery: string;
   requestHeaders: string[];
-  requestBody: number | Uint8Array;
+  /** A small body's length in the batch's buffer, or a large one's place among its own. */
+  requestBody: number | { own: number };
   requestSize: number;
   status?: number;
   statusText?: string;
   responseHeaders: string[];
-  responseBody: number | Uint8Array;
+  responseBody: number | { own: number };
   responseSize: number;
   error?: string;
   gatewayStatus?: number;
@@ -37,9 +40,12 @@ export interface WireExchange {
 }
 
 export interface WireBatch {
-  jobs: WireExchange[];
+  /** The jobs, WireExchange[] as JSON. */
+  text: string;
   /** The small bodies, in the order of the jobs (request, then response). */
   bytes: ArrayBuffer;
+  /** The large bodies, each in memory of its own. */
+  own: Uint8Array[];
 }
 
 export interface WireJob {
@@ -78,15 +84,16 @@ export function encodeBatch(
   }
   const bytes = Buffer.allocUnsafeSlow(small);
   const transfer: ArrayBuffer[] = [bytes.buffer as ArrayBuffer];
+  const own: Uint8Array[] = [];
   let at = 0;
-  const body = (b: Buffer): number | Uint8Array => {
+  const body = (b: Buffer): number | { own: number } => {
     if (b.length < OWN_FROM) {
       at += b.copy(bytes, at);
       return b.length;
     }
-    const [own, memory] = movable(b, keep);
+    const [view, memory] = movable(b, keep);
     transfer.push(memory);
-    return own;
+    return { own: own.push(view) - 1 };
   };
   const wire = jobs.map(({ id, observed: o, secrets }): WireExchange => {
     // Set one by one: optional parts spread in cost microseconds per exchange.
@@ -113,20 +120,61 @@ export function encodeBatch(
     if (!keep) o.requestBody = o.responseBody = EMPTY;
     return w;
   });
-  return { batch: { jobs: wire, bytes: bytes.buffer as ArrayBuffer }, transfer };
+  return {
+    batch: { text: JSON.stringify(wire), bytes: bytes.buffer as ArrayBuffer, own },
+    transfer,
+  };
 }
 
 const EMPTY = Buffer.alloc(0);
 
+export type JudgeReply = {
+  id: number;
+  judged?: JudgedExchange;
+  error?: string;
+  /** Keys the request carried that its judge had not seen before (judge-one.ts). */
+  keys?: string[];
+};
+
+/**
+ * A batch's judgements going back. Most are counts only (no finding, no record kept): those cross
+ * as one JSON text, read on the forwarding thread at a third of a clone's cost. The others are
+ * cloned: a finding may hold what JSON would not keep as it is (an undefined field, a NaN).
+ */
+export interface WireReplies {
+  /** JudgeReply[] as JSON. */
+  plain: string;
+  rich: JudgeReply[];
+}
+
+export function encodeReplies(replies: JudgeReply[]): WireReplies {
+  const plain: JudgeReply[] = [];
+  const rich: JudgeReply[] = [];
+  for (const r of replies)
+    (r.judged && r.judged.findings.length === 0 && r.judged.record === undefined
+      ? plain
+      : rich
+    ).push(r);
+  return { plain: JSON.stringify(plain), rich };
+}
+
+export const decodeReplies = (m: WireReplies): JudgeReply[] => [
+  ...(JSON.parse(m.plain) as JudgeReply[]),
+  ...m.rich,
+];
+
 /** The jobs of a batch, as the judging thread judges them (its own copy: bodies in place). */
 export function decodeBatch(batch: WireBatch): WireJob[] {
   let at = 0;
-  const body = (b: number | Uint8Array): Buffer => {
-    if (typeof b !== 'number') return Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  const body = (b: number | { own: number }): Buffer => {
+    if (typeof b !== 'number') {
+      const own = batch.own[b.own]!;
+      return Buffer.from(own.buffer, own.byteOffset, own.byteLength);
+    }
     at += b;
     return Buffer.from(batch.bytes, at - b, b);
   };
-  return batch.jobs.map((w) => {
+  return (JSON.parse(batch.text) as WireExchange[]).map((w) => {
     const o: Observed = {
       startedAt: w.startedAt,
       durationMs: w.durationMs,

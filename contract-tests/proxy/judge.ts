@@ -20,7 +20,8 @@ import { expectedGotOf } from '../checks/verdict.ts';
 import { RETRY_DEFAULTS, type ContractConfig } from '../config.ts';
 import type { ExchangeRecord, Variant } from '../exchange.ts';
 import type { Probe } from '../probe.ts';
-import { describeTransport, sentKeys } from './credentials.ts';
+import { excerptOf } from '../record-excerpt.ts';
+import { describeTransport, sentKeys, type SentKey } from './credentials.ts';
 import { headerOf, requestUrlOf, truncated, type Observed } from './observed.ts';
 import { probeOf, requestOf } from './probe.ts';
 import { routeOf } from './route.ts';
@@ -75,13 +76,23 @@ export interface JudgedExchange {
   record?: ExchangeRecord;
 }
 
-export function judgedExchange(j: Judgement): JudgedExchange {
+export function judgedExchange(
+  j: Judgement,
+  /** Whether the reports may keep the record (record-sample.ts); without it, it goes with it. */
+  keep?: (operation: string, variant: Variant, record: ExchangeRecord, failing: boolean) => boolean,
+): JudgedExchange {
   // Set one by one, in this order: optional parts spread in cost microseconds per exchange.
   const out: JudgedExchange = { findings: j.findings, judged: j.judged };
   if (j.variant) out.variant = j.variant;
   if (j.probe) {
-    out.operation = j.probe.op.id;
-    out.record = j.probe.exchange.record;
+    const operation = (out.operation = j.probe.op.id);
+    const record = j.probe.exchange.record;
+    const failing = j.findings.some((f) => f.finding.severity === 'failure');
+    if (!keep || keep(operation, j.variant ?? 'main', record, failing)) {
+      // Its excerpt is written only now, for a record that goes on (record-excerpt.ts).
+      excerptOf(record);
+      out.record = record;
+    }
   }
   return out;
 }
@@ -118,6 +129,8 @@ export function judgeObserved(
   o: Observed,
   redactor: Redactor,
   settings?: SeveritySettings,
+  /** The keys the request carried, when the caller has read them already (sentKeys). */
+  carried?: SentKey[],
 ): Judgement {
   const method = o.method.toUpperCase();
   const path = requestUrlOf(o).pathname;
@@ -154,7 +167,7 @@ export function judgeObserved(
       variant,
       evidence: { request, ...answered, expected, actual },
     });
-  const keys = variant === 'main' ? sentKeys(model, o) : [];
+  const keys = variant === 'main' ? (carried ?? sentKeys(model, o)) : [];
   const takes = op.auth.transports.map(describeTransport);
   // A key sent the wrong way is one finding (below), not also a request without a key.
   const keyed = keys.length > 0;

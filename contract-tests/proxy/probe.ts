@@ -5,9 +5,10 @@
 import { observedPurpose } from '../reports/findings-view.ts';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { Operation } from 'dataapi/model';
-import { excerpt, type Redactor } from 'dataapi/runtime/shared';
+import type { Redactor } from 'dataapi/runtime/shared';
 import type { ExchangeRecord, Variant } from '../exchange.ts';
 import type { Probe } from '../probe.ts';
+import { deferExcerpt } from '../record-excerpt.ts';
 import { headerOf, requestUrlOf, truncated, type Observed } from './observed.ts';
 
 /** The body as the client reads it: content-encoding undone (undefined when it cannot be). */
@@ -108,12 +109,8 @@ export function probeOf(
   if (o.status !== undefined) record.status = o.status;
   if (headers['content-type']) record.contentType = headers['content-type'];
   if (o.error) record.error = redactor.text(o.error);
-  // Written now, not when first read: a getter made per record (its closure holding the whole
-  // body, text and parsed) kept every body alive through the young generation's collections
-  // (an accessor made per object ties it to old-space metadata), each a copy of the whole body;
-  // the excerpt itself costs what its 200 characters do (model/text.ts).
-  if (whole && body !== undefined)
-    record.excerpt = redactor.text(excerpt(isJson ? json : text, 200));
+  // Written when a finding or a kept record first needs it (record-excerpt.ts).
+  if (whole && body !== undefined) deferExcerpt(record, isJson ? json : text, redactor);
   const businessCode = businessCodeOf(op, json);
   if (businessCode !== undefined) record.businessCode = businessCode;
   const exchange: Probe['exchange'] = { record, headers } as Probe['exchange'];

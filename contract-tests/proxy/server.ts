@@ -89,11 +89,19 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
     ...o.judging,
     ...(o.keepBodies ? { keepBodies: true } : {}),
     onJudged: (observed, j) => o.onExchange(observed, j),
+    onKeys: (keys) => learn(keys),
     // A judging bug must not take the proxy down: say so (no request text) and go on.
     onError: (message) =>
       process.stderr.write(`dataapi proxy: could not judge an exchange: ${message}\n`),
   });
   pool.setSecrets([...secrets]);
+  // The judges read the keys each request carried (it costs the forwarding thread no time) and
+  // tell them here; every judge is then sent the whole list with its next exchange.
+  const learn = (keys: Iterable<string>) => {
+    const known = secrets.size;
+    for (const k of keys) secrets.add(k);
+    if (secrets.size !== known) pool.setSecrets([...secrets]);
+  };
 
   // Exchanges not over yet: stopping waits for their last event, so that none goes unjudged.
   let open = 0;
@@ -131,10 +139,8 @@ export async function startProxy(o: ProxyOptions): Promise<RunningProxy> {
       counts.exchanges++;
       if (observed.aborted) counts.incomplete++;
       else if (resBody.size > observed.responseBody.length) counts.overSize++;
-      const known = secrets.size;
-      for (const k of sentKeys(o.model, observed)) secrets.add(k.value);
-      if (secrets.size !== known) pool.setSecrets([...secrets]);
-      pool.submit(observed);
+      // Not judged (the judges are behind): its keys are read here, so that none goes unknown.
+      if (!pool.submit(observed)) learn(sentKeys(o.model, observed).map((k) => k.value));
     };
 
     const headers = req.rawHeaders.slice();

@@ -88,6 +88,31 @@ describe('a judged exchange', () => {
     expect(Object.getOwnPropertyDescriptor(record, 'excerpt')?.value).toBe(excerpt(example, 200));
   });
 
+  it('writes its excerpt only for a record that goes on, or a finding that shows it', () => {
+    // Most judged records are dropped (record-sample.ts): their excerpt is never written.
+    const url = `/Weather/AirQuality?city=Beijing&appkey=${KEY}`;
+    const dropped = judgeObserved(model, observed(url), redactor);
+    expect(judgedExchange(dropped, () => false).record).toBeUndefined();
+    expect(dropped.probe!.exchange.record.excerpt).toBeUndefined();
+    const kept = judgeObserved(model, observed(url), redactor);
+    expect(judgedExchange(kept, () => true).record!.excerpt).toBe(excerpt(example, 200));
+    // A failing check's finding carries the excerpt, redacted, though its record is dropped.
+    const body = { ...(example as object), DataStatus: { StatusCode: 999, leaked: KEY } };
+    const text = JSON.stringify(body);
+    const failing = judgeObserved(
+      model,
+      observed(url, { responseBody: Buffer.from(text), responseSize: text.length }),
+      redactor,
+    );
+    expect(judgedExchange(failing, () => false).record).toBeUndefined();
+    const shown = failing.findings.map((f) => f.finding.evidence?.excerpt);
+    expect(shown.length).toBeGreaterThan(0);
+    for (const e of shown) {
+      expect(e).toContain('999');
+      expect(e).not.toContain(KEY);
+    }
+  });
+
   it('gets its own parameters and a redacted URL from the memos of recent URLs', () => {
     const urls = [
       `/Weather/AirQuality?city=Beijing&appkey=${KEY}`,

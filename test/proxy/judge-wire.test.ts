@@ -8,9 +8,13 @@ import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   decodeBatch,
+  decodeReplies,
   encodeBatch,
+  encodeReplies,
+  type JudgeReply,
   type WireBatch,
   type WireJob,
+  type WireReplies,
 } from '../../contract-tests/proxy/judge-wire.ts';
 import type { Observed } from '../../contract-tests/proxy/observed.ts';
 
@@ -108,5 +112,33 @@ describe('the judging batch', () => {
       expect(o.requestBody.length).toBe(0);
       expect(o.responseBody.length).toBe(0);
     }
+  });
+
+  it('carries the judgements back as they were, plain ones as text and the rest cloned', async () => {
+    const judged = ['status', 'schema'] as const;
+    const replies: JudgeReply[] = [
+      { id: 1, judged: { findings: [], judged: [...judged], variant: 'main', operation: 'op' } },
+      { id: 2, error: 'a judging bug' },
+      {
+        id: 3,
+        judged: {
+          findings: [],
+          judged: [...judged],
+          operation: 'op',
+          record: { durationMs: Number.NaN } as never,
+        },
+      },
+      { id: 4, judged: { findings: [], judged: [] } },
+    ];
+    const wire = encodeReplies(replies);
+    // Only those with no finding and no record go as text (JSON would turn NaN into null).
+    expect((JSON.parse(wire.plain) as JudgeReply[]).map((r) => r.id)).toEqual([1, 4]);
+    const { port1, port2 } = new MessageChannel();
+    ports.push(port1, port2);
+    const arrived = new Promise<WireReplies>((r) => port2.once('message', r));
+    port1.postMessage(wire);
+    const got = decodeReplies(await arrived);
+    expect([...got].sort((a, b) => a.id - b.id)).toEqual(replies);
+    expect(Number.isNaN(got.find((r) => r.id === 3)!.judged!.record!.durationMs)).toBe(true);
   });
 });

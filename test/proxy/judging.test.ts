@@ -7,6 +7,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContractRunResult } from '../../contract-tests/results.ts';
+import { startProxy } from '../../contract-tests/proxy/server.ts';
+import { model } from '../../generated/model.ts';
 import { driveClient, KEY, runTestProxy } from './harness.ts';
 import { sha } from './fault-upstream.ts';
 import { startUpstream, type Upstream } from './upstream.ts';
@@ -83,5 +85,29 @@ describe('judging threads', () => {
     expect(await readFile(path.join(reports, 'contract-junit.xml'), 'utf8')).toContain(note);
     expect(await readFile(path.join(reports, 'contract-report.html'), 'utf8')).toContain(note);
     expect(proxy.findings()).toEqual([]);
+  });
+});
+
+describe('the keys requests carry', () => {
+  it('are learnt from the judges, and read on the forwarding thread when an exchange goes unjudged', async () => {
+    const cases = [
+      { judging: { threads: 1 }, judged: 1 },
+      { judging: { threads: 1, maxQueued: 0 }, judged: 0 },
+    ];
+    for (const { judging, judged } of cases) {
+      const proxy = await startProxy({
+        model,
+        upstream: upstream.url,
+        port: 0,
+        judging,
+        onExchange: () => undefined,
+      });
+      const key = `learnt-key-${judged}-7f3a9c41`;
+      const res = await fetch(`${proxy.url}/Weather/AirQuality?location=x&appkey=${key}`);
+      await res.arrayBuffer();
+      await proxy.close();
+      expect(proxy.judging()).toMatchObject({ exchanges: 1, judged, overloaded: 1 - judged });
+      expect(proxy.secrets()).toContain(key);
+    }
   });
 });
