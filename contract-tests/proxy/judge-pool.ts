@@ -22,8 +22,6 @@ import {
 export interface JudgeSetup {
   model: ServiceModel;
   severity?: SeveritySettings;
-  /** The judging threads' nice value on Linux (0: the process's priority).   default: 10 */
-  nice?: number;
 }
 
 /** An exchange to judge, and the keys to redact when they changed since the thread's last job. */
@@ -56,11 +54,6 @@ export interface JudgePoolOptions extends JudgeSetup {
 /** Two cores or more: one for forwarding, the rest judge. */
 export const defaultThreads = () => Math.max(1, os.availableParallelism() - 1);
 export const DEFAULT_MAX_QUEUED = 1000;
-/**
- * Judging yields to forwarding: at 10 connections on two cores, the proxy carried 6-10% more
- * exchanges with its judging thread at nice 10 than at 0, every one still judged (issue 49).
- */
-export const DEFAULT_NICE = 10;
 export const DEFAULT_MAX_QUEUED_BYTES = 16 * 1024 * 1024;
 /** How long an exchange may wait to cross to a judging thread with others, ms, and how many. */
 const BATCH_MS = 20;
@@ -163,11 +156,7 @@ export class JudgePool {
   private thread(): Judge {
     const fromSource = import.meta.url.endsWith('.ts');
     const worker = new Worker(new URL('./judge-worker.mjs', import.meta.url), {
-      workerData: {
-        model: this.o.model,
-        severity: this.o.severity,
-        nice: this.o.nice ?? DEFAULT_NICE,
-      } satisfies JudgeSetup,
+      workerData: { model: this.o.model, severity: this.o.severity } satisfies JudgeSetup,
       // From the sources, the package's own imports resolve to the sources too.
       ...(fromSource ? { execArgv: ['--conditions=dataapi-source'] } : {}),
     });

@@ -47,11 +47,8 @@ export interface ProxyOptions {
   ca?: string | Buffer;
   /** Do not verify the https deployment's certificate (the command announces it loudly). */
   insecure?: boolean;
-  /**
-   * Judging threads (default: the cores but one), the bound of the judging queue, and the
-   * threads' nice value on Linux (default 10: judging yields to forwarding).
-   */
-  judging?: { threads?: number; maxQueued?: number; maxQueuedBytes?: number; nice?: number };
+  /** Judging threads (default: the cores but one) and the bound of the judging queue. */
+  judging?: { threads?: number; maxQueued?: number; maxQueuedBytes?: number };
   /** --severity: a check's or a warning code's severity (the same verdicts as a run's). */
   severity?: SeveritySettings;
 }

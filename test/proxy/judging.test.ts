@@ -4,7 +4,6 @@
  * proxy counts, live and in every report, what went unjudged.
  */
 import { readFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContractRunResult } from '../../contract-tests/results.ts';
@@ -111,46 +110,4 @@ describe('the keys requests carry', () => {
       expect(proxy.secrets()).toContain(key);
     }
   });
-});
-
-describe.runIf(process.platform === 'linux')('the judging threads on Linux', () => {
-  /** The nice value of each thread of this process (field 19 of /proc/self/task/N/stat). */
-  const nices = async () => {
-    const { readdir } = await import('node:fs/promises');
-    const out: number[] = [];
-    for (const t of await readdir('/proc/self/task')) {
-      const stat = await readFile(`/proc/self/task/${t}/stat`, 'utf8').catch(() => '');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (fields.length > 17) out.push(Number(fields[16]));
-    }
-    return out;
-  };
-  const count = (list: number[], n: number) => list.filter((x) => x === n).length;
-
-  it(
-    'yield to forwarding: each runs at nice 10 (or as told), the forwarding thread as it was',
-    { timeout: 60_000 },
-    async () => {
-      for (const [nice, want] of [
-        [undefined, 10],
-        [5, 5],
-      ] as const) {
-        const before = await nices();
-        const proxy = await startProxy({
-          model,
-          upstream: upstream.url,
-          port: 0,
-          judging: { threads: 2, ...(nice !== undefined ? { nice } : {}) },
-          onExchange: () => undefined,
-        });
-        // Each thread sets its own as it starts (waited for: the test's timeout bounds it).
-        const started = async () => count(await nices(), want) - count(before, want);
-        while ((await started()) < 2) await new Promise((r) => setTimeout(r, 20));
-        expect(await started()).toBe(2);
-        // This thread, the forwarding one, is left as it was.
-        expect(os.getPriority()).toBe(0);
-        await proxy.close();
-      }
-    },
-  );
 });
