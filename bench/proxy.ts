@@ -8,7 +8,7 @@ import path from 'node:path';
 import { cpuLines } from './proxy-cpu.ts';
 import { largeAnswer, startDataapiProxy, startFloor, trafficOf } from './proxy-large.ts';
 import type { BenchContext, Section } from './lib/context.ts';
-import { CONNECTIONS, type LoadSummary } from './lib/load.ts';
+import { CONNECTIONS, pairedRatio, type LoadSummary } from './lib/load.ts';
 import { pacedInTurns, type PacedRun } from './lib/paced-load.ts';
 import {
   AIR_QUALITY,
@@ -39,8 +39,14 @@ export async function proxyOverhead(ctx: BenchContext): Promise<Section> {
       AIR_QUALITY,
     );
     servers.push(prism);
-    const table = await loadTable(ctx, [mock, floor, proxy, prism], AIR_QUALITY);
+    // A run's share of the floor moves by a fifth from one run to the next on two shared cores:
+    // more rounds than other sections, and the ratios taken round by round.
+    const rounds = ctx.quick ? ctx.runs : 7;
+    const table = await loadTable(ctx, [mock, floor, proxy, prism], AIR_QUALITY, undefined, rounds);
     const [d, f, p, q] = table.summaries as [LoadSummary, LoadSummary, LoadSummary, LoadSummary];
+    const share = pairedRatio(p, f);
+    const overPrism = pairedRatio(p, q);
+    const perRound = p.runs.map((x, i) => `${Math.round((x / f.runs[i]!) * 100)}%`).join(', ');
     // Latency at a pace the floor and the proxy both carry: half what the proxy carried in full.
     const rate = Math.max(100, Math.round((p.rps * 0.5) / 100) * 100);
     ctx.log(`proxy: latency at ${rate} req/s, in turns`);
@@ -67,8 +73,8 @@ export async function proxyOverhead(ctx: BenchContext): Promise<Section> {
     const verdicts = [
       {
         target: 'dataapi proxy throughput >= 70% of the forwarding-only floor',
-        measured: `${Math.round((p.rps / f.rps) * 100)}%`,
-        met: p.rps >= 0.7 * f.rps,
+        measured: `${Math.round(share * 100)}%`,
+        met: share >= 0.7,
       },
       {
         target: 'dataapi proxy p50 <= floor + 0.3 ms',
@@ -97,8 +103,8 @@ export async function proxyOverhead(ctx: BenchContext): Promise<Section> {
       },
       {
         target: "dataapi proxy >= 5x Prism's proxy",
-        measured: fmtRatio(p.rps / q.rps),
-        met: p.rps >= 5 * q.rps,
+        measured: fmtRatio(overPrism),
+        met: overPrism >= 5,
       },
       ...large.verdicts,
     ];
@@ -106,11 +112,11 @@ export async function proxyOverhead(ctx: BenchContext): Promise<Section> {
       id: 'proxy',
       title: '12. Validation proxy overhead (air quality)',
       body: [
-        `Request: \`GET ${AIR_QUALITY}\`, autocannon ${CONNECTIONS} connections, pipelining 1, ${loadSeconds(ctx)} s per run, on loopback. Upstream: \`generated/mock\` (\`bench/servers/mock.ts\`, rate limits off). Forwarding only: \`bench/servers/forward.ts\`, node:http both ways with a keep-alive agent, bodies piped, nothing copied or judged: the floor any proxy on this stack adds. dataapi proxy: \`dataapi proxy --upstream <mock>\` (forwards as the floor does, keeps a copy of each exchange and judges it with the contract's checks on its judging threads; findings printed during the load: ${findings}). Prism: \`prism proxy spec/openapi.yaml <mock> -v silent\`.`,
+        `Request: \`GET ${AIR_QUALITY}\`, autocannon ${CONNECTIONS} connections, pipelining 1, ${loadSeconds(ctx)} s per run, ${rounds} rounds of runs in turns after a warm-up round (medians), on loopback. Upstream: \`generated/mock\` (\`bench/servers/mock.ts\`, rate limits off). Forwarding only: \`bench/servers/forward.ts\`, node:http both ways with a keep-alive agent, bodies piped, nothing copied or judged: the floor any proxy on this stack adds. dataapi proxy: \`dataapi proxy --upstream <mock>\` (forwards as the floor does, keeps a copy of each exchange and judges it with the contract's checks on its judging threads; findings printed during the load: ${findings}). Prism: \`prism proxy spec/openapi.yaml <mock> -v silent\`.`,
         '',
         ...table.lines,
         '',
-        `dataapi proxy: throughput ${Math.round((p.rps / f.rps) * 100)}% of the forwarding floor (${Math.round((p.rps / d.rps) * 100)}% of direct calls); p50 +${(p.p50 - f.p50).toFixed(2)} ms and p99 ${fmtRatio(p.p99 / f.p99)} over the floor; judged ${judging.judged} of ${judging.exchanges} exchanges (unjudged: ${judging.overloaded} while the judges were behind); ${fmtRatio(p.rps / q.rps)} Prism's proxy.`,
+        `dataapi proxy: throughput ${Math.round(share * 100)}% of the forwarding floor (the median of ${rounds} rounds' ratios, each of a run in turn with the floor's: ${perRound}; ${Math.round((p.rps / d.rps) * 100)}% of direct calls); p50 +${(p.p50 - f.p50).toFixed(2)} ms and p99 ${fmtRatio(p.p99 / f.p99)} over the floor; judged ${judging.judged} of ${judging.exchanges} exchanges (unjudged: ${judging.overloaded} while the judges were behind); ${fmtRatio(overPrism)} Prism's proxy (median of the rounds' ratios).`,
         '',
         `Latency at a set pace: ${rate} requests per second (half what dataapi proxy carried at full load), sent evenly over ${CONNECTIONS} keep-alive connections by \`bench/lib/paced-load.ts\`, each request timed from the moment it is written to the end of its answer; ${ctx.runs} runs of ${loadSeconds(ctx)} s per server in turns after a warm-up run, medians. At full load, ${CONNECTIONS} connections always busy make the p50 about ${CONNECTIONS} / req/s (Little's law), so there the p50 over the floor follows from the throughput; at a pace both carry, it is what each request waits for the proxy itself, the latency QA observes through it during a load test that does not saturate it.`,
         '',

@@ -95,6 +95,8 @@ export async function loadTable(
   servers: RunningServer[],
   request: string,
   reference?: { label: string; text: string },
+  /** Rounds of runs in turns (default: the bench's runs). */
+  rounds?: number,
 ): Promise<LoadTable> {
   const answers: string[] = [];
   for (const s of servers) {
@@ -106,7 +108,7 @@ export async function loadTable(
         : '';
     answers.push(`- ${s.label}: HTTP ${res.status}, ${text.length} bytes${same}`);
   }
-  const byServer = await loadInTurns(ctx, servers, request, loadSeconds(ctx));
+  const byServer = await loadInTurns(ctx, servers, request, loadSeconds(ctx), rounds);
   const summaries = servers.map((s) => byServer.get(s)!);
   return {
     summaries,

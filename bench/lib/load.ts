@@ -100,6 +100,8 @@ export async function wrkRun(
 export interface LoadSummary extends LoadRun {
   /** Requests per CPU-second of the server: steady when the server gets less than a core. */
   perCpu: number;
+  /** Requests per second of each run, in the order run (servers loaded in turns: paired). */
+  runs: number[];
   /** wrk's figures (one run), when wrk is installed. */
   wrk?: { rps: number; p99: number };
 }
@@ -115,6 +117,7 @@ export function summarise(list: LoadRun[]): LoadSummary {
     loaderCpu: median(list.map((x) => x.loaderCpu)),
     serverCpu: median(list.map((x) => x.serverCpu)),
     perCpu: median(list.map((x) => x.rps / Math.max(x.serverCpu, 1e-6))),
+    runs: list.map((x) => x.rps),
   };
 }
 
@@ -127,6 +130,7 @@ export async function loadInTurns(
   servers: RunningServer[],
   path: string,
   seconds: number,
+  rounds = ctx.runs,
 ): Promise<Map<RunningServer, LoadSummary>> {
   for (let w = 0; w < Math.max(1, ctx.warmup); w++)
     for (const s of servers) {
@@ -134,11 +138,11 @@ export async function loadInTurns(
       await load(s, path, Math.min(2, seconds));
     }
   const runs = new Map<RunningServer, LoadRun[]>(servers.map((s) => [s, []]));
-  for (let r = 0; r < ctx.runs; r++)
+  for (let r = 0; r < rounds; r++)
     for (const s of servers) {
       const run = await load(s, path, seconds);
       ctx.log(
-        `  run ${r + 1}/${ctx.runs} ${s.label}: ${fmtInt(run.rps)} req/s, p99 ${run.p99.toFixed(2)} ms, loader CPU ${Math.round(run.loaderCpu * 100)}%`,
+        `  run ${r + 1}/${rounds} ${s.label}: ${fmtInt(run.rps)} req/s, p99 ${run.p99.toFixed(2)} ms, loader CPU ${Math.round(run.loaderCpu * 100)}%`,
       );
       runs.get(s)!.push(run);
     }
@@ -173,3 +177,11 @@ export function loadNotes(summaries: LoadSummary[]): string {
       : 'The load generator did not saturate a core (< 90% in every series).'
   } Latency percentiles are computed from the exact time of every 2xx response (autocannon's \`response\` event), not from its whole-millisecond histogram.`;
 }
+
+/**
+ * The median, over the rounds, of `a`'s throughput over `b`'s in the same round: servers loaded
+ * in turns meet the same bursts of other load, so the paired ratio is steadier than a ratio of
+ * medians taken from different rounds.
+ */
+export const pairedRatio = (a: LoadSummary, b: LoadSummary): number =>
+  median(a.runs.map((x, i) => x / (b.runs[i] ?? Number.NaN)));
