@@ -55,8 +55,13 @@ export interface JudgePoolOptions extends JudgeSetup {
 export const defaultThreads = () => Math.max(1, os.availableParallelism() - 1);
 export const DEFAULT_MAX_QUEUED = 1000;
 export const DEFAULT_MAX_QUEUED_BYTES = 16 * 1024 * 1024;
-/** How long an exchange may wait to cross to a judging thread with others, ms, and how many. */
-const BATCH_MS = 20;
+/**
+ * How long an exchange may wait to cross to a judging thread with others, ms, and how many. A
+ * batch is judged in one burst that holds a core: at 5 ms rather than 20 the bursts are a quarter
+ * as long and the p99 through the proxy came down (paced at 1,300 req/s, 7 rounds in turns: 4.60
+ * -> 3.87 ms; at full load 9 -> 7 ms), the throughput the same within the spread of the runs.
+ */
+const BATCH_MS = 5;
 const BATCH_MAX = 64;
 
 interface Judge {
